@@ -1,0 +1,64 @@
+//! Validated tool arguments, as handed to a handler.
+
+use serde_json::{Map, Value};
+
+/// A list window: `page: {offset ≥ 0 (default 0), limit 1–100 (default 20)}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    pub offset: u64,
+    pub limit: u64,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Page { offset: 0, limit: 20 }
+    }
+}
+
+/// Arguments that passed validation against the tool's catalogue entry, with
+/// documented defaults filled in (`action`, `is_4k`, `status`, `page`, ...).
+#[derive(Debug, Clone, Default)]
+pub struct Args {
+    map: Map<String, Value>,
+}
+
+impl Args {
+    pub fn new(map: Map<String, Value>) -> Args {
+        Args { map }
+    }
+
+    /// The action (tools with one action have their only action filled in).
+    pub fn action(&self) -> &str {
+        self.str("action").unwrap_or("")
+    }
+
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        self.map.get(name)
+    }
+
+    pub fn str(&self, name: &str) -> Option<&str> {
+        self.map.get(name).and_then(Value::as_str)
+    }
+
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.map.get(name).and_then(Value::as_i64)
+    }
+
+    pub fn bool(&self, name: &str) -> Option<bool> {
+        self.map.get(name).and_then(Value::as_bool)
+    }
+
+    pub fn page(&self) -> Page {
+        let Some(p) = self.map.get("page") else {
+            return Page::default();
+        };
+        Page {
+            offset: p.get("offset").and_then(Value::as_u64).unwrap_or(0),
+            limit: p.get("limit").and_then(Value::as_u64).unwrap_or(20),
+        }
+    }
+
+    pub fn as_map(&self) -> &Map<String, Value> {
+        &self.map
+    }
+}

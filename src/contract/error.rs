@@ -1,0 +1,80 @@
+//! The contract's 13 error codes and the `error` object of the envelope.
+
+use serde::Serialize;
+
+/// The `error.code` values of the contract, in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    InvalidArgument,
+    AuthenticationFailed,
+    Forbidden,
+    NotFound,
+    UnsupportedCapability,
+    UpstreamRejected,
+    RateLimited,
+    Timeout,
+    UnknownOutcome,
+    Conflict,
+    PartialFailure,
+    UpstreamSchemaMismatch,
+    InternalError,
+}
+
+impl ErrorCode {
+    /// Whether a caller may simply try again. Timeouts and rate limits are
+    /// retryable only where replay is safe; constructors for writes override it.
+    pub fn default_retryable(self) -> bool {
+        matches!(self, ErrorCode::RateLimited | ErrorCode::Timeout)
+    }
+}
+
+/// The envelope's `error` object. Messages are always sanitized text written
+/// for the caller: never an upstream body, URL with credentials or secret.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub retryable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_seconds: Option<u64>,
+}
+
+impl ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message: message.into(),
+            retryable: code.default_retryable(),
+            http_status: None,
+            field: None,
+            retry_after_seconds: None,
+        }
+    }
+
+    /// `INVALID_ARGUMENT` naming the offending argument (`/page/limit`, `/target/id`).
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ToolError {
+            field: Some(field.into()),
+            ..ToolError::new(ErrorCode::InvalidArgument, message)
+        }
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        ToolError::new(ErrorCode::InternalError, message)
+    }
+
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.http_status = Some(status);
+        self
+    }
+
+    pub fn retryable(mut self, retryable: bool) -> Self {
+        self.retryable = retryable;
+        self
+    }
+}

@@ -1,0 +1,17 @@
+//! ombi-mcp: an MCP server for a self-hosted Ombi.
+//!
+//! Data flows one way: socket ([`transport`]) → MCP session ([`server`]) → tool
+//! ([`tools`], described by [`catalogue`]) → Ombi ([`upstream`]) → projection
+//! ([`projection`]) → result envelope ([`contract`]).
+
+pub mod catalogue;
+pub mod config;
+pub mod contract;
+pub mod daemon;
+pub mod logging;
+pub mod projection;
+pub mod secrets;
+pub mod server;
+pub mod tools;
+pub mod transport;
+pub mod upstream;

@@ -1,0 +1,61 @@
+//! Tool handlers, by domain. A handler gets validated [`Args`] and a
+//! [`CallCtx`], calls Ombi through [`crate::upstream`], projects the answer
+//! with [`crate::projection`] and returns the family object as `data`.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::catalogue::Args;
+use crate::contract::ToolError;
+use crate::transport::Identity;
+
+/// Everything a handler may use for one call.
+pub struct CallCtx {
+    /// Who called (bundles, read-only flag, acting Ombi user).
+    pub identity: Arc<Identity>,
+    /// Fresh for every call; also in the call's log line.
+    pub correlation_id: String,
+    /// Cancelled when the client cancels the call or the daemon shuts down.
+    pub cancel: CancellationToken,
+}
+
+/// A successful result: one family object (`{"kind": "media_page", ...}`).
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub data: Value,
+    pub warnings: Vec<String>,
+    pub truncated: bool,
+}
+
+/// A failed result: the error, and data where a partial result is known.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub error: ToolError,
+    pub data: Option<Value>,
+    pub warnings: Vec<String>,
+}
+
+impl From<ToolError> for Failure {
+    fn from(error: ToolError) -> Self {
+        Failure {
+            error,
+            data: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+pub type Outcome = Result<Reply, Failure>;
+
+/// A tool's implementation.
+pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
+
+/// The handler of a tool, if it is implemented. A tool without a handler is
+/// never listed nor callable.
+pub fn handler(name: &str) -> Option<Handler> {
+    let _ = name;
+    None
+}
