@@ -1,0 +1,191 @@
+//! The daemon's run loop: accept connections, check each peer against the
+//! policy before reading a byte, run one MCP session per connection, talk to
+//! systemd (READY, STATUS, WATCHDOG, STOPPING) and shut down gracefully.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::service::serve_server_with_ct;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use sd_notify::NotifyState;
+use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tracing::{error, info, warn};
+
+use crate::server::{App, Mcp, Session};
+use crate::transport::listener::Listener;
+use crate::transport::policy::{PeerCred, Policy, lookup_user};
+
+/// Longest JSON-RPC line a client may send; tool arguments are small.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+/// Sessions served at once; more are refused (and logged) to bound memory.
+pub const MAX_SESSIONS: usize = 64;
+/// How long in-flight tool calls may run on after SIGTERM.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Runs until SIGTERM/SIGINT (or `shutdown` is cancelled), then drains.
+pub async fn run(
+    listener: Listener,
+    policy: Arc<Policy>,
+    app: Arc<App>,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let Listener {
+        std,
+        guard,
+        description,
+    } = listener;
+    let tokio_listener = UnixListener::from_std(std)?;
+
+    let signals = tokio::spawn(wait_for_signal(shutdown.clone()));
+    let watchdog = tokio::spawn(watchdog(shutdown.clone()));
+
+    notify(&[
+        NotifyState::Ready,
+        NotifyState::Status(&format!("listening on {description}")),
+    ]);
+    info!(socket = %description, "ombi-mcpd {} listening", env!("CARGO_PKG_VERSION"));
+
+    let sessions_ct = CancellationToken::new();
+    let sessions = TaskTracker::new();
+    let slots = Arc::new(Semaphore::new(MAX_SESSIONS));
+    loop {
+        tokio::select! {
+            biased;
+            _ = shutdown.cancelled() => break,
+            accepted = tokio_listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    let Ok(slot) = slots.clone().try_acquire_owned() else {
+                        warn!(limit = MAX_SESSIONS, "refused a connection: too many sessions");
+                        continue;
+                    };
+                    let (policy, app, ct) = (policy.clone(), app.clone(), sessions_ct.child_token());
+                    sessions.spawn(async move {
+                        serve_connection(stream, &policy, app, ct).await;
+                        drop(slot);
+                    });
+                }
+                // Transient (EMFILE, ECONNABORTED): log, back off a little, go on.
+                Err(e) => {
+                    error!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+        }
+    }
+
+    notify(&[
+        NotifyState::Stopping,
+        NotifyState::Status("stopping: finishing in-flight calls"),
+    ]);
+    info!(
+        "shutting down: no new connections; waiting up to {:?} for in-flight calls",
+        SHUTDOWN_GRACE
+    );
+    drop(tokio_listener);
+    app.calls.close();
+    if tokio::time::timeout(SHUTDOWN_GRACE, app.calls.wait())
+        .await
+        .is_err()
+    {
+        warn!(
+            left = app.calls.len(),
+            "in-flight calls did not finish in time; cancelling them"
+        );
+    }
+    sessions_ct.cancel();
+    sessions.close();
+    let _ = tokio::time::timeout(Duration::from_secs(2), sessions.wait()).await;
+    guard.cleanup();
+    signals.abort();
+    watchdog.abort();
+    info!("stopped");
+    Ok(())
+}
+
+/// Checks the peer, then serves MCP on the stream until either side closes.
+async fn serve_connection(
+    stream: UnixStream,
+    policy: &Policy,
+    app: Arc<App>,
+    ct: CancellationToken,
+) {
+    let cred = match stream.peer_cred() {
+        Ok(c) => PeerCred {
+            uid: c.uid(),
+            gid: c.gid(),
+            pid: c.pid(),
+        },
+        Err(e) => {
+            warn!(error = %e, "refused a connection: cannot read its peer credentials");
+            return;
+        }
+    };
+    // NSS lookups may block (LDAP, sssd): keep them off the runtime threads.
+    let (user, primary, groups) =
+        tokio::task::spawn_blocking(move || lookup_user(cred.uid, cred.gid))
+            .await
+            .unwrap_or_default();
+    let identity = match policy.decide(cred, user.as_deref(), &groups, primary.as_deref()) {
+        Ok(identity) => identity,
+        Err(refusal) => {
+            // Dropping the stream closes it before any MCP byte was read.
+            warn!(uid = cred.uid, gid = cred.gid, pid = ?cred.pid, user = ?user, reason = %refusal.0, "refused peer");
+            return;
+        }
+    };
+    info!(
+        uid = cred.uid, gid = cred.gid, pid = ?cred.pid, user = ?user, rule = %identity.rule,
+        bundles = %identity.bundles, read_only = identity.read_only, "accepted peer"
+    );
+    let (read, write) = stream.into_split();
+    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_LINE_BYTES);
+    match serve_server_with_ct(Mcp(Session::new(app, identity)), transport, ct).await {
+        Ok(running) => {
+            let reason = running.waiting().await;
+            info!(uid = cred.uid, pid = ?cred.pid, reason = ?reason.ok(), "session ended");
+        }
+        Err(e) => {
+            info!(uid = cred.uid, pid = ?cred.pid, error = %e, "session ended before initialization")
+        }
+    }
+}
+
+async fn wait_for_signal(shutdown: CancellationToken) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        error!("cannot install signal handlers");
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => info!("SIGTERM received"),
+        _ = int.recv() => info!("SIGINT received"),
+    }
+    shutdown.cancel();
+}
+
+/// Pings the systemd watchdog at half its interval while the runtime is alive.
+async fn watchdog(shutdown: CancellationToken) {
+    let Some(interval) = sd_notify::watchdog_enabled() else {
+        return;
+    };
+    let mut tick = tokio::time::interval(interval / 2);
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tick.tick() => notify(&[NotifyState::Watchdog]),
+        }
+    }
+}
+
+/// sd_notify is a no-op without NOTIFY_SOCKET; a failure is logged, not fatal.
+pub fn notify(states: &[NotifyState]) {
+    if let Err(e) = sd_notify::notify(states) {
+        warn!(error = %e, "sd_notify failed");
+    }
+}

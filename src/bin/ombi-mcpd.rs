@@ -1,1 +1,231 @@
-fn main() {}
+//! `ombi-mcpd`: the ombi-mcp daemon. See `ombi-mcpd --help`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use ombi_mcp::config::{Config, Env};
+use ombi_mcp::server::App;
+use ombi_mcp::transport::listener::{self, Listener};
+use ombi_mcp::transport::policy::Policy;
+use ombi_mcp::{daemon, logging};
+use tokio_util::sync::CancellationToken;
+
+/// sysexits.h: configuration error (systemd units use RestartPreventExitStatus=78).
+const EXIT_CONFIG: u8 = 78;
+/// sysexits.h: the socket is unavailable (in use, cannot bind).
+const EXIT_UNAVAILABLE: u8 = 69;
+const EXIT_USAGE: u8 = 64;
+
+const HELP: &str = "\
+ombi-mcpd — MCP server for a self-hosted Ombi, served on a Unix socket
+
+USAGE:
+    ombi-mcpd [--socket PATH]
+    ombi-mcpd --check-config [--offline]
+
+OPTIONS:
+    --socket PATH    Socket to bind when not socket-activated
+                     (default: $OMBI_MCP_SOCKET, else /run/ombi-mcp/mcp.sock)
+    --check-config   Validate the configuration, reach Ombi once (login or
+                     API-key probe), print a one-line report and exit
+    --offline        With --check-config: skip reaching Ombi
+    -h, --help       Print this help
+    -V, --version    Print the version
+
+Under systemd the listening socket comes from socket activation
+(FileDescriptorName=mcp); run by hand, the daemon binds the socket itself
+with mode 0660. MCP clients reach it through the `ombi-mcp` stdio shim.
+
+ENVIRONMENT:
+    OMBI_URL            Ombi base URL (a path prefix such as /ombi is kept)
+    OMBI_AUTH_MODE      jwt | api_key
+    OMBI_USERNAME       jwt: the Ombi user to log in as
+    OMBI_PASSWORD_FILE  jwt: file holding the password (or credential
+                        ombi-password; OMBI_PASSWORD is accepted, warned)
+    OMBI_API_KEY_FILE   api_key: file holding the key (or credential
+                        ombi-api-key; OMBI_API_KEY is accepted, warned)
+    OMBI_USER_NAME      api_key: the Ombi user calls act as (UserName header)
+    OMBI_BUNDLES        core,moderation,administration (default core)
+    OMBI_READ_ONLY      true hides every write_* tool
+    OMBI_HTTP_TIMEOUT   seconds per Ombi call, 1-600 (default 30)
+    OMBI_MCP_POLICY     JSON peer policy file (default: own uid and root only)
+    RUST_LOG            log filter (default info,rmcp=warn)
+
+EXIT STATUS:
+    0 stopped cleanly, 78 configuration error, 69 socket unavailable, 1 other.
+";
+
+struct Cli {
+    socket: Option<PathBuf>,
+    check_config: bool,
+    offline: bool,
+}
+
+fn parse_cli() -> Result<Option<Cli>, String> {
+    let mut cli = Cli {
+        socket: None,
+        check_config: false,
+        offline: false,
+    };
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.to_str() {
+            Some("-h" | "--help") => {
+                print!("{HELP}");
+                return Ok(None);
+            }
+            Some("-V" | "--version") => {
+                println!("ombi-mcpd {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            Some("--socket") => {
+                let path = args.next().ok_or("--socket needs a path")?;
+                cli.socket = Some(PathBuf::from(path));
+            }
+            Some(s) if s.starts_with("--socket=") => {
+                cli.socket = Some(PathBuf::from(&s["--socket=".len()..]))
+            }
+            Some("--check-config") => cli.check_config = true,
+            Some("--offline") => cli.offline = true,
+            _ => return Err(format!("unknown argument {:?}; see --help", arg)),
+        }
+    }
+    if cli.offline && !cli.check_config {
+        return Err("--offline only goes with --check-config".into());
+    }
+    Ok(Some(cli))
+}
+
+fn main() -> ExitCode {
+    // Before anything holds a secret: no core dumps, no ptrace by other users.
+    let _ = nix::sys::prctl::set_dumpable(false);
+
+    let cli = match parse_cli() {
+        Ok(Some(cli)) => cli,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ombi-mcpd: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+
+    // Still single-threaded: take the activated socket and read the
+    // environment, then scrub secrets from it, before any thread exists.
+    // SAFETY: no other thread has been started yet.
+    let activated = if cli.check_config {
+        Ok(None)
+    } else {
+        unsafe { listener::take_activated() }
+    };
+    let env = Env::from_process();
+    let config = Config::from_env(&env, cli.socket.clone());
+    // SAFETY: still single-threaded.
+    unsafe { ombi_mcp::config::scrub_secret_env() };
+    drop(env);
+
+    let config = match config {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("ombi-mcpd: configuration error: {e}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    let api_key_mode = matches!(config.auth, ombi_mcp::config::AuthConfig::ApiKey { .. });
+    let policy = match &config.policy_file {
+        None => Policy::default_only(config.bundles, config.read_only),
+        Some(path) => match Policy::load(path, config.bundles, config.read_only, api_key_mode) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("ombi-mcpd: configuration error: OMBI_MCP_POLICY: {e}");
+                return ExitCode::from(EXIT_CONFIG);
+            }
+        },
+    };
+
+    if cli.check_config {
+        return check_config(&config, cli.offline);
+    }
+
+    let listener = match activated {
+        Ok(Some(l)) => l,
+        Ok(None) => match listener::bind(&config.socket) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("ombi-mcpd: {e}");
+                return ExitCode::from(EXIT_UNAVAILABLE);
+            }
+        },
+        Err(e) => {
+            eprintln!("ombi-mcpd: {e}");
+            return ExitCode::from(EXIT_UNAVAILABLE);
+        }
+    };
+
+    let sink = logging::init();
+    for w in &config.warnings {
+        tracing::warn!("{w}");
+    }
+    tracing::info!(
+        logs = sink,
+        url = %config.ombi_url,
+        auth = config.auth.mode_name(),
+        bundles = %config.bundles,
+        read_only = config.read_only,
+        "configuration loaded"
+    );
+
+    run(listener, policy, config)
+}
+
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+}
+
+fn run(listener: Listener, policy: Policy, config: Config) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ombi-mcpd: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let _ = &config;
+    let app = Arc::new(App::new());
+    let result = rt.block_on(daemon::run(
+        listener,
+        Arc::new(policy),
+        app,
+        CancellationToken::new(),
+    ));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "daemon failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn check_config(config: &Config, offline: bool) -> ExitCode {
+    for w in &config.warnings {
+        eprintln!("ombi-mcpd: warning: {w}");
+    }
+    let summary = format!(
+        "configuration ok: Ombi {} ({} auth), bundles {}, read-only {}, socket {}",
+        config.ombi_url,
+        config.auth.mode_name(),
+        config.bundles,
+        config.read_only,
+        config.socket.display()
+    );
+    if offline {
+        println!("ombi-mcpd: {summary}; Ombi not contacted (--offline)");
+        return ExitCode::SUCCESS;
+    }
+    println!("ombi-mcpd: {summary}");
+    ExitCode::SUCCESS
+}
