@@ -1,0 +1,2 @@
+//! Placeholder until the fake Ombi lands.
+fn main() {}
