@@ -1,0 +1,273 @@
+//! Test harness: runs the real `ombi-mcpd` (self-bound or under
+//! `systemd-socket-activate`) and reaches it through the real `ombi-mcp` shim.
+#![allow(dead_code)]
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use tempfile::TempDir;
+
+pub const DAEMON: &str = env!("CARGO_BIN_EXE_ombi-mcpd");
+pub const SHIM: &str = env!("CARGO_BIN_EXE_ombi-mcp");
+pub const SOCKET_ACTIVATE: &str = "/usr/bin/systemd-socket-activate";
+
+/// True on CI, where a missing tool must fail the test instead of skipping it.
+pub fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// Skips (prints why) or, on CI, fails.
+pub fn require(cond: bool, what: &str) -> bool {
+    if !cond {
+        assert!(!on_ci(), "required on CI: {what}");
+        eprintln!("SKIP: {what}");
+    }
+    cond
+}
+
+pub fn is_root() -> bool {
+    nix::unistd::geteuid().is_root()
+}
+
+/// Environment of a daemon that never reaches a real Ombi (for transport tests).
+pub fn offline_env() -> Vec<(String, String)> {
+    vec![
+        ("OMBI_URL".into(), "http://127.0.0.1:9/".into()),
+        ("OMBI_AUTH_MODE".into(), "api_key".into()),
+        ("OMBI_API_KEY".into(), "test-api-key-0123456789abcdef".into()),
+    ]
+}
+
+pub struct DaemonOpts {
+    pub env: Vec<(String, String)>,
+    pub policy: Option<String>,
+    pub activated: bool,
+    pub extra_args: Vec<String>,
+}
+
+impl Default for DaemonOpts {
+    fn default() -> Self {
+        DaemonOpts {
+            env: offline_env(),
+            policy: None,
+            activated: false,
+            extra_args: Vec::new(),
+        }
+    }
+}
+
+/// A running daemon in its own temporary directory (world-traversable so
+/// tests can connect as other users).
+pub struct Daemon {
+    pub child: Child,
+    pub socket: PathBuf,
+    pub dir: TempDir,
+    log: PathBuf,
+}
+
+impl Daemon {
+    pub fn start(opts: DaemonOpts) -> Daemon {
+        let dir = tempfile::Builder::new().prefix("ombi-mcp-test").tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let socket = dir.path().join("mcp.sock");
+        let log = dir.path().join("daemon.log");
+        let mut env = opts.env.clone();
+        if let Some(policy) = &opts.policy {
+            let path = dir.path().join("policy.json");
+            std::fs::write(&path, policy).unwrap();
+            env.push(("OMBI_MCP_POLICY".into(), path.display().to_string()));
+        }
+        env.push(("RUST_LOG".into(), "info,rmcp=warn".into()));
+        let mut cmd = if opts.activated {
+            let mut c = Command::new(SOCKET_ACTIVATE);
+            c.arg("-l").arg(&socket).arg("--fdname=mcp");
+            for (k, v) in &env {
+                c.arg("-E").arg(format!("{k}={v}"));
+            }
+            c.arg(DAEMON);
+            c
+        } else {
+            let mut c = Command::new(DAEMON);
+            c.arg("--socket").arg(&socket);
+            c.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+            c
+        };
+        cmd.args(&opts.extra_args);
+        cmd.env_remove("NOTIFY_SOCKET");
+        cmd.stdin(Stdio::null())
+            .stdout(File::create(&log).unwrap())
+            .stderr(File::create(&log).unwrap());
+        let child = cmd.spawn().expect("spawn ombi-mcpd");
+        let d = Daemon { child, socket, dir, log };
+        d.wait_for_socket();
+        d
+    }
+
+    fn wait_for_socket(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if self.socket.exists() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("daemon socket never appeared; log:\n{}", self.logs());
+    }
+
+    /// Lets anybody connect (systemd-socket-activate creates 0644 sockets;
+    /// the self-bound one is 0660): the policy, not the mode, is under test.
+    pub fn open_socket_to_all(&self) {
+        std::fs::set_permissions(&self.socket, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
+
+    pub fn logs(&self) -> String {
+        let mut s = String::new();
+        if let Ok(mut f) = File::open(&self.log) {
+            let _ = f.read_to_string(&mut s);
+        }
+        s
+    }
+
+    /// Waits until the log contains `needle` (logs are written asynchronously).
+    pub fn wait_log(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let logs = self.logs();
+            if logs.contains(needle) || Instant::now() > deadline {
+                return logs;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    pub fn pid(&self) -> Pid {
+        Pid::from_raw(self.child.id() as i32)
+    }
+
+    /// SIGTERM and wait (bounded).
+    pub fn stop(&mut self) -> ExitStatus {
+        let _ = kill(self.pid(), Signal::SIGTERM);
+        self.wait(Duration::from_secs(20)).expect("daemon did not stop after SIGTERM")
+    }
+
+    pub fn wait(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// Connects once so a socket-activated daemon gets exec'd, then waits
+    /// until it serves.
+    pub fn connectable(&self) -> bool {
+        UnixStream::connect(&self.socket).is_ok()
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A shim command for `socket` (for rmcp's child-process transport).
+pub fn shim_command(socket: &Path) -> tokio::process::Command {
+    let mut c = tokio::process::Command::new(SHIM);
+    c.arg("--socket").arg(socket);
+    c
+}
+
+/// Connects a real rmcp client through the real shim.
+pub async fn client(socket: &Path) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt;
+    let transport = rmcp::transport::TokioChildProcess::new(shim_command(socket)).expect("spawn shim");
+    ().serve(transport).await.expect("MCP initialize through the shim")
+}
+
+/// One JSON-RPC `initialize` line, as a client would send it.
+pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"harness","version":"1"}}}"#;
+
+/// Output of a shim run with `input` on stdin.
+pub struct ShimRun {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the shim (optionally as another user via setpriv) with `input`,
+/// keeping stdin open `hold` after writing so replies can arrive.
+pub fn run_shim(socket: &Path, input: &str, as_user: Option<(u32, u32)>, hold: Duration) -> ShimRun {
+    use std::io::Write;
+    let mut cmd = match as_user {
+        Some((uid, gid)) => {
+            let mut c = Command::new("setpriv");
+            c.arg(format!("--reuid={uid}"))
+                .arg(format!("--regid={gid}"))
+                .arg("--clear-groups")
+                .arg(SHIM);
+            c
+        }
+        None => Command::new(SHIM),
+    };
+    cmd.arg("--socket").arg(socket);
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn shim");
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input.as_bytes());
+    let _ = stdin.flush();
+    std::thread::sleep(hold);
+    drop(stdin);
+    let out = wait_output(child, Duration::from_secs(20));
+    out
+}
+
+pub fn wait_output(mut child: Child, limit: Duration) -> ShimRun {
+    let deadline = Instant::now() + limit;
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("process did not exit within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    ShimRun {
+        status: out.status,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A system user for peer-policy tests (CI runs as root), created once.
+pub fn test_user() -> (u32, u32) {
+    let name = "ombi-mcp-peer";
+    if nix::unistd::User::from_name(name).unwrap().is_none() {
+        let status = Command::new("useradd")
+            .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name])
+            .status()
+            .expect("run useradd");
+        // Another test may have created it concurrently: re-check rather than trust the status.
+        let _ = status;
+    }
+    let user = nix::unistd::User::from_name(name).unwrap().expect("test user exists");
+    (user.uid.as_raw(), user.gid.as_raw())
+}
