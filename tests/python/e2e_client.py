@@ -1,0 +1,52 @@
+"""End-to-end check with the official MCP Python SDK (PyPI `mcp` 2.x).
+
+Starts the real `ombi-mcp` shim as a stdio server (as Claude Desktop would),
+initializes, lists tools and calls the tools named on the command line. The
+SDK validates every `structuredContent` against the tool's `outputSchema`.
+
+Usage: e2e_client.py SHIM SOCKET [TOOL JSON_ARGS]...
+Prints one JSON document: {"protocol": ..., "server": ..., "tools": [...], "calls": [...]}.
+"""
+
+import asyncio
+import json
+import sys
+import time
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+async def main() -> None:
+    shim, socket, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
+    calls = list(zip(rest[0::2], rest[1::2]))
+    params = StdioServerParameters(command=shim, args=["--socket", socket])
+    started = time.monotonic()
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            init_seconds = time.monotonic() - started
+            listed = await session.list_tools()
+            out = {
+                "protocol": str(init.protocol_version),
+                "server": init.server_info.name,
+                "version": init.server_info.version,
+                "init_seconds": init_seconds,
+                "tools": [t.name for t in listed.tools],
+                "calls": [],
+            }
+            for name, args in calls:
+                result = await session.call_tool(name, json.loads(args))
+                out["calls"].append(
+                    {
+                        "tool": name,
+                        "isError": bool(result.is_error),
+                        "structured": result.structured_content,
+                        "text": [c.text for c in result.content if getattr(c, "type", "") == "text"],
+                    }
+                )
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
