@@ -81,6 +81,7 @@ let
         }
         {
           group = "ombi-mcp";
+          bundles = [ "core" ];
           readOnly = true;
         }
       ];
