@@ -219,6 +219,7 @@ fn example_env_and_policy_pass_check_config() {
         "ombi-mcpd --check-config --offline rejected the examples ({:?}):\n{stdout}{stderr}",
         out.status.code()
     );
+    assert_eq!(stdout.trim().lines().count(), 1, "want a one-line report, got:\n{stdout}");
     assert!(!stdout.contains(&secret) && !stderr.contains(&secret), "secret printed");
 }
 
@@ -267,9 +268,12 @@ fn client_configs_start_the_shim_with_socket() {
 #[test]
 fn tools_doc_lists_the_31_tools() {
     let doc = std::fs::read_to_string(root().join("docs/tools.md")).unwrap();
+    // First cells of the tables: "| `read_search` | ...".
     let names: BTreeSet<&str> = doc
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.starts_with("read_") || w.starts_with("write_"))
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split_once('`'))
+        .map(|(name, _)| name)
+        .filter(|n| n.starts_with("read_") || n.starts_with("write_"))
         .collect();
     let reads = names.iter().filter(|n| n.starts_with("read_")).count();
     let writes = names.len() - reads;
