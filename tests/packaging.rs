@@ -265,19 +265,75 @@ fn client_configs_start_the_shim_with_socket() {
     assert!(inspector.contains("--cli ombi-mcp --socket"));
 }
 
+/// The catalogue (shared/catalogue.md), bundle by bundle.
+const TOOLS: &[(&str, &[&str])] = &[
+    (
+        "core",
+        &[
+            "read_search",
+            "read_discover",
+            "read_media",
+            "read_reference",
+            "read_requests",
+            "read_request_stats",
+            "read_issues",
+            "read_votes",
+            "read_users",
+            "read_library",
+            "read_server",
+            "write_request_create",
+            "write_request_subscribe",
+            "write_vote",
+            "write_issue_create",
+            "write_issue_comment",
+            "write_user_preferences",
+        ],
+    ),
+    (
+        "moderation",
+        &[
+            "read_integration",
+            "write_request_moderate",
+            "write_request_options",
+            "write_request_reprocess",
+            "write_request_delete",
+            "write_issue_manage",
+        ],
+    ),
+    (
+        "administration",
+        &[
+            "read_settings",
+            "read_logs",
+            "write_settings_patch",
+            "write_integration_test",
+            "write_job_run",
+            "write_user_manage",
+            "write_notification_send",
+            "write_retry_remove",
+        ],
+    ),
+];
+
 #[test]
-fn tools_doc_lists_the_31_tools() {
+fn tools_doc_lists_the_31_tools_by_bundle() {
     let doc = std::fs::read_to_string(root().join("docs/tools.md")).unwrap();
-    // First cells of the tables: "| `read_search` | ...".
-    let names: BTreeSet<&str> = doc
-        .lines()
-        .filter_map(|l| l.strip_prefix("| `")?.split_once('`'))
-        .map(|(name, _)| name)
-        .filter(|n| n.starts_with("read_") || n.starts_with("write_"))
+    // "## core ..." headings, then table rows "| `read_search` | ...".
+    let mut bundle = String::new();
+    let mut found: Vec<(String, String)> = Vec::new();
+    for line in doc.lines() {
+        if let Some(heading) = line.strip_prefix("## ") {
+            bundle = heading.split([' ', ':']).next().unwrap_or_default().to_string();
+        } else if let Some((name, _)) = line.strip_prefix("| `").and_then(|r| r.split_once('`')) {
+            found.push((bundle.clone(), name.to_string()));
+        }
+    }
+    let want: Vec<(String, String)> = TOOLS
+        .iter()
+        .flat_map(|(b, names)| names.iter().map(move |n| (b.to_string(), n.to_string())))
         .collect();
-    let reads = names.iter().filter(|n| n.starts_with("read_")).count();
-    let writes = names.len() - reads;
-    assert_eq!((reads, writes), (14, 17), "tool names in docs/tools.md: {names:?}");
+    assert_eq!(want.len(), 31);
+    assert_eq!(found, want, "docs/tools.md must list the catalogue's tools in order, by bundle");
 }
 
 /// Evaluates nixos/tests/eval.nix for one case.
