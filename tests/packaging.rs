@@ -34,7 +34,8 @@ fn require_tool(name: &str, debian_package: &str) -> Option<PathBuf> {
             .find(|p| p.is_file())
     });
     if found.is_none() {
-        let msg = format!("{name} not found; install it with `apt-get install -y {debian_package}`");
+        let msg =
+            format!("{name} not found; install it with `apt-get install -y {debian_package}`");
         assert!(!on_ci(), "{msg} (CI=true: this check must run)");
         eprintln!("SKIPPED: {msg}");
     }
@@ -51,7 +52,9 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn files_with_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name();
@@ -68,10 +71,17 @@ fn files_with_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_nix_file_parses() {
-    let Some(nix) = require_tool("nix-instantiate", "nix-bin") else { return };
+    let Some(nix) = require_tool("nix-instantiate", "nix-bin") else {
+        return;
+    };
     let mut files = Vec::new();
     files_with_ext(root(), "nix", &mut files);
-    for required in ["flake.nix", "nixos/module.nix", "nixos/package.nix", "nixos/tests/vm.nix"] {
+    for required in [
+        "flake.nix",
+        "nixos/module.nix",
+        "nixos/package.nix",
+        "nixos/tests/vm.nix",
+    ] {
         assert!(
             files.contains(&root().join(required)),
             "{required} is missing"
@@ -97,10 +107,16 @@ fn flake_lock_pins_nixpkgs_by_revision_and_hash() {
     let node = root_inputs["nixpkgs"].as_str().expect("root input nixpkgs");
     let locked = &lock["nodes"][node]["locked"];
     let rev = locked["rev"].as_str().unwrap_or_default();
-    assert_eq!(rev.len(), 40, "nixpkgs must be locked to a full revision: {locked}");
+    assert_eq!(
+        rev.len(),
+        40,
+        "nixpkgs must be locked to a full revision: {locked}"
+    );
     assert!(rev.chars().all(|c| c.is_ascii_hexdigit()));
     assert!(
-        locked["narHash"].as_str().is_some_and(|h| h.starts_with("sha256-")),
+        locked["narHash"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("sha256-")),
         "nixpkgs needs a narHash: {locked}"
     );
     assert!(locked["lastModified"].is_u64());
@@ -129,19 +145,28 @@ fn staged_units() -> tempfile::TempDir {
 
 #[test]
 fn systemd_units_verify_without_any_warning() {
-    let Some(analyze) = require_tool("systemd-analyze", "systemd") else { return };
+    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
+        return;
+    };
     let dir = staged_units();
-    let out = run(Command::new(&analyze)
-        .current_dir(dir.path())
-        .args(["verify", "./ombi-mcp.socket", "./ombi-mcp.service"]));
+    let out = run(Command::new(&analyze).current_dir(dir.path()).args([
+        "verify",
+        "./ombi-mcp.socket",
+        "./ombi-mcp.service",
+    ]));
     let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
     // verify only warns (exit 0) about unknown keys or bad values: any output is a finding.
-    assert!(out.status.success() && all.trim().is_empty(), "systemd-analyze verify:\n{all}");
+    assert!(
+        out.status.success() && all.trim().is_empty(),
+        "systemd-analyze verify:\n{all}"
+    );
 }
 
 #[test]
 fn service_exposure_is_at_most_1_5() {
-    let Some(analyze) = require_tool("systemd-analyze", "systemd") else { return };
+    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
+        return;
+    };
     let dir = staged_units();
     let out = run(Command::new(&analyze).current_dir(dir.path()).args([
         "security",
@@ -173,7 +198,9 @@ fn env_file(path: &Path) -> Vec<(String, String)> {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
-            let (k, v) = l.split_once('=').unwrap_or_else(|| panic!("not KEY=VALUE: {l}"));
+            let (k, v) = l
+                .split_once('=')
+                .unwrap_or_else(|| panic!("not KEY=VALUE: {l}"));
             (k.to_string(), v.to_string())
         })
         .collect()
@@ -189,7 +216,10 @@ fn check_config(overrides: &[(&str, Option<&str>)]) -> (Output, String) {
     let mut vars = env_file(&root().join("packaging/examples/ombi-mcp.env"));
     for (k, v) in &mut vars {
         if k == "OMBI_MCP_POLICY" {
-            *v = root().join("packaging/examples/policy.json").display().to_string();
+            *v = root()
+                .join("packaging/examples/policy.json")
+                .display()
+                .to_string();
         }
     }
     for (key, value) in overrides {
@@ -219,8 +249,15 @@ fn example_env_and_policy_pass_check_config() {
         "ombi-mcpd --check-config --offline rejected the examples ({:?}):\n{stdout}{stderr}",
         out.status.code()
     );
-    assert_eq!(stdout.trim().lines().count(), 1, "want a one-line report, got:\n{stdout}");
-    assert!(!stdout.contains(&secret) && !stderr.contains(&secret), "secret printed");
+    assert_eq!(
+        stdout.trim().lines().count(),
+        1,
+        "want a one-line report, got:\n{stdout}"
+    );
+    assert!(
+        !stdout.contains(&secret) && !stderr.contains(&secret),
+        "secret printed"
+    );
 }
 
 #[test]
@@ -231,7 +268,11 @@ fn example_policy_with_ombi_user_is_a_config_error_in_jwt_mode() {
         ("OMBI_USER_NAME", None),
     ]);
     let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(78), "want EX_CONFIG, stderr:\n{stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(78),
+        "want EX_CONFIG, stderr:\n{stderr}"
+    );
     assert!(
         stderr.starts_with("ombi-mcpd: configuration error: OMBI_MCP_POLICY"),
         "{stderr}"
@@ -250,7 +291,9 @@ fn client_configs_start_the_shim_with_socket() {
         let path = root().join("packaging/clients").join(file);
         let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
             .unwrap_or_else(|e| panic!("{file}: {e}"));
-        let server = json.pointer(pointer).unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        let server = json
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
         assert_eq!(server["command"], "ombi-mcp", "{file}");
         assert_eq!(
             server["args"],
@@ -323,7 +366,11 @@ fn tools_doc_lists_the_31_tools_by_bundle() {
     let mut found: Vec<(String, String)> = Vec::new();
     for line in doc.lines() {
         if let Some(heading) = line.strip_prefix("## ") {
-            bundle = heading.split([' ', ':']).next().unwrap_or_default().to_string();
+            bundle = heading
+                .split([' ', ':'])
+                .next()
+                .unwrap_or_default()
+                .to_string();
         } else if let Some((name, _)) = line.strip_prefix("| `").and_then(|r| r.split_once('`')) {
             found.push((bundle.clone(), name.to_string()));
         }
@@ -333,7 +380,10 @@ fn tools_doc_lists_the_31_tools_by_bundle() {
         .flat_map(|(b, names)| names.iter().map(move |n| (b.to_string(), n.to_string())))
         .collect();
     assert_eq!(want.len(), 31);
-    assert_eq!(found, want, "docs/tools.md must list the catalogue's tools in order, by bundle");
+    assert_eq!(
+        found, want,
+        "docs/tools.md must list the catalogue's tools in order, by bundle"
+    );
 }
 
 /// Evaluates nixos/tests/eval.nix for one case.
@@ -355,10 +405,11 @@ fn unit_service_keys() -> BTreeSet<String> {
     for line in unit.lines().map(str::trim) {
         if line.starts_with('[') {
             in_service = line == "[Service]";
-        } else if in_service && !line.starts_with('#') {
-            if let Some((k, _)) = line.split_once('=') {
-                keys.insert(k.to_string());
-            }
+        } else if in_service
+            && !line.starts_with('#')
+            && let Some((k, _)) = line.split_once('=')
+        {
+            keys.insert(k.to_string());
         }
     }
     keys
@@ -377,12 +428,17 @@ fn nixos_module_renders_units_and_asserts() {
         Path::new(&lib_dir).join("default.nix").is_file(),
         "NIXPKGS_LIB={lib_dir} holds no default.nix"
     );
-    let Some(nix) = require_tool("nix-instantiate", "nix-bin") else { return };
+    let Some(nix) = require_tool("nix-instantiate", "nix-bin") else {
+        return;
+    };
 
     let v = eval_module(&nix, &lib_dir, "api_key");
     assert_eq!(v["failedAssertions"], serde_json::json!([]));
     let socket = &v["socket"];
-    assert_eq!(socket["listenStreams"], serde_json::json!(["/run/ombi/mcp.sock"]));
+    assert_eq!(
+        socket["listenStreams"],
+        serde_json::json!(["/run/ombi/mcp.sock"])
+    );
     assert_eq!(socket["wantedBy"], serde_json::json!(["sockets.target"]));
     for (key, want) in [
         ("FileDescriptorName", "mcp"),
@@ -394,19 +450,35 @@ fn nixos_module_renders_units_and_asserts() {
     }
     let svc = &v["service"];
     let sc = &svc["serviceConfig"];
-    assert_eq!(sc["LoadCredential"], serde_json::json!(["ombi-api-key:/run/secrets/ombi-api-key"]));
+    assert_eq!(
+        sc["LoadCredential"],
+        serde_json::json!(["ombi-api-key:/run/secrets/ombi-api-key"])
+    );
     assert_eq!(sc["DynamicUser"], true);
     assert_eq!(sc["Type"], "notify");
     assert_eq!(sc["RestartPreventExitStatus"], 78);
-    assert!(sc.get("PrivateUsers").is_none(), "PrivateUsers hides peer uids");
-    assert!(sc.get("RuntimeDirectory").is_none(), "would delete the socket's directory");
+    assert!(
+        sc.get("PrivateUsers").is_none(),
+        "PrivateUsers hides peer uids"
+    );
+    assert!(
+        sc.get("RuntimeDirectory").is_none(),
+        "would delete the socket's directory"
+    );
     // The module and the packaged unit keep the same hardening set.
     let module_keys: BTreeSet<String> = sc.as_object().unwrap().keys().cloned().collect();
     let unit_keys = unit_service_keys();
     let only_unit: Vec<_> = unit_keys.difference(&module_keys).collect();
     let only_module: Vec<_> = module_keys.difference(&unit_keys).collect();
-    assert_eq!(only_unit, ["EnvironmentFile"], "keys only in packaging/systemd/ombi-mcp.service");
-    assert!(only_module.is_empty(), "keys only in nixos/module.nix: {only_module:?}");
+    assert_eq!(
+        only_unit,
+        ["EnvironmentFile"],
+        "keys only in packaging/systemd/ombi-mcp.service"
+    );
+    assert!(
+        only_module.is_empty(),
+        "keys only in nixos/module.nix: {only_module:?}"
+    );
 
     let env = &svc["environment"];
     for (key, want) in [
@@ -421,30 +493,58 @@ fn nixos_module_renders_units_and_asserts() {
     ] {
         assert_eq!(env[key], want, "environment.{key}");
     }
-    for secret_var in ["OMBI_PASSWORD", "OMBI_API_KEY", "OMBI_API_KEY_FILE", "OMBI_PASSWORD_FILE"] {
-        assert!(env.get(secret_var).is_none(), "{secret_var} must not be in the environment");
+    for secret_var in [
+        "OMBI_PASSWORD",
+        "OMBI_API_KEY",
+        "OMBI_API_KEY_FILE",
+        "OMBI_PASSWORD_FILE",
+    ] {
+        assert!(
+            env.get(secret_var).is_none(),
+            "{secret_var} must not be in the environment"
+        );
     }
-    assert!(env["OMBI_MCP_POLICY"].as_str().unwrap().ends_with("-ombi-mcp-policy.json"));
+    assert!(
+        env["OMBI_MCP_POLICY"]
+            .as_str()
+            .unwrap()
+            .ends_with("-ombi-mcp-policy.json")
+    );
     let policy: Value = serde_json::from_str(v["policyText"].as_str().unwrap()).unwrap();
     let example: Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("packaging/examples/policy.json")).unwrap(),
     )
     .unwrap();
-    assert_eq!(policy, example, "the module renders peers like packaging/examples/policy.json");
+    assert_eq!(
+        policy, example,
+        "the module renders peers like packaging/examples/policy.json"
+    );
 
     let jwt = eval_module(&nix, &lib_dir, "jwt");
     assert_eq!(jwt["failedAssertions"], serde_json::json!([]));
     let jwt_sc = &jwt["service"]["serviceConfig"];
-    assert_eq!(jwt_sc["LoadCredential"], serde_json::json!(["ombi-password:/run/secrets/ombi-password"]));
+    assert_eq!(
+        jwt_sc["LoadCredential"],
+        serde_json::json!(["ombi-password:/run/secrets/ombi-password"])
+    );
     assert_eq!(jwt["service"]["environment"]["OMBI_USERNAME"], "mcp");
-    assert_eq!(jwt["service"]["environment"]["OMBI_MCP_POLICY"], Value::Null);
+    assert_eq!(
+        jwt["service"]["environment"]["OMBI_MCP_POLICY"],
+        Value::Null
+    );
     assert_eq!(jwt["socket"]["socketConfig"]["SocketGroup"], "ombi-mcp");
     assert_eq!(jwt["groups"], serde_json::json!(["ombi-mcp"]));
 
     for (case, needle) in [
-        ("jwt_without_password", "needs both username and passwordFile"),
+        (
+            "jwt_without_password",
+            "needs both username and passwordFile",
+        ),
         ("api_key_without_key", "needs apiKeyFile"),
-        ("jwt_with_ombi_user", "ombiUser needs authMode = \"api_key\""),
+        (
+            "jwt_with_ombi_user",
+            "ombiUser needs authMode = \"api_key\"",
+        ),
         ("store_secret", "must not be in the Nix store"),
         ("two_matchers", "exactly one of uid, user, group"),
     ] {
