@@ -8,6 +8,7 @@
 //! module"); without it that check is skipped, on CI too (CI cannot fetch nixpkgs).
 
 use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -188,6 +189,51 @@ fn service_exposure_is_at_most_1_5() {
     let tenths: u32 = level.replace('.', "").parse().expect("exposure like 1.2");
     assert!(tenths <= MAX_EXPOSURE_TENTHS, "{line}");
     assert!(out.status.success(), "over threshold:\n{report}");
+}
+
+#[test]
+fn sysusers_and_tmpfiles_apply_to_a_scratch_root() {
+    let Some(sysusers) = require_tool("systemd-sysusers", "systemd") else {
+        return;
+    };
+    let Some(tmpfiles) = require_tool("systemd-tmpfiles", "systemd") else {
+        return;
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let sysroot = scratch.path();
+    for (dir, file) in [
+        ("sysusers.d", "ombi-mcp.conf"),
+        ("tmpfiles.d", "ombi-mcp.conf"),
+    ] {
+        std::fs::create_dir_all(sysroot.join("etc").join(dir)).unwrap();
+        std::fs::copy(
+            root().join("packaging").join(dir).join(file),
+            sysroot.join("etc").join(dir).join(file),
+        )
+        .unwrap();
+    }
+    let root_arg = format!("--root={}", sysroot.display());
+    let out = run(Command::new(&sysusers).arg(&root_arg));
+    assert!(
+        out.status.success(),
+        "systemd-sysusers:\n{}",
+        text(&out.stderr)
+    );
+    let group = std::fs::read_to_string(sysroot.join("etc/group")).unwrap();
+    assert!(
+        group.lines().any(|l| l.starts_with("ombi-mcp:")),
+        "group ombi-mcp not created:\n{group}"
+    );
+    let out = run(Command::new(&tmpfiles).arg(&root_arg).arg("--create"));
+    let stderr = text(&out.stderr);
+    assert!(
+        out.status.success() && stderr.trim().is_empty(),
+        "systemd-tmpfiles:\n{stderr}"
+    );
+    for (dir, mode) in [("etc/ombi-mcp", 0o750), ("etc/credstore", 0o700)] {
+        let meta = std::fs::metadata(sysroot.join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        assert_eq!(meta.permissions().mode() & 0o7777, mode, "{dir}");
+    }
 }
 
 /// `KEY=VALUE` lines of an EnvironmentFile, comments and blanks skipped.
@@ -384,6 +430,49 @@ fn tools_doc_lists_the_31_tools_by_bundle() {
         found, want,
         "docs/tools.md must list the catalogue's tools in order, by bundle"
     );
+}
+
+/// Words like `OMBI_URL` in a text.
+fn env_names(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+        .filter(|w| w.starts_with("OMBI_") && w.len() > "OMBI_".len() && !w.ends_with('_'))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn configuration_doc_covers_every_variable_the_daemon_reads() {
+    let doc = std::fs::read_to_string(root().join("docs/configuration.md")).unwrap();
+    let documented = env_names(&doc);
+    let read = env_names(&std::fs::read_to_string(root().join("src/config.rs")).unwrap());
+    assert!(
+        read.len() >= 12,
+        "src/config.rs names too few variables: {read:?}"
+    );
+    let example: BTreeSet<String> = env_file(&root().join("packaging/examples/ombi-mcp.env"))
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| k.starts_with("OMBI_"))
+        .collect();
+    let missing: Vec<_> = read
+        .union(&example)
+        .filter(|v| !documented.contains(*v))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/configuration.md: {missing:?}"
+    );
+    for credential in [
+        "ombi-password",
+        "ombi-api-key",
+        "RUST_LOG",
+        "CREDENTIALS_DIRECTORY",
+    ] {
+        assert!(
+            doc.contains(credential),
+            "docs/configuration.md does not mention {credential}"
+        );
+    }
 }
 
 /// Evaluates nixos/tests/eval.nix for one case.
