@@ -320,8 +320,10 @@ fn example_policy_with_ombi_user_is_a_config_error_in_jwt_mode() {
         "want EX_CONFIG, stderr:\n{stderr}"
     );
     assert!(
-        stderr.starts_with("ombi-mcpd: configuration error: OMBI_MCP_POLICY"),
-        "{stderr}"
+        stderr
+            .lines()
+            .any(|l| l.starts_with("ombi-mcpd: configuration error: OMBI_MCP_POLICY")),
+        "want `ombi-mcpd: configuration error: OMBI_MCP_POLICY: ...`, got:\n{stderr}"
     );
     assert!(!stderr.contains(&secret));
 }
