@@ -219,9 +219,7 @@ impl Config {
                 _ => {
                     return Err(ConfigError::new(
                         "OMBI_HTTP_TIMEOUT",
-                        format!(
-                            "{v:?} is not a whole number of seconds from 1 to {MAX_HTTP_TIMEOUT_SECS}"
-                        ),
+                        format!("{v:?} is not a whole number of seconds from 1 to {MAX_HTTP_TIMEOUT_SECS}"),
                     ));
                 }
             },
@@ -258,17 +256,11 @@ fn parse_bool(v: &str) -> Option<bool> {
 fn parse_url(raw: Option<&str>) -> Result<Url, ConfigError> {
     let var = "OMBI_URL";
     let raw = raw.ok_or_else(|| {
-        ConfigError::new(
-            var,
-            "is required: the base URL of Ombi, e.g. http://ombi.lan:5000 or https://host/ombi",
-        )
+        ConfigError::new(var, "is required: the base URL of Ombi, e.g. http://ombi.lan:5000 or https://host/ombi")
     })?;
     // Never echo the raw value: it might carry credentials.
     let mut url = Url::parse(raw.trim()).map_err(|e| {
-        ConfigError::new(
-            var,
-            format!("is not a valid URL ({e}); expected e.g. http://ombi.lan:5000"),
-        )
+        ConfigError::new(var, format!("is not a valid URL ({e}); expected e.g. http://ombi.lan:5000"))
     })?;
     if url.scheme() != "http" && url.scheme() != "https" {
         return Err(ConfigError::new(var, "must start with http:// or https://"));
@@ -303,10 +295,7 @@ fn parse_auth(env: &Env, warnings: &mut Vec<String>) -> Result<AuthConfig, Confi
                 .get("OMBI_USERNAME")
                 .map(str::to_string)
                 .ok_or_else(|| {
-                    ConfigError::new(
-                        "OMBI_USERNAME",
-                        "is required when OMBI_AUTH_MODE=jwt (the Ombi user to log in as)",
-                    )
+                    ConfigError::new("OMBI_USERNAME", "is required when OMBI_AUTH_MODE=jwt (the Ombi user to log in as)")
                 })?;
             let password = read_secret(
                 env,
@@ -412,16 +401,10 @@ mod tests {
     fn keeps_path_prefix_with_trailing_slash() {
         let c = Config::from_env(&Env::from_pairs(base()), None).unwrap();
         assert_eq!(c.ombi_url.as_str(), "https://host.example/ombi/");
-        assert_eq!(
-            c.ombi_url.join("api/v1/Status").unwrap().as_str(),
-            "https://host.example/ombi/api/v1/Status"
-        );
+        assert_eq!(c.ombi_url.join("api/v1/Status").unwrap().as_str(), "https://host.example/ombi/api/v1/Status");
         assert_eq!(c.bundles, BundleSet::only(Bundle::Core));
         assert_eq!(c.http_timeout, Duration::from_secs(30));
-        assert!(
-            !c.warnings.is_empty(),
-            "plain OMBI_API_KEY must be warned about"
-        );
+        assert!(!c.warnings.is_empty(), "plain OMBI_API_KEY must be warned about");
     }
 
     #[test]
