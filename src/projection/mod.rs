@@ -1,3 +1,7 @@
 //! Wire shapes of Ombi → the contract's result families. Each projection rule
 //! of `04-results.md` is a named function here, tested on the quirky shape it
 //! exists for.
+
+pub mod page_window;
+pub mod requests;
+pub mod wire;

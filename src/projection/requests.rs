@@ -674,12 +674,13 @@ mod tests {
     }
 
     fn movie_wire() -> Value {
-        json!({
+        let mut w: Value = serde_json::from_str(
+            r#"{
             "id": 12, "title": "Heat", "approved": true, "markedAsApproved": "2026-04-01T00:00:00Z",
             "requestedDate": "2026-03-30T10:00:00Z", "available": false, "markedAsAvailable": null,
             "requestedUserId": "u-1", "denied": null, "markedAsDenied": "0001-01-01T00:00:00Z",
             "deniedReason": null, "requestType": 1, "requestedByAlias": null,
-            "requestedUser": ombi_user("u-1"), "source": 0, "canApprove": true,
+            "source": 0, "canApprove": true,
             "imdbId": "tt0113277", "overview": "x", "posterPath": "/p.jpg",
             "releaseDate": "1995-12-15T00:00:00Z", "theMovieDbId": 949, "issueId": null, "issues": null,
             "subscribed": true, "showSubscribe": true, "is4kRequest": false, "rootPathOverride": 0,
@@ -688,7 +689,11 @@ mod tests {
             "markedAsDenied4K": "2026-04-03T00:00:00Z", "markedAsAvailable4K": null, "denied4K": true,
             "deniedReason4K": "no 4K source", "requestCombination": 2, "langCode": "en",
             "requestStatus": "Common.ProcessingRequest", "watchedByRequestedUser": false, "playedByUsersCount": 0
-        })
+        }"#,
+        )
+        .unwrap();
+        w["requestedUser"] = ombi_user("u-1");
+        w
     }
 
     #[test]
@@ -733,25 +738,26 @@ mod tests {
     }
 
     fn child_wire() -> Value {
-        json!({
+        let mut w = json!({
             "id": 603, "title": "Severance", "approved": false, "requestedDate": "2026-04-05T08:00:00Z",
             "available": false, "requestedUserId": null, "requestedUser": ombi_user("u-2"),
             "denied": false, "deniedReason": null, "requestType": 0, "canApprove": true,
             "parentRequestId": 31, "seriesType": 0, "subscribed": true, "showSubscribe": true,
-            "releaseYear": "0001-01-01T00:00:00Z", "issues": null, "requestStatus": "Common.PendingApproval",
-            "parentRequest": {
-                "id": 31, "tvDbId": 371980, "externalProviderId": 95396, "imdbId": "tt11280740",
-                "title": "Severance", "releaseDate": "2022-02-18T00:00:00Z", "totalSeasons": 2,
-                "childRequests": [{"id": 604, "requestedUser": ombi_user("u-9"), "seasonRequests": []}]
-            },
-            "seasonRequests": [
-                {"id": 5, "seasonNumber": 2, "overview": null, "childRequestId": 603, "seasonAvailable": false,
-                 "episodes": [{"id": 9, "episodeNumber": 1, "title": "Hello, Ms. Cobel", "airDate": "2025-01-17T00:00:00Z",
-                   "url": null, "available": false, "approved": false, "requested": true, "denied": null,
-                   "seasonId": 5, "season": null, "airDateDisplay": "01/17/2025", "requestStatus": "Common.PendingApproval"}]},
-                {"id": 4, "seasonNumber": 1, "episodes": []}
-            ]
-        })
+            "releaseYear": "0001-01-01T00:00:00Z", "issues": null, "requestStatus": "Common.PendingApproval"
+        });
+        w["parentRequest"] = json!({
+            "id": 31, "tvDbId": 371980, "externalProviderId": 95396, "imdbId": "tt11280740",
+            "title": "Severance", "releaseDate": "2022-02-18T00:00:00Z", "totalSeasons": 2,
+            "childRequests": [{"id": 604, "requestedUser": ombi_user("u-9"), "seasonRequests": []}]
+        });
+        let episode = json!({"id": 9, "episodeNumber": 1, "title": "Hello, Ms. Cobel", "airDate": "2025-01-17T00:00:00Z",
+            "url": null, "available": false, "approved": false, "requested": true, "denied": null,
+            "seasonId": 5, "season": null, "airDateDisplay": "01/17/2025", "requestStatus": "Common.PendingApproval"});
+        w["seasonRequests"] = json!([
+            {"id": 5, "seasonNumber": 2, "overview": null, "childRequestId": 603, "seasonAvailable": false, "episodes": [episode]},
+            {"id": 4, "seasonNumber": 1, "episodes": []}
+        ]);
+        w
     }
 
     #[test]
