@@ -5,3 +5,6 @@
 pub mod page_window;
 pub mod requests;
 pub mod wire;
+pub mod issues;
+pub mod metrics;
+pub mod votes;
