@@ -58,6 +58,18 @@ pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
 /// The handler of a tool, if it is implemented. A tool without a handler is
 /// never listed nor callable.
 pub fn handler(name: &str) -> Option<Handler> {
-    let _ = name;
-    None
+    let h: Handler = match name {
+        // requests, stats, issues, votes
+        "read_requests" => requests::read_requests,
+        "read_request_stats" => request_stats::read_request_stats,
+        "read_issues" => issues::read_issues,
+        "read_votes" => votes::read_votes,
+        _ => return None,
+    };
+    Some(h)
 }
+
+pub mod issues;
+pub mod request_stats;
+pub mod requests;
+pub mod votes;
