@@ -57,6 +57,8 @@ pub struct Data {
     pub vote_enabled: bool,
     /// `/api/v2/Features`.
     pub features: Vec<(String, bool)>,
+    /// Request-domain reads (state_requests.rs).
+    pub requests: super::state_requests::RequestData,
     next_id: i64,
 }
 
@@ -88,6 +90,7 @@ impl Data {
                 ("Movie4KRequests".into(), false),
                 ("PlayedSync".into(), false),
             ],
+            requests: Default::default(),
             next_id: 100,
         };
         let mut req = movie_request(1, 603, "The Matrix", "bob");
@@ -111,6 +114,7 @@ impl Data {
             "resovledDate": null, "createdDate": "2026-04-04T12:00:00Z", "userReportedId": user_id("bob"),
             "userReported": ombi_user("bob"), "comments": null, "posterPath": null
         }));
+        super::state_requests::extend_sample(&mut data);
         data
     }
 

@@ -4,8 +4,10 @@
 //! GET → `200 text/html`, other verbs → 500 `{error}`.
 
 pub mod core;
+pub mod issues;
 pub mod requests;
 pub mod search;
+pub mod votes;
 
 use std::collections::HashMap;
 
@@ -70,6 +72,8 @@ fn table() -> Vec<RouteDef> {
     let mut t = Vec::new();
     t.extend(core::routes());
     t.extend(requests::routes());
+    t.extend(issues::routes());
+    t.extend(votes::routes());
     t.extend(search::routes());
     t
 }
