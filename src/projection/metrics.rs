@@ -46,10 +46,15 @@ pub struct RequestCounts {
 }
 
 pub fn request_counts(c: &RequestCounts) -> Vec<Value> {
-    [("pending", c.pending), ("approved", c.approved), ("available", c.available), ("denied", c.denied)]
-        .into_iter()
-        .filter_map(|(n, v)| v.map(|v| metric(n, v.into(), Scope::Instance, Some("requests"))))
-        .collect()
+    [
+        ("pending", c.pending),
+        ("approved", c.approved),
+        ("available", c.available),
+        ("denied", c.denied),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| v.map(|v| metric(n, v.into(), Scope::Instance, Some("requests"))))
+    .collect()
 }
 
 /// `IssueCountModel` (`GET /api/v1/Issues/count`).
@@ -62,10 +67,14 @@ pub struct IssueCounts {
 }
 
 pub fn issue_counts(c: &IssueCounts) -> Vec<Value> {
-    [("pending", c.pending), ("in_progress", c.in_progress), ("resolved", c.resolved)]
-        .into_iter()
-        .filter_map(|(n, v)| v.map(|v| metric(n, v.into(), Scope::Instance, Some("issues"))))
-        .collect()
+    [
+        ("pending", c.pending),
+        ("in_progress", c.in_progress),
+        ("resolved", c.resolved),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| v.map(|v| metric(n, v.into(), Scope::Instance, Some("issues"))))
+    .collect()
 }
 
 /// `RequestQuotaCountModel` (`GET .../remaining`).
@@ -82,32 +91,65 @@ pub struct Quota {
 /// (Ombi then sends `limit: 0, remaining: 0`): only `has_limit: false` comes
 /// out, never a limit or remaining of 0.
 pub fn quota(media: &str, q: &Quota) -> Vec<Value> {
-    let unit = if media == "tv" { "episodes" } else { "requests" };
+    let unit = if media == "tv" {
+        "episodes"
+    } else {
+        "requests"
+    };
     let name = |n: &str| format!("{media}.{n}");
     let mut out = Vec::new();
     let Some(has_limit) = q.has_limit else {
         return out;
     };
-    out.push(metric(&name("has_limit"), has_limit.into(), Scope::Principal, None));
+    out.push(metric(
+        &name("has_limit"),
+        has_limit.into(),
+        Scope::Principal,
+        None,
+    ));
     if !has_limit {
         return out;
     }
     if let Some(l) = q.limit {
-        out.push(metric(&name("limit"), l.into(), Scope::Principal, Some(unit)));
+        out.push(metric(
+            &name("limit"),
+            l.into(),
+            Scope::Principal,
+            Some(unit),
+        ));
     }
     if let Some(r) = q.remaining {
-        out.push(metric(&name("remaining"), r.into(), Scope::Principal, Some(unit)));
+        out.push(metric(
+            &name("remaining"),
+            r.into(),
+            Scope::Principal,
+            Some(unit),
+        ));
     }
     if let Some(d) = date(q.next_request.clone()) {
-        out.push(metric(&name("next_request"), d.into(), Scope::Principal, None));
+        out.push(metric(
+            &name("next_request"),
+            d.into(),
+            Scope::Principal,
+            None,
+        ));
     }
     out
 }
 
 /// A count of requests the caller can see (`.../total`).
 pub fn total(media: &str, n: i64) -> Value {
-    let unit = if media == "tv" { "tv_parent_requests" } else { "requests" };
-    metric(&format!("{media}.total"), n.into(), Scope::Principal, Some(unit))
+    let unit = if media == "tv" {
+        "tv_parent_requests"
+    } else {
+        "requests"
+    };
+    metric(
+        &format!("{media}.total"),
+        n.into(),
+        Scope::Principal,
+        Some(unit),
+    )
 }
 
 /// `UserStatsSummary` (`GET /api/v1/Stats`): the seven numeric totals only;
@@ -138,12 +180,32 @@ pub fn stats(s: &Stats, warnings: &mut Vec<String>) -> Vec<Value> {
     };
     put("total_requests", s.total_requests, u);
     put("total_movie_requests", s.total_movie_requests, u);
-    put("total_tv_requests", s.total_tv_requests, Some("tv_child_requests"));
-    put("completed_requests_tv", s.completed_requests_tv, Some("tv_child_requests"));
+    put(
+        "total_tv_requests",
+        s.total_tv_requests,
+        Some("tv_child_requests"),
+    );
+    put(
+        "completed_requests_tv",
+        s.completed_requests_tv,
+        Some("tv_child_requests"),
+    );
     for (name, present, why) in [
-        ("total_issues", s.total_issues.is_some(), "Ombi never computes it (always 0)"),
-        ("completed_requests_movies", s.completed_requests_movies.is_some(), "Ombi reports the number of movie requests instead"),
-        ("completed_requests", s.completed_requests.is_some(), "Ombi adds the wrong movie figure into it"),
+        (
+            "total_issues",
+            s.total_issues.is_some(),
+            "Ombi never computes it (always 0)",
+        ),
+        (
+            "completed_requests_movies",
+            s.completed_requests_movies.is_some(),
+            "Ombi reports the number of movie requests instead",
+        ),
+        (
+            "completed_requests",
+            s.completed_requests.is_some(),
+            "Ombi adds the wrong movie figure into it",
+        ),
     ] {
         if present {
             out.push(metric(name, Value::Null, Scope::Instance, u));
@@ -160,9 +222,15 @@ mod tests {
 
     #[test]
     fn request_counts_are_instance_scoped() {
-        let c: RequestCounts = serde_json::from_value(json!({"pending": 3, "approved": 5, "available": 9, "denied": 1})).unwrap();
+        let c: RequestCounts = serde_json::from_value(
+            json!({"pending": 3, "approved": 5, "available": 9, "denied": 1}),
+        )
+        .unwrap();
         let v = metrics(request_counts(&c));
-        assert_eq!(v["values"][0], json!({"name": "pending", "value": 3, "scope": "instance", "unit": "requests"}));
+        assert_eq!(
+            v["values"][0],
+            json!({"name": "pending", "value": 3, "scope": "instance", "unit": "requests"})
+        );
         assert_eq!(v["values"].as_array().unwrap().len(), 4);
         assert_def("metrics", &v);
     }
@@ -174,7 +242,10 @@ mod tests {
         )
         .unwrap();
         let v = quota("movie", &q);
-        assert_eq!(v, vec![json!({"name": "movie.has_limit", "value": false, "scope": "principal"})]);
+        assert_eq!(
+            v,
+            vec![json!({"name": "movie.has_limit", "value": false, "scope": "principal"})]
+        );
         assert_def("metrics", &metrics(v));
     }
 
@@ -186,7 +257,15 @@ mod tests {
         .unwrap();
         let v = quota("tv", &q);
         let names: Vec<&str> = v.iter().map(|m| m["name"].as_str().unwrap()).collect();
-        assert_eq!(names, ["tv.has_limit", "tv.limit", "tv.remaining", "tv.next_request"]);
+        assert_eq!(
+            names,
+            [
+                "tv.has_limit",
+                "tv.limit",
+                "tv.remaining",
+                "tv.next_request"
+            ]
+        );
         assert_eq!(v[2]["value"], 0, "an exhausted quota is a real 0");
         assert_eq!(v[2]["unit"], "episodes");
         assert_def("metrics", &metrics(v));
@@ -206,8 +285,16 @@ mod tests {
         let text = v.to_string();
         assert!(!text.contains("SECRET") && !text.contains("a@b.c") && !text.contains("u-1"));
         assert_eq!(v["values"].as_array().unwrap().len(), 7);
-        assert_eq!(v["values"][0], json!({"name": "total_requests", "value": 12, "scope": "instance", "unit": "requests"}));
-        let issues = v["values"].as_array().unwrap().iter().find(|m| m["name"] == "total_issues").unwrap();
+        assert_eq!(
+            v["values"][0],
+            json!({"name": "total_requests", "value": 12, "scope": "instance", "unit": "requests"})
+        );
+        let issues = v["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "total_issues")
+            .unwrap();
         assert_eq!(issues["value"], Value::Null);
         assert_eq!(w.len(), 3);
         assert_def("metrics", &v);
@@ -215,7 +302,8 @@ mod tests {
 
     #[test]
     fn issue_counts_use_contract_labels() {
-        let c: IssueCounts = serde_json::from_value(json!({"pending": 1, "inProgress": 2, "resolved": 3})).unwrap();
+        let c: IssueCounts =
+            serde_json::from_value(json!({"pending": 1, "inProgress": 2, "resolved": 3})).unwrap();
         let v = metrics(issue_counts(&c));
         assert_eq!(v["values"][1]["name"], "in_progress");
         assert_def("metrics", &v);

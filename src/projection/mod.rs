@@ -2,9 +2,9 @@
 //! of `04-results.md` is a named function here, tested on the quirky shape it
 //! exists for.
 
-pub mod page_window;
-pub mod requests;
-pub mod wire;
 pub mod issues;
 pub mod metrics;
+pub mod page_window;
+pub mod requests;
 pub mod votes;
+pub mod wire;

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use crate::catalogue::Page;
 
 /// Warning for upstream-paged lists read past their first page.
-pub const SHIFT_WARNING: &str = "Ombi pages have no snapshot: requests added or removed between calls may shift offsets";
+pub const SHIFT_WARNING: &str =
+    "Ombi pages have no snapshot: requests added or removed between calls may shift offsets";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -97,7 +98,12 @@ impl Paging {
 /// The window `page` of `items`. `complete` is false when `items` is only a
 /// head of the upstream collection (read cap, bounded scan): the total is then
 /// unknown, and the end of what we hold is not the end of the collection.
-pub fn window<T>(items: Vec<T>, page: Page, complete: bool, unit: &'static str) -> (Vec<T>, Paging) {
+pub fn window<T>(
+    items: Vec<T>,
+    page: Page,
+    complete: bool,
+    unit: &'static str,
+) -> (Vec<T>, Paging) {
     let len = items.len() as u64;
     let kept: Vec<T> = items
         .into_iter()
@@ -140,10 +146,14 @@ pub fn cap<T>(v: &mut Vec<T>, max: usize) -> bool {
 /// Test support: validates a value against one `$defs` entry of the contract.
 #[cfg(test)]
 pub(crate) fn assert_def(def: &str, value: &Value) {
-    let defs: Value = serde_json::from_str(include_str!("../contract/defs.json")).expect("defs.json");
+    let defs: Value =
+        serde_json::from_str(include_str!("../contract/defs.json")).expect("defs.json");
     let schema = json!({"$defs": defs["$defs"], "$ref": format!("#/$defs/{def}")});
     let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
-    let errors: Vec<String> = validator.iter_errors(value).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "{def} invalid: {errors:?}\n{value:#}");
 }
 
@@ -160,10 +170,16 @@ mod tests {
         let (kept, pg) = window((1..=45).collect::<Vec<_>>(), p(20, 20), true, "requests");
         assert_eq!(kept.first(), Some(&21));
         assert_eq!(kept.len(), 20);
-        assert_eq!((pg.total, pg.has_more, pg.next_offset), (Some(45), Some(true), Some(40)));
+        assert_eq!(
+            (pg.total, pg.has_more, pg.next_offset),
+            (Some(45), Some(true), Some(40))
+        );
         let (kept, pg) = window((1..=45).collect::<Vec<_>>(), p(40, 20), true, "requests");
         assert_eq!(kept.len(), 5);
-        assert_eq!((pg.total, pg.has_more, pg.next_offset), (Some(45), Some(false), None));
+        assert_eq!(
+            (pg.total, pg.has_more, pg.next_offset),
+            (Some(45), Some(false), None)
+        );
         assert_def("paging", &pg.to_json());
     }
 
@@ -173,7 +189,10 @@ mod tests {
         assert_eq!(kept.len(), 10);
         assert_eq!((pg.total, pg.has_more, pg.next_offset), (None, None, None));
         let (_, pg) = window((1..=30).collect::<Vec<_>>(), p(0, 20), false, "issues");
-        assert_eq!((pg.total, pg.has_more, pg.next_offset), (None, Some(true), Some(20)));
+        assert_eq!(
+            (pg.total, pg.has_more, pg.next_offset),
+            (None, Some(true), Some(20))
+        );
         assert_def("paging", &pg.to_json());
     }
 
@@ -181,7 +200,10 @@ mod tests {
     fn offset_past_the_end_is_an_empty_window() {
         let (kept, pg) = window(vec![1, 2, 3], p(10, 5), true, "votes");
         assert!(kept.is_empty());
-        assert_eq!((pg.returned, pg.total, pg.has_more), (0, Some(3), Some(false)));
+        assert_eq!(
+            (pg.returned, pg.total, pg.has_more),
+            (0, Some(3), Some(false))
+        );
     }
 
     #[test]

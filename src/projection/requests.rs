@@ -218,7 +218,13 @@ impl Ids {
         let Some(value) = value.map(|v| v.trim().to_string()) else {
             return;
         };
-        if value.is_empty() || value == "0" || self.0.iter().any(|i| i.namespace == namespace && i.value == value) {
+        if value.is_empty()
+            || value == "0"
+            || self
+                .0
+                .iter()
+                .any(|i| i.namespace == namespace && i.value == value)
+        {
             return;
         }
         self.0.push(Identifier { namespace, value });
@@ -398,8 +404,13 @@ fn parent_ids(ids: &mut Ids, p: &ParentRef) {
 pub fn child<S: IntoSeasons>(c: ChildRequest<S>) -> Projected {
     let id = target_id(c.request_id, c.id).ok_or_else(|| missing_id("TV child"))?;
     let mut r = RequestRecord::new(TargetKind::TvChild, id);
-    r.parent_request_id = pos(c.parent_request_id).or_else(|| c.parent_request.as_ref().and_then(|p| pos(p.id)));
-    r.title = text(c.title).or_else(|| c.parent_request.as_ref().and_then(|p| text(p.title.clone())));
+    r.parent_request_id =
+        pos(c.parent_request_id).or_else(|| c.parent_request.as_ref().and_then(|p| pos(p.id)));
+    r.title = text(c.title).or_else(|| {
+        c.parent_request
+            .as_ref()
+            .and_then(|p| text(p.title.clone()))
+    });
     let mut ids = Ids::default();
     if let Some(p) = &c.parent_request {
         parent_ids(&mut ids, p);
@@ -500,7 +511,11 @@ impl IntoSeasons for Option<Vec<WireSeason>> {
 }
 
 /// Projects a list, collecting a warning per record that could not be used.
-pub fn project_all<T>(rows: Vec<T>, f: fn(T) -> Projected, warnings: &mut Vec<String>) -> Vec<RequestRecord> {
+pub fn project_all<T>(
+    rows: Vec<T>,
+    f: fn(T) -> Projected,
+    warnings: &mut Vec<String>,
+) -> Vec<RequestRecord> {
     let mut out = Vec::with_capacity(rows.len());
     let mut skipped = 0;
     for row in rows {
@@ -510,7 +525,9 @@ pub fn project_all<T>(rows: Vec<T>, f: fn(T) -> Projected, warnings: &mut Vec<St
         }
     }
     if skipped > 0 {
-        warnings.push(format!("skipped {skipped} request record(s) without a usable id"));
+        warnings.push(format!(
+            "skipped {skipped} request record(s) without a usable id"
+        ));
     }
     out
 }
@@ -532,7 +549,12 @@ impl ParentIndex {
             id: pos(p.id)?,
             tmdb: pos(p.external_provider_id),
             tvdb: pos(p.tv_db_id),
-            child_ids: p.child_requests.iter().flatten().filter_map(|c| pos(c.id)).collect(),
+            child_ids: p
+                .child_requests
+                .iter()
+                .flatten()
+                .filter_map(|c| pos(c.id))
+                .collect(),
         })
     }
 }
@@ -557,7 +579,11 @@ pub fn resolve_parent<'a>(
 
 /// One `recent` row. `parents` is what the bounded scan found; `None` when
 /// no scan was needed (no TV rows).
-pub fn recent(row: RecentRow, parents: &[ParentIndex], warnings: &mut Vec<String>) -> Option<RequestRecord> {
+pub fn recent(
+    row: RecentRow,
+    parents: &[ParentIndex],
+    warnings: &mut Vec<String>,
+) -> Option<RequestRecord> {
     let Some(code) = row.request_type else {
         warnings.push("skipped a recent request without a media type".into());
         return None;
@@ -595,7 +621,9 @@ pub fn recent(row: RecentRow, parents: &[ParentIndex], warnings: &mut Vec<String
             }
         }
         None => {
-            warnings.push(format!("skipped a recent request of unknown media type {code}"));
+            warnings.push(format!(
+                "skipped a recent request of unknown media type {code}"
+            ));
             return None;
         }
     };
@@ -629,14 +657,19 @@ pub fn retry(f: FailedRequest, warnings: &mut Vec<String>) -> Option<serde_json:
                 o.insert("request_type".into(), label.into());
                 o.insert("request_type_code".into(), code.into());
             }
-            None => warnings.push(format!("retry entry {queue_id} has an unknown request type {code}")),
+            None => warnings.push(format!(
+                "retry entry {queue_id} has an unknown request type {code}"
+            )),
         }
     }
     if let Some(t) = text(f.title) {
         o.insert("title".into(), t.into());
     }
     // The error can hold *arr URLs with keys and exception text.
-    if let Some(e) = text(f.error).map(|e| sanitize(&e)).filter(|e| !e.is_empty()) {
+    if let Some(e) = text(f.error)
+        .map(|e| sanitize(&e))
+        .filter(|e| !e.is_empty())
+    {
         o.insert("reason".into(), e.into());
     }
     Some(serde_json::Value::Object(o))
@@ -663,14 +696,25 @@ mod tests {
 
     fn assert_no_secret(v: &Value) {
         let s = v.to_string();
-        for secret in ["UAT-SECRET", "PLEX-SECRET", "alice@example.org", "PLAYER-SECRET", "CHAT-SECRET", "+15550100"] {
+        for secret in [
+            "UAT-SECRET",
+            "PLEX-SECRET",
+            "alice@example.org",
+            "PLAYER-SECRET",
+            "CHAT-SECRET",
+            "+15550100",
+        ] {
             assert!(!s.contains(secret), "{secret} leaked: {s}");
         }
     }
 
     fn as_page(records: Vec<RequestRecord>) -> Value {
         let n = records.len();
-        page_object("request_page", records.iter().map(RequestRecord::to_json).collect(), &Paging::single(n, "requests"))
+        page_object(
+            "request_page",
+            records.iter().map(RequestRecord::to_json).collect(),
+            &Paging::single(n, "requests"),
+        )
     }
 
     fn movie_wire() -> Value {
@@ -701,12 +745,25 @@ mod tests {
         let r = movie(serde_json::from_value(movie_wire()).unwrap()).unwrap();
         let v = r.to_json();
         assert_eq!(v["target"], json!({"kind": "movie", "id": 12}));
-        assert_eq!((v["approved"].clone(), v["available"].clone()), (json!(true), json!(false)));
+        assert_eq!(
+            (v["approved"].clone(), v["available"].clone()),
+            (json!(true), json!(false))
+        );
         assert!(v.get("denied").is_none(), "null denied stays absent");
-        assert_eq!((v["is_4k"].clone(), v["approved_4k"].clone(), v["denied_4k"].clone()), (json!(true), json!(false), json!(true)));
+        assert_eq!(
+            (
+                v["is_4k"].clone(),
+                v["approved_4k"].clone(),
+                v["denied_4k"].clone()
+            ),
+            (json!(true), json!(false), json!(true))
+        );
         assert_eq!(v["status_text"], "Processing request");
         assert_eq!(v["requested_user_id"], "u-1");
-        assert_eq!(v["identifiers"], json!([{"namespace": "tmdb", "value": "949"}, {"namespace": "imdb", "value": "tt0113277"}]));
+        assert_eq!(
+            v["identifiers"],
+            json!([{"namespace": "tmdb", "value": "949"}, {"namespace": "imdb", "value": "tt0113277"}])
+        );
         assert!(v.get("status").is_none());
         assert_no_secret(&v);
         assert_def("request_page", &as_page(vec![r]));
@@ -720,7 +777,10 @@ mod tests {
         w["requestStatus"] = json!("Common.PendingApproval");
         let v = movie(serde_json::from_value(w).unwrap()).unwrap().to_json();
         for absent in ["approved", "available", "denied", "status_text"] {
-            assert!(v.get(absent).is_none(), "{absent} must be absent on a 4K-only request: {v}");
+            assert!(
+                v.get(absent).is_none(),
+                "{absent} must be absent on a 4K-only request: {v}"
+            );
         }
         assert_eq!(v["requested_date"], "2026-04-02T00:00:00Z");
         assert_eq!(v["denied_4k"], true);
@@ -734,7 +794,10 @@ mod tests {
         assert_eq!(target_id(None, Some(0)), None);
         let mut w = movie_wire();
         w["requestId"] = json!(77);
-        assert_eq!(movie(serde_json::from_value(w).unwrap()).unwrap().target.id, 77);
+        assert_eq!(
+            movie(serde_json::from_value(w).unwrap()).unwrap().target.id,
+            77
+        );
     }
 
     fn child_wire() -> Value {
@@ -771,7 +834,10 @@ mod tests {
             v["identifiers"],
             json!([{"namespace": "tmdb", "value": "95396"}, {"namespace": "tvdb", "value": "371980"}, {"namespace": "imdb", "value": "tt11280740"}])
         );
-        assert_eq!(v["requested_user_id"], "u-2", "embedded user's id when requestedUserId is null");
+        assert_eq!(
+            v["requested_user_id"], "u-2",
+            "embedded user's id when requestedUserId is null"
+        );
         assert!(v.get("seasons").is_none(), "list items skip seasons");
         assert!(v.get("subscribed").is_none());
         assert_no_secret(&v);
@@ -781,7 +847,9 @@ mod tests {
     #[test]
     fn child_seasons_are_sorted_and_episodes_capped() {
         let mut w = child_wire();
-        let eps: Vec<Value> = (1..=130).map(|n| json!({"episodeNumber": n, "requested": true})).collect();
+        let eps: Vec<Value> = (1..=130)
+            .map(|n| json!({"episodeNumber": n, "requested": true}))
+            .collect();
         w["seasonRequests"][1]["episodes"] = json!(eps);
         let c: ChildWithSeasons = serde_json::from_value(w).unwrap();
         let r = child(c).unwrap();
@@ -789,7 +857,10 @@ mod tests {
         assert_eq!(v["seasons"][0]["season_number"], 1);
         assert_eq!(v["seasons"][0]["episodes"].as_array().unwrap().len(), 100);
         assert_eq!(v["seasons"][0]["truncated"], true);
-        assert_eq!(v["seasons"][1]["episodes"][0], json!({"episode_number": 1, "title": "Hello, Ms. Cobel", "requested": true, "available": false}));
+        assert_eq!(
+            v["seasons"][1]["episodes"][0],
+            json!({"episode_number": 1, "title": "Hello, Ms. Cobel", "requested": true, "available": false})
+        );
         assert_eq!(v["seasons"][1]["truncated"], false);
         assert_def("request_page", &as_page(vec![r]));
     }
@@ -823,7 +894,10 @@ mod tests {
         let v = r.to_json();
         assert_eq!(v["target"], json!({"kind": "album", "id": 5}));
         assert_eq!(v["title"], "Kid A — Radiohead");
-        assert_eq!(v["identifiers"], json!([{"namespace": "musicbrainz", "value": "b8a7c51f-362c-4dcb-a259-bc6e0095f0a6"}]));
+        assert_eq!(
+            v["identifiers"],
+            json!([{"namespace": "musicbrainz", "value": "b8a7c51f-362c-4dcb-a259-bc6e0095f0a6"}])
+        );
         assert_eq!(v["status_text"], "Available");
         assert_no_secret(&v);
         assert_def("request_page", &as_page(vec![r]));
@@ -833,7 +907,8 @@ mod tests {
     fn records_without_ids_are_skipped_with_a_warning() {
         let mut warnings = Vec::new();
         let rows: Vec<MovieRequest> =
-            serde_json::from_value(json!([{"id": 0, "title": "x"}, {"id": 4, "title": "y"}])).unwrap();
+            serde_json::from_value(json!([{"id": 0, "title": "x"}, {"id": 4, "title": "y"}]))
+                .unwrap();
         let out = project_all(rows, movie, &mut warnings);
         assert_eq!(out.len(), 1);
         assert_eq!(warnings.len(), 1);
@@ -873,24 +948,43 @@ mod tests {
     fn recent_tv_rows_resolve_the_parent_child_id_first() {
         let parents = scanned_parents();
         let mut warnings = Vec::new();
-        let out: Vec<RequestRecord> =
-            recent_rows().into_iter().filter_map(|r| recent(r, &parents, &mut warnings)).collect();
+        let out: Vec<RequestRecord> = recent_rows()
+            .into_iter()
+            .filter_map(|r| recent(r, &parents, &mut warnings))
+            .collect();
         let v: Vec<Value> = out.iter().map(RequestRecord::to_json).collect();
         assert_eq!(v[0]["target"], json!({"kind": "movie", "id": 12}));
-        assert_eq!(v[0]["identifiers"], json!([{"namespace": "tmdb", "value": "949"}]));
+        assert_eq!(
+            v[0]["identifiers"],
+            json!([{"namespace": "tmdb", "value": "949"}])
+        );
         // child-id match: parent 31, not the decoy 40 whose TMDB id is 95396
         assert_eq!(v[1]["target"], json!({"kind": "tv_parent", "id": 31}));
-        assert_eq!(v[1]["identifiers"][0], json!({"namespace": "ombi_tv_child", "value": "95396"}));
+        assert_eq!(
+            v[1]["identifiers"][0],
+            json!({"namespace": "ombi_tv_child", "value": "95396"})
+        );
         // provider fallback
         assert_eq!(v[2]["target"], json!({"kind": "tv_parent", "id": 50}));
-        assert!(v[2]["identifiers"].as_array().unwrap().contains(&json!({"namespace": "tvdb", "value": "393189"})));
+        assert!(
+            v[2]["identifiers"]
+                .as_array()
+                .unwrap()
+                .contains(&json!({"namespace": "tvdb", "value": "393189"}))
+        );
         // unresolved: the child stays the target, never id 0, never a provider id
         assert_eq!(v[3]["target"], json!({"kind": "tv_child", "id": 701}));
-        assert_eq!(v[3]["identifiers"], json!([{"namespace": "ombi_tv_child", "value": "701"}, {"namespace": "tmdb", "value": "4607"}]));
+        assert_eq!(
+            v[3]["identifiers"],
+            json!([{"namespace": "ombi_tv_child", "value": "701"}, {"namespace": "tmdb", "value": "4607"}])
+        );
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains("701"));
         assert_eq!(v[4]["target"], json!({"kind": "album", "id": 9}));
-        assert_eq!(v[4]["identifiers"], json!([{"namespace": "musicbrainz", "value": "b8a7c51f"}]));
+        assert_eq!(
+            v[4]["identifiers"],
+            json!([{"namespace": "musicbrainz", "value": "b8a7c51f"}])
+        );
         for r in &v {
             assert_ne!(r["target"]["id"], 0);
         }
@@ -907,13 +1001,31 @@ mod tests {
         ]))
         .unwrap();
         let mut warnings = Vec::new();
-        let items: Vec<Value> = rows.into_iter().filter_map(|f| retry(f, &mut warnings)).collect();
+        let items: Vec<Value> = rows
+            .into_iter()
+            .filter_map(|f| retry(f, &mut warnings))
+            .collect();
         assert_eq!(items.len(), 2);
         assert_eq!(items[0]["queue_id"], 3);
         assert_eq!(items[0]["request_id"], 12);
-        assert_eq!((items[0]["request_type"].clone(), items[0]["request_type_code"].clone()), (json!("movie"), json!(1)));
-        assert!(!items[0]["reason"].as_str().unwrap().contains("abcdef0123456789"), "{}", items[0]["reason"]);
-        assert!(items[1].get("request_type").is_none() && items[1].get("request_type_code").is_none());
+        assert_eq!(
+            (
+                items[0]["request_type"].clone(),
+                items[0]["request_type_code"].clone()
+            ),
+            (json!("movie"), json!(1))
+        );
+        assert!(
+            !items[0]["reason"]
+                .as_str()
+                .unwrap()
+                .contains("abcdef0123456789"),
+            "{}",
+            items[0]["reason"]
+        );
+        assert!(
+            items[1].get("request_type").is_none() && items[1].get("request_type_code").is_none()
+        );
         assert_eq!(warnings.len(), 2);
         let page = page_object("retry_page", items, &Paging::single(2, "queue_entries"));
         assert_def("retry_page", &page);

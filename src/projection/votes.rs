@@ -62,7 +62,9 @@ pub fn open(v: OpenVote, warnings: &mut Vec<String>) -> Option<Value> {
             Some(c) => {
                 o.insert("vote_code".into(), c.into());
             }
-            None => warnings.push(format!("your vote on request {id} has an unknown vote code")),
+            None => warnings.push(format!(
+                "your vote on request {id} has an unknown vote code"
+            )),
         }
     }
     if let Some(up) = v.upvotes.filter(|n| *n >= 0) {
@@ -83,7 +85,10 @@ pub fn for_request(
     complete: bool,
     warnings: &mut Vec<String>,
 ) -> Vec<Value> {
-    let live: Vec<VoteRow> = rows.into_iter().filter(|r| r.deleted != Some(true)).collect();
+    let live: Vec<VoteRow> = rows
+        .into_iter()
+        .filter(|r| r.deleted != Some(true))
+        .collect();
     let mut out = Vec::with_capacity(live.len() + 1);
     if complete {
         let count = |code| live.iter().filter(|r| r.vote_type == Some(code)).count() as i64;
@@ -96,7 +101,10 @@ pub fn for_request(
     let mut unknown = 0;
     for r in live {
         let mut o = Map::new();
-        o.insert("request_id".into(), pos(r.request_id).unwrap_or(request_id).into());
+        o.insert(
+            "request_id".into(),
+            pos(r.request_id).unwrap_or(request_id).into(),
+        );
         o.insert("media".into(), media_label.into());
         if let Some(u) = text(r.user_id) {
             o.insert("user_id".into(), u.into());
@@ -110,7 +118,9 @@ pub fn for_request(
         out.push(Value::Object(o));
     }
     if unknown > 0 {
-        warnings.push(format!("{unknown} vote(s) have an unknown vote type and are not counted"));
+        warnings.push(format!(
+            "{unknown} vote(s) have an unknown vote type and are not counted"
+        ));
     }
     out
 }
@@ -133,10 +143,19 @@ mod tests {
         .unwrap();
         let mut w = Vec::new();
         let items: Vec<Value> = rows.into_iter().filter_map(|v| open(v, &mut w)).collect();
-        assert_eq!(items[0], json!({"request_id": 12, "media": "movie", "up": 3, "down": 1}));
-        assert_eq!(items[1], json!({"request_id": 603, "media": "tv", "vote_code": 1, "up": 0, "down": 2}));
+        assert_eq!(
+            items[0],
+            json!({"request_id": 12, "media": "movie", "up": 3, "down": 1})
+        );
+        assert_eq!(
+            items[1],
+            json!({"request_id": 603, "media": "tv", "vote_code": 1, "up": 0, "down": 2})
+        );
         assert!(w.is_empty());
-        assert_def("vote_page", &page_object("vote_page", items, &Paging::single(2, "votes")));
+        assert_def(
+            "vote_page",
+            &page_object("vote_page", items, &Paging::single(2, "votes")),
+        );
     }
 
     #[test]
@@ -152,10 +171,19 @@ mod tests {
         };
         let mut w = Vec::new();
         let items = for_request(rows(), 12, "movie", true, &mut w);
-        assert_eq!(items[0], json!({"request_id": 12, "media": "movie", "up": 2, "down": 1}));
+        assert_eq!(
+            items[0],
+            json!({"request_id": 12, "media": "movie", "up": 2, "down": 1})
+        );
         assert_eq!(items.len(), 4);
-        assert_eq!(items[2], json!({"request_id": 12, "media": "movie", "user_id": "u-2", "vote_code": 1}));
-        assert_def("vote_page", &page_object("vote_page", items, &Paging::single(4, "votes")));
+        assert_eq!(
+            items[2],
+            json!({"request_id": 12, "media": "movie", "user_id": "u-2", "vote_code": 1})
+        );
+        assert_def(
+            "vote_page",
+            &page_object("vote_page", items, &Paging::single(4, "votes")),
+        );
         let items = for_request(rows(), 12, "movie", false, &mut w);
         assert!(items.iter().all(|v| v.get("up").is_none()));
         assert_eq!(w.len(), 1);

@@ -60,7 +60,10 @@ mod tests {
     #[test]
     fn default_dates_blank_text_and_zero_ids_are_absent() {
         assert_eq!(date(Some("0001-01-01T00:00:00Z".into())), None);
-        assert_eq!(date(Some("2026-05-01T10:00:00Z".into())).as_deref(), Some("2026-05-01T10:00:00Z"));
+        assert_eq!(
+            date(Some("2026-05-01T10:00:00Z".into())).as_deref(),
+            Some("2026-05-01T10:00:00Z")
+        );
         assert_eq!(text(Some("  ".into())), None);
         assert_eq!(pos(Some(0)), None);
         assert_eq!(pos(Some(-3)), None);

@@ -37,18 +37,35 @@ pub fn read_issues<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcom
 fn status_arg(args: &Args) -> Result<Option<i64>, ToolError> {
     match args.str("status") {
         None => Ok(None),
-        Some(s) => status_code(s)
-            .map(Some)
-            .ok_or_else(|| ToolError::invalid("/status", "status must be pending, in_progress, resolved or closed")),
+        Some(s) => status_code(s).map(Some).ok_or_else(|| {
+            ToolError::invalid(
+                "/status",
+                "status must be pending, in_progress, resolved or closed",
+            )
+        }),
     }
 }
 
-fn issue_page(items: Vec<Value>, paging: &Paging, warnings: Vec<String>, truncated: bool) -> Outcome {
-    reply(page_object("issue_page", items, paging), warnings, truncated)
+fn issue_page(
+    items: Vec<Value>,
+    paging: &Paging,
+    warnings: Vec<String>,
+    truncated: bool,
+) -> Outcome {
+    reply(
+        page_object("issue_page", items, paging),
+        warnings,
+        truncated,
+    )
 }
 
 /// A whole issue array (bounded read), windowed locally.
-async fn local_issues(ctx: &CallCtx, route: Route, page: Page, keep: impl Fn(&Issue) -> bool) -> Outcome {
+async fn local_issues(
+    ctx: &CallCtx,
+    route: Route,
+    page: Page,
+    keep: impl Fn(&Issue) -> bool,
+) -> Outcome {
     let mut warnings = Vec::new();
     let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
     let rows: Vec<Issue> = got.value.into_iter().filter(|i| keep(i)).collect();
@@ -64,7 +81,10 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
         return local_issues(ctx, Route::get("api/v1/Issues"), page, |_| true).await;
     };
     // Note the order: take, then skip.
-    let route = Route::get("api/v1/Issues").seg(page.limit).seg(page.offset).seg(status);
+    let route = Route::get("api/v1/Issues")
+        .seg(page.limit)
+        .seg(page.offset)
+        .seg(status);
     let mut warnings = Vec::new();
     let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
     let mut items = proj::issues(got.value, &mut warnings);
@@ -93,21 +113,46 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
     let kind = required_str(args, "request_type")?;
     // Ombi matches the id alone, across movie/TV/album id spaces.
     let keep = move |i: &Issue| i.request_type.and_then(request_type_label) == Some(kind);
-    local_issues(ctx, Route::get("api/v1/Issues/request").seg(id), args.page(), keep).await
+    local_issues(
+        ctx,
+        Route::get("api/v1/Issues/request").seg(id),
+        args.page(),
+        keep,
+    )
+    .await
 }
 
 async fn by_provider(ctx: &CallCtx, args: &Args) -> Outcome {
     let provider = required_str(args, "provider_id")?;
-    local_issues(ctx, Route::get("api/v1/Issues/provider").seg(provider), args.page(), |_| true).await
+    local_issues(
+        ctx,
+        Route::get("api/v1/Issues/provider").seg(provider),
+        args.page(),
+        |_| true,
+    )
+    .await
 }
 
 async fn comments(ctx: &CallCtx, args: &Args) -> Outcome {
     let id = required_id(args, "issue_id")?;
     let mut warnings = Vec::new();
-    let got = get_list::<ChatComment>(ctx, Route::get("api/v1/Issues").seg(id).seg("comments"), &mut warnings).await?;
-    let items: Vec<Value> = got.value.into_iter().filter_map(|c| proj::comment(c, id, &mut warnings)).collect();
+    let got = get_list::<ChatComment>(
+        ctx,
+        Route::get("api/v1/Issues").seg(id).seg("comments"),
+        &mut warnings,
+    )
+    .await?;
+    let items: Vec<Value> = got
+        .value
+        .into_iter()
+        .filter_map(|c| proj::comment(c, id, &mut warnings))
+        .collect();
     let (kept, paging) = page_window::window(items, args.page(), !got.cut, "comments");
-    reply(page_object("comment_page", kept, &paging), warnings, got.cut)
+    reply(
+        page_object("comment_page", kept, &paging),
+        warnings,
+        got.cut,
+    )
 }
 
 async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -115,16 +160,24 @@ async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
     let status = match status_arg(args)? {
         Some(s) => s,
         None => {
-            warnings.push("Ombi groups issues of one status at a time: showing pending issues".into());
+            warnings
+                .push("Ombi groups issues of one status at a time: showing pending issues".into());
             0
         }
     };
-    let route = Route::get("api/v2/Issues").seg(0).seg(SUMMARY_TAKE).seg(status);
+    let route = Route::get("api/v2/Issues")
+        .seg(0)
+        .seg(SUMMARY_TAKE)
+        .seg(status);
     // An empty, null or `[]` body (or 204) is an empty page.
     let got = get_list::<IssueGroup>(ctx, route, &mut warnings).await?;
     let issues_seen: i64 = got.value.iter().filter_map(|g| g.count).sum();
     let complete = !got.cut && (issues_seen as u64) < SUMMARY_TAKE;
-    let groups: Vec<Value> = got.value.into_iter().map(|g| proj::group(g, &mut warnings)).collect();
+    let groups: Vec<Value> = got
+        .value
+        .into_iter()
+        .map(|g| proj::group(g, &mut warnings))
+        .collect();
     let (kept, paging) = page_window::window(groups, args.page(), complete, "provider_groups");
     reply(page_object("group_page", kept, &paging), warnings, got.cut)
 }
@@ -134,13 +187,23 @@ async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
     let group = ctx
         .upstream
-        .get_json::<Option<IssueGroup>>(acting(ctx), Route::get("api/v2/Issues/details").seg(provider))
+        .get_json::<Option<IssueGroup>>(
+            acting(ctx),
+            Route::get("api/v2/Issues/details").seg(provider),
+        )
         .await?
         .flatten();
-    let items: Vec<Value> = group.into_iter().map(|g| proj::group(g, &mut warnings)).collect();
+    let items: Vec<Value> = group
+        .into_iter()
+        .map(|g| proj::group(g, &mut warnings))
+        .collect();
     let truncated = !warnings.is_empty();
     let paging = Paging::single(items.len(), "provider_groups");
-    reply(page_object("group_page", items, &paging), warnings, truncated)
+    reply(
+        page_object("group_page", items, &paging),
+        warnings,
+        truncated,
+    )
 }
 
 async fn counts(ctx: &CallCtx) -> Outcome {
@@ -148,6 +211,15 @@ async fn counts(ctx: &CallCtx) -> Outcome {
         .upstream
         .get_json::<IssueCounts>(acting(ctx), Route::get("api/v1/Issues/count"))
         .await?
-        .ok_or_else(|| ToolError::new(ErrorCode::UpstreamSchemaMismatch, "Ombi returned no issue counts"))?;
-    reply(metrics::metrics(metrics::issue_counts(&c)), Vec::new(), false)
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi returned no issue counts",
+            )
+        })?;
+    reply(
+        metrics::metrics(metrics::issue_counts(&c)),
+        Vec::new(),
+        false,
+    )
 }

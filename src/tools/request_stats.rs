@@ -41,12 +41,24 @@ async fn counts(ctx: &CallCtx) -> Outcome {
         .upstream
         .get_json::<RequestCounts>(acting(ctx), Route::get("api/v1/Request/count"))
         .await?
-        .ok_or_else(|| ToolError::new(ErrorCode::UpstreamSchemaMismatch, "Ombi returned no request counts"))?;
-    reply(metrics::metrics(metrics::request_counts(&c)), Vec::new(), false)
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi returned no request counts",
+            )
+        })?;
+    reply(
+        metrics::metrics(metrics::request_counts(&c)),
+        Vec::new(),
+        false,
+    )
 }
 
 /// Which media types an all-media read covers: albums only with Lidarr.
-async fn media_types(ctx: &CallCtx, warnings: &mut Vec<String>) -> Result<Vec<&'static str>, ToolError> {
+async fn media_types(
+    ctx: &CallCtx,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<&'static str>, ToolError> {
     let mut m = vec!["movie", "tv"];
     if lidarr_enabled(ctx).await? {
         m.push("album");
@@ -62,7 +74,11 @@ async fn totals(ctx: &CallCtx) -> Outcome {
     let mut values = Vec::new();
     let mut first_error = None;
     for (m, path) in TOTALS.iter().filter(|(m, _)| media.contains(m)) {
-        match ctx.upstream.get_json::<i64>(acting(ctx), Route::get(path)).await {
+        match ctx
+            .upstream
+            .get_json::<i64>(acting(ctx), Route::get(path))
+            .await
+        {
             Ok(Some(n)) if n >= 0 => values.push(metrics::total(m, n)),
             Ok(_) => warnings.push(format!("Ombi returned no {m} total")),
             Err(e) => {
@@ -88,7 +104,11 @@ async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut first_error = None;
     let mut unresolved = 0;
     for (m, path) in QUOTAS.iter().filter(|(m, _)| media.contains(m)) {
-        match ctx.upstream.get_json::<Quota>(acting(ctx), Route::get(path)).await {
+        match ctx
+            .upstream
+            .get_json::<Quota>(acting(ctx), Route::get(path))
+            .await
+        {
             Ok(Some(q)) => values.extend(metrics::quota(m, &q)),
             // 204: Ombi could not resolve the calling user.
             Ok(None) => unresolved += 1,
@@ -106,7 +126,8 @@ async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
         .into());
     }
     if unresolved > 0 {
-        warnings.push("Ombi returned no quota for some media types (acting user not resolved)".into());
+        warnings
+            .push("Ombi returned no quota for some media types (acting user not resolved)".into());
     }
     finish(values, first_error, warnings)
 }
@@ -132,7 +153,13 @@ async fn period(ctx: &CallCtx, args: &Args) -> Outcome {
         .query("to", format!("{to}T23:59:59"));
     let stats = match ctx.upstream.get_json::<Stats>(acting(ctx), route).await {
         Ok(Some(s)) => s,
-        Ok(None) => return Err(ToolError::new(ErrorCode::UpstreamSchemaMismatch, "Ombi returned no statistics").into()),
+        Ok(None) => {
+            return Err(ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi returned no statistics",
+            )
+            .into());
+        }
         Err(e) if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected => {
             return Err(ToolError::new(
                 ErrorCode::UpstreamRejected,

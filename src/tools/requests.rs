@@ -11,8 +11,8 @@ use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::page_window::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
-    self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest, MovieRequest, ParentIndex,
-    RecentRow, RequestRecord, RequestsViewModel, TvParent,
+    self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
+    MovieRequest, ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
 };
 use crate::upstream::{ArrayScan, Bounded, Payload, Route};
 
@@ -43,14 +43,21 @@ pub(crate) fn acting(ctx: &CallCtx) -> Option<&str> {
 }
 
 pub(crate) fn required_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
-    args.str(name)
-        .ok_or_else(|| ToolError::invalid(format!("/{name}"), format!("`{name}` is required for this action")))
+    args.str(name).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` is required for this action"),
+        )
+    })
 }
 
 pub(crate) fn required_id(args: &Args, name: &str) -> Result<i64, ToolError> {
-    args.int(name)
-        .filter(|i| *i > 0)
-        .ok_or_else(|| ToolError::invalid(format!("/{name}"), format!("`{name}` (a positive id) is required for this action")))
+    args.int(name).filter(|i| *i > 0).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` (a positive id) is required for this action"),
+        )
+    })
 }
 
 /// Albums need Lidarr: `GET /api/v1/Lidarr/enabled` (anonymous bool).
@@ -102,13 +109,17 @@ pub(crate) async fn get_collection<T: DeserializeOwned>(
         Payload::Json(b) | Payload::Text(b) => b,
     };
     if !resp.cut {
-        let vm: RequestsViewModel<T> = serde_json::from_slice(bytes).map_err(|e| resp.shape_error(&e))?;
+        let vm: RequestsViewModel<T> =
+            serde_json::from_slice(bytes).map_err(|e| resp.shape_error(&e))?;
         return Ok((vm.collection.unwrap_or_default(), vm.total, false));
     }
     let mismatch = || {
         ToolError::new(
             ErrorCode::UpstreamSchemaMismatch,
-            format!("Ombi's answer to {} exceeded the 8 MiB read limit and has no readable collection", resp.route),
+            format!(
+                "Ombi's answer to {} exceeded the 8 MiB read limit and has no readable collection",
+                resp.route
+            ),
         )
     };
     let start = collection_start(bytes).ok_or_else(mismatch)?;
@@ -135,7 +146,11 @@ fn collection_start(b: &[u8]) -> Option<usize> {
 }
 
 pub(crate) fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Outcome {
-    Ok(Reply { data, warnings, truncated })
+    Ok(Reply {
+        data,
+        warnings,
+        truncated,
+    })
 }
 
 /// An Ombi 500 for an id that does not exist (`FillAdditionalFields` on
@@ -181,31 +196,54 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     if status != "all" {
         route = route.seg(status);
     }
-    let route = route.seg(page.limit).seg(page.offset).seg("requestedDate").seg(direction);
+    let route = route
+        .seg(page.limit)
+        .seg(page.offset)
+        .seg("requestedDate")
+        .seg(direction);
     let mut warnings = Vec::new();
     let (records, total, cut) = match media {
         "movie" => {
             let (rows, total, cut) = get_collection::<MovieRequest>(ctx, route).await?;
-            (proj::project_all(rows, proj::movie, &mut warnings), total, cut)
+            (
+                proj::project_all(rows, proj::movie, &mut warnings),
+                total,
+                cut,
+            )
         }
         "tv" => {
             let (rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
             warnings.push(
                 "TV items are season-level child requests; Ombi counts them before merging children of the same show, so pages can be shorter than the limit".into(),
             );
-            (proj::project_all(rows, proj::child, &mut warnings), total, cut)
+            (
+                proj::project_all(rows, proj::child, &mut warnings),
+                total,
+                cut,
+            )
         }
         _ => {
             let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
-            (proj::project_all(rows, proj::album, &mut warnings), total, cut)
+            (
+                proj::project_all(rows, proj::album, &mut warnings),
+                total,
+                cut,
+            )
         }
     };
     if cut {
-        warnings.push("Ombi's page exceeded the 8 MiB read limit: only the records that fit are returned".into());
+        warnings.push(
+            "Ombi's page exceeded the 8 MiB read limit: only the records that fit are returned"
+                .into(),
+        );
     }
     let mut records = records;
     let capped = page_window::cap(&mut records, page.limit as usize);
-    let total = if cut { None } else { total.and_then(|t| u64::try_from(t).ok()) };
+    let total = if cut {
+        None
+    } else {
+        total.and_then(|t| u64::try_from(t).ok())
+    };
     let mut paging = Paging::upstream(page, records.len(), total, "requests");
     if cut {
         paging.has_more = None;
@@ -214,15 +252,19 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     if paging.has_more == Some(true) || page.offset > 0 {
         warnings.push(SHIFT_WARNING.into());
     }
-    reply(page_object("request_page", records_json(&records), &paging), warnings, cut || capped)
+    reply(
+        page_object("request_page", records_json(&records), &paging),
+        warnings,
+        cut || capped,
+    )
 }
 
 // ------------------------------------------------------------ get
 
 async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
-    let target = args
-        .value("target")
-        .ok_or_else(|| ToolError::invalid("/target", "`target: {kind, id}` is required for `get`"))?;
+    let target = args.value("target").ok_or_else(|| {
+        ToolError::invalid("/target", "`target: {kind, id}` is required for `get`")
+    })?;
     let kind = target.get("kind").and_then(Value::as_str).unwrap_or("");
     let id = target
         .get("id")
@@ -234,7 +276,10 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         "movie" => {
             let m = ctx
                 .upstream
-                .get_json::<MovieRequest>(acting(ctx), Route::get("api/v1/Request/movie/info").seg(id))
+                .get_json::<MovieRequest>(
+                    acting(ctx),
+                    Route::get("api/v1/Request/movie/info").seg(id),
+                )
                 .await
                 .map_err(|e| unknown_id_500(e, "movie request", id))?
                 .ok_or_else(|| not_found("movie request", id))?;
@@ -264,10 +309,20 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
             require_music(ctx).await?;
             vec![album_by_id(ctx, id).await?]
         }
-        _ => return Err(ToolError::invalid("/target/kind", "`target.kind` must be movie, tv_parent, tv_child or album").into()),
+        _ => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                "`target.kind` must be movie, tv_parent, tv_child or album",
+            )
+            .into());
+        }
     };
     let paging = Paging::single(records.len(), "requests");
-    reply(page_object("request_page", records_json(&records), &paging), warnings, false)
+    reply(
+        page_object("request_page", records_json(&records), &paging),
+        warnings,
+        false,
+    )
 }
 
 fn not_found(what: &str, id: i64) -> ToolError {
@@ -276,13 +331,33 @@ fn not_found(what: &str, id: i64) -> ToolError {
 
 /// Ombi has no route for one child by id: find its parent with a bounded scan
 /// of the v1 parent list (children inline), then read that parent's children.
-async fn tv_child(ctx: &CallCtx, id: i64, warnings: &mut Vec<String>) -> Result<RequestRecord, ToolError> {
-    let (parents, complete) = scan_parents(ctx, |seen| seen.iter().any(|p| p.child_ids.contains(&id))).await?;
+async fn tv_child(
+    ctx: &CallCtx,
+    id: i64,
+    warnings: &mut Vec<String>,
+) -> Result<RequestRecord, ToolError> {
+    let (parents, complete) =
+        scan_parents(ctx, |seen| seen.iter().any(|p| p.child_ids.contains(&id))).await?;
     let Some(parent) = parents.iter().find(|p| p.child_ids.contains(&id)) else {
-        let scope = if complete { "among all TV requests".to_string() } else { format!("among the first {} TV requests scanned", SCAN_PAGE * SCAN_PAGES) };
-        return Err(ToolError::new(ErrorCode::NotFound, format!("no TV child request with id {id} {scope}")));
+        let scope = if complete {
+            "among all TV requests".to_string()
+        } else {
+            format!(
+                "among the first {} TV requests scanned",
+                SCAN_PAGE * SCAN_PAGES
+            )
+        };
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("no TV child request with id {id} {scope}"),
+        ));
     };
-    let kids = get_list::<ChildWithSeasons>(ctx, Route::get("api/v1/Request/tv").seg(parent.id).seg("child"), warnings).await?;
+    let kids = get_list::<ChildWithSeasons>(
+        ctx,
+        Route::get("api/v1/Request/tv").seg(parent.id).seg("child"),
+        warnings,
+    )
+    .await?;
     let child = kids
         .value
         .into_iter()
@@ -303,7 +378,12 @@ async fn scan_parents(
     let mut seen = Vec::new();
     for n in 0..SCAN_PAGES {
         // Order and filter segments are ignored by Ombi on this route.
-        let route = Route::get("api/v1/Request/tvlite").seg(SCAN_PAGE).seg(n * SCAN_PAGE).seg(2).seg(0).seg(0);
+        let route = Route::get("api/v1/Request/tvlite")
+            .seg(SCAN_PAGE)
+            .seg(n * SCAN_PAGE)
+            .seg(2)
+            .seg(0)
+            .seg(0);
         let (rows, _, cut) = get_collection::<TvParent<ChildId>>(ctx, route).await?;
         let count = rows.len() as u64;
         seen.extend(rows.iter().filter_map(ParentIndex::of));
@@ -320,10 +400,17 @@ async fn scan_parents(
 /// Albums have no single-get route: a bounded scan of the v2 album list.
 async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
     for n in 0..SCAN_PAGES {
-        let route = Route::get("api/v2/Requests/album").seg(SCAN_PAGE).seg(n * SCAN_PAGE).seg("requestedDate").seg("desc");
+        let route = Route::get("api/v2/Requests/album")
+            .seg(SCAN_PAGE)
+            .seg(n * SCAN_PAGE)
+            .seg("requestedDate")
+            .seg("desc");
         let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
         let count = rows.len() as u64;
-        if let Some(a) = rows.into_iter().find(|a| proj::target_id(a.request_id, a.id) == Some(id)) {
+        if let Some(a) = rows
+            .into_iter()
+            .find(|a| proj::target_id(a.request_id, a.id) == Some(id))
+        {
             return proj::album(a).map_err(|_| not_found("album request", id));
         }
         let end = (n + 1) * SCAN_PAGE;
@@ -333,7 +420,10 @@ async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError>
     }
     Err(ToolError::new(
         ErrorCode::NotFound,
-        format!("no album request with id {id} among the {} most recent album requests scanned", SCAN_PAGE * SCAN_PAGES),
+        format!(
+            "no album request with id {id} among the {} most recent album requests scanned",
+            SCAN_PAGE * SCAN_PAGES
+        ),
     ))
 }
 
@@ -342,13 +432,22 @@ async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError>
 async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
     let parent = required_id(args, "parent_request_id")?;
     let mut warnings = Vec::new();
-    let got = get_list::<ChildWithSeasons>(ctx, Route::get("api/v1/Request/tv").seg(parent).seg("child"), &mut warnings).await?;
+    let got = get_list::<ChildWithSeasons>(
+        ctx,
+        Route::get("api/v1/Request/tv").seg(parent).seg("child"),
+        &mut warnings,
+    )
+    .await?;
     let mut records = proj::project_all(got.value, proj::child, &mut warnings);
     for r in &mut records {
         r.parent_request_id.get_or_insert(parent);
     }
     let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
-    reply(page_object("request_page", records_json(&kept), &paging), warnings, got.cut)
+    reply(
+        page_object("request_page", records_json(&kept), &paging),
+        warnings,
+        got.cut,
+    )
 }
 
 // ------------------------------------------------------------ search
@@ -359,12 +458,29 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
     let (records, cut) = match media {
         "movie" => {
-            let got = get_list::<MovieRequest>(ctx, Route::get("api/v1/Request/movie/search").seg(query), &mut warnings).await?;
-            (proj::project_all(got.value, proj::movie, &mut warnings), got.cut)
+            let got = get_list::<MovieRequest>(
+                ctx,
+                Route::get("api/v1/Request/movie/search").seg(query),
+                &mut warnings,
+            )
+            .await?;
+            (
+                proj::project_all(got.value, proj::movie, &mut warnings),
+                got.cut,
+            )
         }
         "tv" => {
-            let got = get_list::<TvParent>(ctx, Route::get("api/v1/Request/tv/search").seg(query), &mut warnings).await?;
-            let parents: Vec<RequestRecord> = got.value.iter().filter_map(|p| proj::parent(p).ok()).collect();
+            let got = get_list::<TvParent>(
+                ctx,
+                Route::get("api/v1/Request/tv/search").seg(query),
+                &mut warnings,
+            )
+            .await?;
+            let parents: Vec<RequestRecord> = got
+                .value
+                .iter()
+                .filter_map(|p| proj::parent(p).ok())
+                .collect();
             if parents.len() < got.value.len() {
                 warnings.push("skipped TV requests without a usable id".into());
             }
@@ -372,19 +488,36 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
         }
         _ => {
             require_music(ctx).await?;
-            let got = get_list::<AlbumRequest>(ctx, Route::get("api/v1/request/music/search").seg(query), &mut warnings).await?;
-            (proj::project_all(got.value, proj::album, &mut warnings), got.cut)
+            let got = get_list::<AlbumRequest>(
+                ctx,
+                Route::get("api/v1/request/music/search").seg(query),
+                &mut warnings,
+            )
+            .await?;
+            (
+                proj::project_all(got.value, proj::album, &mut warnings),
+                got.cut,
+            )
         }
     };
     let (kept, paging) = page_window::window(records, args.page(), !cut, "requests");
-    reply(page_object("request_page", records_json(&kept), &paging), warnings, cut)
+    reply(
+        page_object("request_page", records_json(&kept), &paging),
+        warnings,
+        cut,
+    )
 }
 
 // ------------------------------------------------------------ recent
 
 async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
-    let got = get_list::<RecentRow>(ctx, Route::get("api/v2/Requests/recentlyRequested"), &mut warnings).await?;
+    let got = get_list::<RecentRow>(
+        ctx,
+        Route::get("api/v2/Requests/recentlyRequested"),
+        &mut warnings,
+    )
+    .await?;
     let tv: Vec<i64> = got
         .value
         .iter()
@@ -395,10 +528,16 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         Vec::new()
     } else {
         // Stop as soon as every TV row has its parent by child id.
-        let all_found = |seen: &[ParentIndex]| tv.iter().all(|id| seen.iter().any(|p| p.child_ids.contains(id)));
+        let all_found = |seen: &[ParentIndex]| {
+            tv.iter()
+                .all(|id| seen.iter().any(|p| p.child_ids.contains(id)))
+        };
         let (seen, _) = scan_parents(ctx, all_found).await.or_else(|e| {
             if e.code == ErrorCode::Forbidden || e.code == ErrorCode::UpstreamRejected {
-                warnings.push(format!("the TV parents could not be read ({}): TV rows keep their child id", e.message));
+                warnings.push(format!(
+                    "the TV parents could not be read ({}): TV rows keep their child id",
+                    e.message
+                ));
                 Ok((Vec::new(), false))
             } else {
                 Err(e)
@@ -406,17 +545,30 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         })?;
         seen
     };
-    let records: Vec<RequestRecord> = got.value.into_iter().filter_map(|r| proj::recent(r, &parents, &mut warnings)).collect();
+    let records: Vec<RequestRecord> = got
+        .value
+        .into_iter()
+        .filter_map(|r| proj::recent(r, &parents, &mut warnings))
+        .collect();
     let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
-    reply(page_object("request_page", records_json(&kept), &paging), warnings, got.cut)
+    reply(
+        page_object("request_page", records_json(&kept), &paging),
+        warnings,
+        got.cut,
+    )
 }
 
 // ------------------------------------------------------------ retry queue
 
 async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
-    let got = get_list::<FailedRequest>(ctx, Route::get("api/v1/RequestRetry"), &mut warnings).await?;
-    let items: Vec<Value> = got.value.into_iter().filter_map(|f| proj::retry(f, &mut warnings)).collect();
+    let got =
+        get_list::<FailedRequest>(ctx, Route::get("api/v1/RequestRetry"), &mut warnings).await?;
+    let items: Vec<Value> = got
+        .value
+        .into_iter()
+        .filter_map(|f| proj::retry(f, &mut warnings))
+        .collect();
     let (kept, paging) = page_window::window(items, args.page(), !got.cut, "queue_entries");
     reply(page_object("retry_page", kept, &paging), warnings, got.cut)
 }

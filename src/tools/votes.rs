@@ -24,7 +24,11 @@ pub fn read_votes<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome
 async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
     let got = get_list::<OpenVote>(ctx, Route::get("api/v1/Vote"), &mut warnings).await?;
-    let items: Vec<Value> = got.value.into_iter().filter_map(|v| proj::open(v, &mut warnings)).collect();
+    let items: Vec<Value> = got
+        .value
+        .into_iter()
+        .filter_map(|v| proj::open(v, &mut warnings))
+        .collect();
     let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
     reply(page_object("vote_page", kept, &paging), warnings, got.cut)
 }
@@ -41,7 +45,12 @@ async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
         m => m,
     };
     let mut warnings = Vec::new();
-    let got = get_list::<VoteRow>(ctx, Route::get("api/v1/Vote").seg(segment).seg(id), &mut warnings).await?;
+    let got = get_list::<VoteRow>(
+        ctx,
+        Route::get("api/v1/Vote").seg(segment).seg(id),
+        &mut warnings,
+    )
+    .await?;
     let items = proj::for_request(got.value, id, media, !got.cut, &mut warnings);
     let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
     reply(page_object("vote_page", kept, &paging), warnings, got.cut)

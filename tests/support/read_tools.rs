@@ -83,9 +83,16 @@ impl Harness {
         assert_valid(tool, &env);
         let text = env.to_string();
         for secret in PLANTED {
-            assert!(!text.contains(secret), "{secret} leaked into {tool}: {text}");
+            assert!(
+                !text.contains(secret),
+                "{secret} leaked into {tool}: {text}"
+            );
         }
-        assert!(text.len() <= 64 * 1024, "{tool} result is {} bytes", text.len());
+        assert!(
+            text.len() <= 64 * 1024,
+            "{tool} result is {} bytes",
+            text.len()
+        );
         env
     }
 
@@ -95,20 +102,33 @@ impl Harness {
         self.fake
             .requests()
             .into_iter()
-            .filter(|r| r.method == "GET" && r.path.to_ascii_lowercase().starts_with(&prefix.to_ascii_lowercase()))
+            .filter(|r| {
+                r.method == "GET"
+                    && r.path
+                        .to_ascii_lowercase()
+                        .starts_with(&prefix.to_ascii_lowercase())
+            })
             .collect()
     }
 
     pub fn paths(&self) -> Vec<String> {
-        self.fake.requests().into_iter().map(|r| format!("{} {}", r.method, r.path)).collect()
+        self.fake
+            .requests()
+            .into_iter()
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect()
     }
 }
 
 pub fn assert_valid(tool: &str, env: &Value) {
     let def = catalogue::find(tool).expect("tool");
-    let schema = Value::Object((*def.mcp_tool().output_schema.clone().expect("outputSchema")).clone());
+    let schema =
+        Value::Object((*def.mcp_tool().output_schema.clone().expect("outputSchema")).clone());
     let v = jsonschema::draft202012::new(&schema).expect("schema compiles");
-    let errors: Vec<String> = v.iter_errors(env).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    let errors: Vec<String> = v
+        .iter_errors(env)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "{tool}: {errors:?}\n{env:#}");
 }
 

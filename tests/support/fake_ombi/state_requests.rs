@@ -28,7 +28,10 @@ pub struct RequestData {
 
 impl RequestData {
     pub fn quota(&self, media: &str) -> Option<Value> {
-        self.quotas.iter().find(|(m, _)| m == media).and_then(|(_, q)| q.clone())
+        self.quotas
+            .iter()
+            .find(|(m, _)| m == media)
+            .and_then(|(_, q)| q.clone())
     }
 
     /// Every TV child, each with its `parentRequest` embedded (siblings kept,
@@ -66,7 +69,16 @@ pub fn episode(n: i64, available: bool, approved: bool) -> Value {
 }
 
 /// `ChildRequests` (shapes.md §3.4) with one season of `episodes` episodes.
-pub fn tv_child(id: i64, parent: i64, title: &str, user: &str, season: i64, episodes: i64, approved: bool, available: bool) -> Value {
+pub fn tv_child(
+    id: i64,
+    parent: i64,
+    title: &str,
+    user: &str,
+    season: i64,
+    episodes: i64,
+    approved: bool,
+    available: bool,
+) -> Value {
     let base = json!({
         "id": id, "title": title, "approved": approved, "markedAsApproved": NEVER,
         "requestedDate": "2026-04-02T08:00:00Z", "available": available, "markedAsAvailable": null,
@@ -116,7 +128,15 @@ pub fn album(id: i64, mbid: &str, title: &str, artist: &str, user: &str, approve
 }
 
 /// `Issues` (shapes.md §4.1), reporter embedded with secrets.
-pub fn issue(id: i64, title: &str, request_type: i64, provider: Option<&str>, request_id: Option<i64>, status: i64, user: &str) -> Value {
+pub fn issue(
+    id: i64,
+    title: &str,
+    request_type: i64,
+    provider: Option<&str>,
+    request_id: Option<i64>,
+    status: i64,
+    user: &str,
+) -> Value {
     json!({
         "id": id, "title": title, "requestType": request_type, "providerId": provider, "requestId": request_id,
         "subject": format!("Problem {id}"), "description": format!("Description of problem {id}"),
@@ -151,11 +171,31 @@ pub fn extend_sample(data: &mut Data) {
                 tv_child(12, 10, "Breaking Bad", "alice", 2, 2, false, false),
             ],
         ),
-        tv_parent(20, 66732, 305288, "Stranger Things", vec![tv_child(21, 20, "Stranger Things", "bob", 1, 8, true, true)]),
+        tv_parent(
+            20,
+            66732,
+            305288,
+            "Stranger Things",
+            vec![tv_child(21, 20, "Stranger Things", "bob", 1, 8, true, true)],
+        ),
     ];
     r.albums = vec![
-        album(5, "b8a7c51f-362c-4dcb-a259-bc6e0095f0a6", "Kid A", "Radiohead", "bob", false),
-        album(6, "0b6b4ba0-d36f-47bd-b4ea-6a5b91842d29", "OK Computer", "Radiohead", "alice", true),
+        album(
+            5,
+            "b8a7c51f-362c-4dcb-a259-bc6e0095f0a6",
+            "Kid A",
+            "Radiohead",
+            "bob",
+            false,
+        ),
+        album(
+            6,
+            "0b6b4ba0-d36f-47bd-b4ea-6a5b91842d29",
+            "OK Computer",
+            "Radiohead",
+            "alice",
+            true,
+        ),
     ];
     r.recent = vec![
         json!({"requestId": 2, "type": 1, "userId": user_id("bob"), "username": "bob", "available": false,
@@ -193,19 +233,61 @@ pub fn extend_sample(data: &mut Data) {
         "mostRequestedUserMovie": ombi_user("alice"), "mostRequestedUserTv": ombi_user("bob")
     }));
     r.quotas = vec![
-        ("movie".into(), Some(json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "2026-04-07T00:00:00Z"}))),
-        ("tv".into(), Some(json!({"hasLimit": true, "limit": 10, "remaining": 4, "nextRequest": "2026-04-10T00:00:00Z"}))),
-        ("album".into(), Some(json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "2026-04-07T00:00:00Z"}))),
+        (
+            "movie".into(),
+            Some(
+                json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "2026-04-07T00:00:00Z"}),
+            ),
+        ),
+        (
+            "tv".into(),
+            Some(
+                json!({"hasLimit": true, "limit": 10, "remaining": 4, "nextRequest": "2026-04-10T00:00:00Z"}),
+            ),
+        ),
+        (
+            "album".into(),
+            Some(
+                json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "2026-04-07T00:00:00Z"}),
+            ),
+        ),
     ];
-    data.issues.push(issue(2, "Breaking Bad", 0, Some("1396"), Some(1396), 1, "alice"));
-    data.issues.push(issue(3, "The Matrix", 1, Some("603"), Some(1), 2, "alice"));
-    data.issues.push(issue(4, "Kid A", 2, None, Some(5), 3, "bob"));
+    data.issues.push(issue(
+        2,
+        "Breaking Bad",
+        0,
+        Some("1396"),
+        Some(1396),
+        1,
+        "alice",
+    ));
+    data.issues
+        .push(issue(3, "The Matrix", 1, Some("603"), Some(1), 2, "alice"));
+    data.issues
+        .push(issue(4, "Kid A", 2, None, Some(5), 3, "bob"));
     // Same request id 1 as issue 1 but for an album: `by_request` must filter by type.
-    data.issues.push(issue(5, "Some Album", 2, Some("mbid-1"), Some(1), 0, "bob"));
-    data.comments.push(comment(1, 1, "alice", "Looking into it"));
+    data.issues
+        .push(issue(5, "Some Album", 2, Some("mbid-1"), Some(1), 0, "bob"));
+    data.comments
+        .push(comment(1, 1, "alice", "Looking into it"));
     data.comments.push(comment(2, 1, "bob", "Thanks!"));
-    data.votes.push(Vote { user: "alice".into(), request_id: 2, vote_type: 0, request_type: 1 });
-    data.votes.push(Vote { user: "bob".into(), request_id: 2, vote_type: 1, request_type: 1 });
-    data.votes.push(Vote { user: "bob".into(), request_id: 12, vote_type: 0, request_type: 0 });
+    data.votes.push(Vote {
+        user: "alice".into(),
+        request_id: 2,
+        vote_type: 0,
+        request_type: 1,
+    });
+    data.votes.push(Vote {
+        user: "bob".into(),
+        request_id: 2,
+        vote_type: 1,
+        request_type: 1,
+    });
+    data.votes.push(Vote {
+        user: "bob".into(),
+        request_id: 12,
+        vote_type: 0,
+        request_type: 0,
+    });
     let _ = state::user_id;
 }

@@ -12,15 +12,60 @@ use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "GET", template: "api/v1/Issues", access: Access::Authenticated, handler: all },
-        RouteDef { method: "GET", template: "api/v1/Issues/count", access: Access::Authenticated, handler: count },
-        RouteDef { method: "GET", template: "api/v1/Issues/{id:int}", access: Access::Authenticated, handler: one },
-        RouteDef { method: "GET", template: "api/v1/Issues/{take:int}/{skip:int}/{status}", access: Access::Authenticated, handler: paged },
-        RouteDef { method: "GET", template: "api/v1/Issues/request/{id:int}", access: Access::Authenticated, handler: by_request },
-        RouteDef { method: "GET", template: "api/v1/Issues/provider/{id}", access: Access::Authenticated, handler: by_provider },
-        RouteDef { method: "GET", template: "api/v1/Issues/{id:int}/comments", access: Access::Authenticated, handler: comments },
-        RouteDef { method: "GET", template: "api/v2/Issues/details/{providerId}", access: Access::Authenticated, handler: details },
-        RouteDef { method: "GET", template: "api/v2/Issues/{position:int}/{take:int}/{status}", access: Access::Authenticated, handler: summary },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues",
+            access: Access::Authenticated,
+            handler: all,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/count",
+            access: Access::Authenticated,
+            handler: count,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/{id:int}",
+            access: Access::Authenticated,
+            handler: one,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/{take:int}/{skip:int}/{status}",
+            access: Access::Authenticated,
+            handler: paged,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/request/{id:int}",
+            access: Access::Authenticated,
+            handler: by_request,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/provider/{id}",
+            access: Access::Authenticated,
+            handler: by_provider,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/{id:int}/comments",
+            access: Access::Authenticated,
+            handler: comments,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Issues/details/{providerId}",
+            access: Access::Authenticated,
+            handler: details,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Issues/{position:int}/{take:int}/{status}",
+            access: Access::Authenticated,
+            handler: summary,
+        },
     ]
 }
 
@@ -60,7 +105,10 @@ fn one(ctx: &Ctx) -> Response {
 
 fn paged(ctx: &Ctx) -> Response {
     let Some(s) = status(ctx) else {
-        return problem_400("status", &format!("The value '{}' is not valid.", ctx.param("status")));
+        return problem_400(
+            "status",
+            &format!("The value '{}' is not valid.", ctx.param("status")),
+        );
     };
     let page: Vec<Value> = issues(ctx)
         .into_iter()
@@ -73,12 +121,22 @@ fn paged(ctx: &Ctx) -> Response {
 
 fn by_request(ctx: &Ctx) -> Response {
     let id = ctx.int("id");
-    json(Value::Array(issues(ctx).into_iter().filter(|i| i["requestId"] == json!(id)).collect()))
+    json(Value::Array(
+        issues(ctx)
+            .into_iter()
+            .filter(|i| i["requestId"] == json!(id))
+            .collect(),
+    ))
 }
 
 fn by_provider(ctx: &Ctx) -> Response {
     let id = ctx.param("id").to_string();
-    json(Value::Array(issues(ctx).into_iter().filter(|i| i["providerId"] == json!(id)).collect()))
+    json(Value::Array(
+        issues(ctx)
+            .into_iter()
+            .filter(|i| i["providerId"] == json!(id))
+            .collect(),
+    ))
 }
 
 fn comments(ctx: &Ctx) -> Response {
@@ -119,7 +177,10 @@ fn groups(rows: Vec<Value>, with_issues: bool) -> Vec<Value> {
 
 fn summary(ctx: &Ctx) -> Response {
     let Some(s) = status(ctx) else {
-        return problem_400("status", &format!("The value '{}' is not valid.", ctx.param("status")));
+        return problem_400(
+            "status",
+            &format!("The value '{}' is not valid.", ctx.param("status")),
+        );
     };
     let page: Vec<Value> = issues(ctx)
         .into_iter()
@@ -139,7 +200,13 @@ fn details(ctx: &Ctx) -> Response {
         .filter(|i| i["providerId"] == json!(provider))
         .map(|i| {
             let mut i = i.clone();
-            i["comments"] = json!(data.comments.iter().filter(|c| c["issuesId"] == i["id"]).cloned().collect::<Vec<_>>());
+            i["comments"] = json!(
+                data.comments
+                    .iter()
+                    .filter(|c| c["issuesId"] == i["id"])
+                    .cloned()
+                    .collect::<Vec<_>>()
+            );
             i
         })
         .collect();

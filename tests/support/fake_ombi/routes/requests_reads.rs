@@ -14,7 +14,12 @@ use super::super::Ctx;
 use super::NRE;
 
 fn spa() -> Response {
-    (StatusCode::OK, [(axum::http::header::CONTENT_TYPE, "text/html")], faults::SPA_INDEX).into_response()
+    (
+        StatusCode::OK,
+        [(axum::http::header::CONTENT_TYPE, "text/html")],
+        faults::SPA_INDEX,
+    )
+        .into_response()
 }
 
 fn flag(v: &Value, k: &str) -> bool {
@@ -23,11 +28,18 @@ fn flag(v: &Value, k: &str) -> bool {
 
 /// The status filters of the v2 routes (ledger notes per route).
 fn keep(media: &str, status: &str, r: &Value) -> Option<bool> {
-    let (approved, available, denied) = (flag(r, "approved"), flag(r, "available"), flag(r, "denied"));
-    let (a4, av4, d4) = (flag(r, "approved4K"), flag(r, "available4K"), flag(r, "denied4K"));
+    let (approved, available, denied) =
+        (flag(r, "approved"), flag(r, "available"), flag(r, "denied"));
+    let (a4, av4, d4) = (
+        flag(r, "approved4K"),
+        flag(r, "available4K"),
+        flag(r, "denied4K"),
+    );
     Some(match (media, status) {
         (_, "") => true,
-        ("movie", "pending") => !approved && !available && !denied || flag(r, "has4KRequest") && !a4 && !av4 && !d4,
+        ("movie", "pending") => {
+            !approved && !available && !denied || flag(r, "has4KRequest") && !a4 && !av4 && !d4
+        }
         ("movie", "processing") => approved && !available || a4 && !av4,
         ("movie", "available" | "availble") => available || av4,
         ("movie", "denied") => denied || d4,
@@ -95,7 +107,11 @@ pub fn v2_list(ctx: &Ctx) -> Response {
 fn parent(ctx: &Ctx) -> Option<Value> {
     let id = ctx.int("requestId");
     let data = ctx.shared.data.lock().unwrap();
-    data.requests.tv_parents.iter().find(|p| p["id"] == json!(id)).cloned()
+    data.requests
+        .tv_parents
+        .iter()
+        .find(|p| p["id"] == json!(id))
+        .cloned()
 }
 
 /// `GET /api/v1/Request/tv/{id}`: unknown id → NRE 500.
@@ -108,7 +124,11 @@ pub fn tv_parent(ctx: &Ctx) -> Response {
 
 /// `GET /api/v1/Request/tv/{id}/child`: `[]` for an unknown parent.
 pub fn tv_children(ctx: &Ctx) -> Response {
-    json(parent(ctx).map(|p| p["childRequests"].clone()).unwrap_or_else(|| json!([])))
+    json(
+        parent(ctx)
+            .map(|p| p["childRequests"].clone())
+            .unwrap_or_else(|| json!([])),
+    )
 }
 
 /// `GET /api/v1/Request/tvlite/...`: parents with children minus seasons;
@@ -138,33 +158,61 @@ pub fn tvlite_page(ctx: &Ctx) -> Response {
 }
 
 fn title_match(r: &Value, term: &str) -> bool {
-    r["title"].as_str().unwrap_or("").to_lowercase().contains(&term.to_lowercase())
+    r["title"]
+        .as_str()
+        .unwrap_or("")
+        .to_lowercase()
+        .contains(&term.to_lowercase())
 }
 
 pub fn movie_search(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let term = ctx.param("searchTerm");
-    json(Value::Array(data.movie_requests.iter().filter(|r| title_match(r, term)).cloned().collect()))
+    json(Value::Array(
+        data.movie_requests
+            .iter()
+            .filter(|r| title_match(r, term))
+            .cloned()
+            .collect(),
+    ))
 }
 
 pub fn tv_search(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let term = ctx.param("searchTerm");
-    json(Value::Array(data.requests.tv_parents.iter().filter(|r| title_match(r, term)).cloned().collect()))
+    json(Value::Array(
+        data.requests
+            .tv_parents
+            .iter()
+            .filter(|r| title_match(r, term))
+            .cloned()
+            .collect(),
+    ))
 }
 
 pub fn album_search(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let term = ctx.param("searchTerm");
-    json(Value::Array(data.requests.albums.iter().filter(|r| title_match(r, term)).cloned().collect()))
+    json(Value::Array(
+        data.requests
+            .albums
+            .iter()
+            .filter(|r| title_match(r, term))
+            .cloned()
+            .collect(),
+    ))
 }
 
 pub fn recent(ctx: &Ctx) -> Response {
-    json(Value::Array(ctx.shared.data.lock().unwrap().requests.recent.clone()))
+    json(Value::Array(
+        ctx.shared.data.lock().unwrap().requests.recent.clone(),
+    ))
 }
 
 pub fn retry_queue(ctx: &Ctx) -> Response {
-    json(Value::Array(ctx.shared.data.lock().unwrap().requests.retry.clone()))
+    json(Value::Array(
+        ctx.shared.data.lock().unwrap().requests.retry.clone(),
+    ))
 }
 
 fn media_of(ctx: &Ctx) -> String {
@@ -202,7 +250,12 @@ pub fn remaining(ctx: &Ctx) -> Response {
 /// `GET /api/v1/Stats?from=&to=`: 500 without both dates or when the range
 /// has no movie or no TV request (`FirstOrDefault` on a null group).
 pub fn stats(ctx: &Ctx) -> Response {
-    let has = |k: &str| ctx.call.query.iter().any(|(q, v)| q.eq_ignore_ascii_case(k) && !v.is_empty());
+    let has = |k: &str| {
+        ctx.call
+            .query
+            .iter()
+            .any(|(q, v)| q.eq_ignore_ascii_case(k) && !v.is_empty())
+    };
     if !has("from") || !has("to") {
         return error_500("Value cannot be null. (Parameter 'source')");
     }
@@ -213,5 +266,7 @@ pub fn stats(ctx: &Ctx) -> Response {
 }
 
 pub fn lidarr_enabled(ctx: &Ctx) -> Response {
-    json(json!(ctx.shared.data.lock().unwrap().requests.lidarr_enabled))
+    json(json!(
+        ctx.shared.data.lock().unwrap().requests.lidarr_enabled
+    ))
 }

@@ -11,8 +11,18 @@ use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "GET", template: "api/v1/Vote", access: Access::Authenticated, handler: open },
-        RouteDef { method: "GET", template: "api/v1/Vote/{type}/{requestId:int}", access: Access::Authenticated, handler: rows },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Vote",
+            access: Access::Authenticated,
+            handler: open,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Vote/{type}/{requestId:int}",
+            access: Access::Authenticated,
+            handler: rows,
+        },
     ]
 }
 
@@ -26,13 +36,30 @@ fn open(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let mut candidates: Vec<(i64, i64, String)> = Vec::new();
     for r in data.movie_requests.iter().filter(|r| pending(r)) {
-        candidates.push((r["id"].as_i64().unwrap_or(0), 1, r["title"].as_str().unwrap_or("").into()));
+        candidates.push((
+            r["id"].as_i64().unwrap_or(0),
+            1,
+            r["title"].as_str().unwrap_or("").into(),
+        ));
     }
-    for c in data.requests.children_with_parent().iter().filter(|r| pending(r)) {
-        candidates.push((c["id"].as_i64().unwrap_or(0), 0, c["parentRequest"]["title"].as_str().unwrap_or("").into()));
+    for c in data
+        .requests
+        .children_with_parent()
+        .iter()
+        .filter(|r| pending(r))
+    {
+        candidates.push((
+            c["id"].as_i64().unwrap_or(0),
+            0,
+            c["parentRequest"]["title"].as_str().unwrap_or("").into(),
+        ));
     }
     for a in data.requests.albums.iter().filter(|r| pending(r)) {
-        candidates.push((a["id"].as_i64().unwrap_or(0), 2, a["title"].as_str().unwrap_or("").into()));
+        candidates.push((
+            a["id"].as_i64().unwrap_or(0),
+            2,
+            a["title"].as_str().unwrap_or("").into(),
+        ));
     }
     let out: Vec<Value> = candidates
         .into_iter()
@@ -57,7 +84,11 @@ fn rows(ctx: &Ctx) -> Response {
         "movie" => 1,
         "tv" => 0,
         "music" => 2,
-        _ => return error_500("The SPA default page middleware could not return the default page '/index.html' because it was not found, and no other middleware handled the request."),
+        _ => {
+            return error_500(
+                "The SPA default page middleware could not return the default page '/index.html' because it was not found, and no other middleware handled the request.",
+            );
+        }
     };
     let id = ctx.int("requestId");
     let data = ctx.shared.data.lock().unwrap();
