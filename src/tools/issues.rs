@@ -1,5 +1,7 @@
 //! `read_issues` → issue_page, comment_page, group_page, metrics.
 //! Routes: ombi/tools-map.md "read_issues".
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
 
 use futures::future::BoxFuture;
 use serde_json::Value;

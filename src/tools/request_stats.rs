@@ -1,6 +1,8 @@
 //! `read_request_stats` → metrics: instance counts, the principal's totals
 //! and quotas, and admin statistics for a date range.
 //! Routes: ombi/tools-map.md "read_request_stats".
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
 
 use futures::future::BoxFuture;
 use serde_json::Value;

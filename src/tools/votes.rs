@@ -1,4 +1,6 @@
 //! `read_votes` → vote_page. Routes: ombi/tools-map.md "read_votes".
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
 
 use futures::future::BoxFuture;
 use serde_json::Value;
