@@ -193,6 +193,11 @@ async fn an_oversized_tv_page_returns_what_fit() {
     let data = ok_data(&env);
     assert_eq!(env["truncated"], true);
     assert_eq!(data["page"]["total"], Value::Null);
+    let n = data["items"].as_array().unwrap().len();
+    assert!(
+        (1..3).contains(&n),
+        "the children that fit under the cap: {n}"
+    );
     assert!(
         env["warnings"]
             .as_array()

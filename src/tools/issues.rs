@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::requests::{acting, get_list, reply, required_id, required_str};
 use super::{CallCtx, Outcome};
 use crate::catalogue::{Args, Page};
+use crate::contract::budget::MAX_NESTED;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
 use crate::projection::metrics::{self, IssueCounts};
@@ -195,11 +196,14 @@ async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
         )
         .await?
         .flatten();
+    let truncated = group
+        .as_ref()
+        .and_then(|g| g.issues.as_ref())
+        .is_some_and(|i| i.len() > MAX_NESTED);
     let items: Vec<Value> = group
         .into_iter()
         .map(|g| proj::group(g, &mut warnings))
         .collect();
-    let truncated = !warnings.is_empty();
     let paging = Paging::single(items.len(), "provider_groups");
     reply(
         page_object("group_page", items, &paging),

@@ -74,8 +74,7 @@ pub fn tv_child(
     parent: i64,
     title: &str,
     user: &str,
-    season: i64,
-    episodes: i64,
+    (season, episodes): (i64, i64),
     approved: bool,
     available: bool,
 ) -> Value {
@@ -167,8 +166,8 @@ pub fn extend_sample(data: &mut Data) {
             81189,
             "Breaking Bad",
             vec![
-                tv_child(1396, 10, "Breaking Bad", "bob", 1, 3, true, false),
-                tv_child(12, 10, "Breaking Bad", "alice", 2, 2, false, false),
+                tv_child(1396, 10, "Breaking Bad", "bob", (1, 3), true, false),
+                tv_child(12, 10, "Breaking Bad", "alice", (2, 2), false, false),
             ],
         ),
         tv_parent(
@@ -176,7 +175,15 @@ pub fn extend_sample(data: &mut Data) {
             66732,
             305288,
             "Stranger Things",
-            vec![tv_child(21, 20, "Stranger Things", "bob", 1, 8, true, true)],
+            vec![tv_child(
+                21,
+                20,
+                "Stranger Things",
+                "bob",
+                (1, 8),
+                true,
+                true,
+            )],
         ),
     ];
     r.albums = vec![
