@@ -11,7 +11,10 @@ pub struct Page {
 
 impl Default for Page {
     fn default() -> Self {
-        Page { offset: 0, limit: 20 }
+        Page {
+            offset: 0,
+            limit: 20,
+        }
     }
 }
 

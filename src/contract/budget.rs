@@ -324,3 +324,71 @@ fn drop_records(env: &mut Map<String, Value>, target: usize, notes: &mut Vec<Str
     }
     cut
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn env(data: Value) -> Map<String, Value> {
+        match json!({"ok": true, "operation": "t", "data": data, "warnings": [], "truncated": false, "correlation_id": "c"})
+        {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn shorten_respects_char_boundaries() {
+        assert_eq!(shorten("ab", 2), None);
+        assert_eq!(shorten("日本語テキスト", 3).as_deref(), Some("日本語…"));
+        assert_eq!(shorten("", 0), None);
+    }
+
+    #[test]
+    fn size_of_counts_serialized_bytes() {
+        let v = json!({"a": [1, "ü"]});
+        assert_eq!(size_of(&v), serde_json::to_vec(&v).unwrap().len());
+    }
+
+    #[test]
+    fn untouched_when_within_budget() {
+        let mut e = env(
+            json!({"kind": "metrics", "values": [{"name": "n", "value": 1, "scope": "instance"}]}),
+        );
+        let before = e.clone();
+        apply(&mut e);
+        assert_eq!(e, before);
+    }
+
+    #[test]
+    fn mutation_item_results_are_capped() {
+        let items: Vec<Value> = (0..250)
+            .map(|i| json!({"identifier": i.to_string(), "outcome": "completed"}))
+            .collect();
+        let mut e = env(json!({"kind": "mutation", "outcome": "partial", "item_results": items}));
+        apply(&mut e);
+        assert_eq!(
+            e["data"]["item_results"].as_array().map(Vec::len),
+            Some(100)
+        );
+        assert_eq!(e["truncated"], true);
+        assert_eq!(
+            e["warnings"][0],
+            "dropped 150 of 250 item_results (at most 100 per result)"
+        );
+    }
+
+    #[test]
+    fn keeps_at_most_100_warnings() {
+        let mut e = env(json!({"kind": "metrics", "values": []}));
+        e.insert(
+            "warnings".into(),
+            Value::Array((0..300).map(|i| json!(format!("w{i}"))).collect()),
+        );
+        apply(&mut e);
+        let w = e["warnings"].as_array().map(Vec::len).unwrap_or(0);
+        assert!(w <= MAX_WARNINGS, "{w}");
+        assert_eq!(e["truncated"], true);
+    }
+}

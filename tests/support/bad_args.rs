@@ -505,7 +505,17 @@ pub fn valid() -> Vec<(&'static str, Value, Value)> {
         (
             "read_logs",
             json!({"action": "read", "file_id": "log-2024", "limit": 500}),
-            json!({"action": "read", "file_id": "log-2024", "limit": 500}),
+            json!({"action": "read", "file_id": "log-2024", "offset": 0, "limit": 500}),
+        ),
+        (
+            "read_logs",
+            json!({"action": "read", "file_id": "log-2024"}),
+            json!({"action": "read", "file_id": "log-2024", "offset": 0, "limit": 100}),
+        ),
+        (
+            "read_logs",
+            json!({"action": "list"}),
+            json!({"action": "list"}),
         ),
     ]
 }
