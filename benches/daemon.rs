@@ -42,7 +42,11 @@ fn session(socket: &std::path::Path) -> (UnixStream, BufReader<UnixStream>) {
     let mut r = r;
     let mut line = String::new();
     r.read_line(&mut line).unwrap();
-    writeln!(s, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    writeln!(
+        s,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
     (s, r)
 }
 
@@ -60,11 +64,17 @@ fn main() {
         ("OMBI_URL".to_string(), fake.url.clone()),
         ("OMBI_AUTH_MODE".to_string(), "api_key".to_string()),
         ("OMBI_API_KEY".to_string(), API_KEY.to_string()),
-        ("OMBI_BUNDLES".to_string(), "core,moderation,administration".to_string()),
+        (
+            "OMBI_BUNDLES".to_string(),
+            "core,moderation,administration".to_string(),
+        ),
     ];
 
     let t = Instant::now();
-    let d = Daemon::start(DaemonOpts { env, ..DaemonOpts::default() });
+    let d = Daemon::start(DaemonOpts {
+        env,
+        ..DaemonOpts::default()
+    });
     while !d.connectable() {
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -86,7 +96,14 @@ fn main() {
     let mut list_bytes = 0;
     for i in 0..CALLS {
         let t = Instant::now();
-        list_bytes = request(&mut s, &mut r, &format!(r#"{{"jsonrpc":"2.0","id":{},"method":"tools/list"}}"#, i + 10));
+        list_bytes = request(
+            &mut s,
+            &mut r,
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":{},"method":"tools/list"}}"#,
+                i + 10
+            ),
+        );
         list.push(t.elapsed());
     }
     let mut calls = Vec::new();
@@ -95,7 +112,10 @@ fn main() {
         request(
             &mut s,
             &mut r,
-            &format!(r#"{{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"read_server","arguments":{{"action":"status"}}}}}}"#, i + 1000),
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"read_server","arguments":{{"action":"status"}}}}}}"#,
+                i + 1000
+            ),
         );
         calls.push(t.elapsed());
     }
@@ -109,10 +129,25 @@ fn main() {
     let size = |p: &str| std::fs::metadata(p).map(|m| m.len() / 1024).unwrap_or(0);
     println!("daemon bench (debug or release as built; {SESSIONS} sessions, {CALLS} calls each)");
     println!("  start to serving socket:        {:>8.2?}", start_to_serve);
-    println!("  session setup (connect+init):   median {:>8.2?}", median(setup));
-    println!("  tools/list ({list_bytes} bytes):     median {:>8.2?}", median(list));
-    println!("  read_server status (fake Ombi): median {:>8.2?}", median(calls));
-    println!("  RSS idle {idle_rss} KiB; with 50 open sessions {rss_50} KiB ({:.1} KiB/session); peak {hwm} KiB",
-        (rss_50.saturating_sub(idle_rss)) as f64 / 50.0);
-    println!("  binaries: ombi-mcpd {} KiB, ombi-mcp (shim) {} KiB", size(harness::DAEMON), size(harness::SHIM));
+    println!(
+        "  session setup (connect+init):   median {:>8.2?}",
+        median(setup)
+    );
+    println!(
+        "  tools/list ({list_bytes} bytes):     median {:>8.2?}",
+        median(list)
+    );
+    println!(
+        "  read_server status (fake Ombi): median {:>8.2?}",
+        median(calls)
+    );
+    println!(
+        "  RSS idle {idle_rss} KiB; with 50 open sessions {rss_50} KiB ({:.1} KiB/session); peak {hwm} KiB",
+        (rss_50.saturating_sub(idle_rss)) as f64 / 50.0
+    );
+    println!(
+        "  binaries: ombi-mcpd {} KiB, ombi-mcp (shim) {} KiB",
+        size(harness::DAEMON),
+        size(harness::SHIM)
+    );
 }
