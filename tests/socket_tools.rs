@@ -122,3 +122,37 @@ async fn bundles_and_read_only_filter_list_and_call() {
     client.cancel().await.unwrap();
     let _ = Duration::ZERO;
 }
+
+/// SIGTERM while a call is in flight: the call finishes and is answered,
+/// then the daemon exits 0 and removes its socket.
+#[tokio::test(flavor = "multi_thread")]
+async fn shutdown_lets_in_flight_calls_finish() {
+    use support::fake_ombi::Fault;
+    let fake = FakeOmbi::start(Options::default()).await;
+    fake.add_fault(Fault::on("GET", "api/v1/Status*").delay(Duration::from_millis(1500)));
+    let mut d = Daemon::start(DaemonOpts {
+        env: env_for(&fake, "core,moderation,administration"),
+        ..DaemonOpts::default()
+    });
+    let client = client(&d.socket).await;
+    let listed = client.list_all_tools().await.unwrap();
+    assert!(listed.iter().any(|t| t.name == "read_server"), "read_server is served");
+    let in_flight = tokio::spawn(async move {
+        let r = client.call_tool(call("read_server", &serde_json::json!({"action": "status"}))).await;
+        (r, client)
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGTERM).unwrap();
+    let (result, _client) = in_flight.await.unwrap();
+    let result = result.expect("the in-flight call is answered during shutdown");
+    let sc = result.structured_content.expect("structuredContent");
+    assert_eq!(sc["ok"], true, "{sc}");
+    let status = tokio::task::spawn_blocking(move || {
+        let s = d.wait(Duration::from_secs(20)).expect("daemon exits after draining");
+        (s, d)
+    })
+    .await
+    .unwrap();
+    assert!(status.0.success(), "{:?}\n{}", status.0, status.1.logs());
+    assert!(!status.1.socket.exists());
+}
