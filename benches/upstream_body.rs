@@ -62,14 +62,24 @@ async fn run_mode(mode: &str, runs: usize) {
         match mode {
             "bounded" => {
                 let rows = up
-                    .get_array::<TvRow>(None, Route::get("api/v2/Search/tv/popular").seg(0).seg(100_000))
+                    .get_array::<TvRow>(
+                        None,
+                        Route::get("api/v2/Search/tv/popular").seg(0).seg(100_000),
+                    )
                     .await
                     .expect("bounded read");
                 records = rows.value.len();
                 cut = rows.cut;
             }
             _ => {
-                let body = naive.get(&url).send().await.expect("send").bytes().await.expect("body");
+                let body = naive
+                    .get(&url)
+                    .send()
+                    .await
+                    .expect("send")
+                    .bytes()
+                    .await
+                    .expect("body");
                 let value: serde_json::Value = serde_json::from_slice(&body).expect("parse");
                 records = value.as_array().map_or(0, Vec::len);
             }
@@ -99,8 +109,14 @@ fn main() {
             .block_on(run_mode(&mode, runs));
         return;
     }
-    println!("upstream_body: a {} MiB JSON array from the fake Ombi, {runs} runs per mode", BODY_BYTES >> 20);
-    println!("{:<9} {:>12} {:>14} {:>16} {:>9} {:>5}", "mode", "median ms", "peak RSS MiB", "RSS before MiB", "records", "cut");
+    println!(
+        "upstream_body: a {} MiB JSON array from the fake Ombi, {runs} runs per mode",
+        BODY_BYTES >> 20
+    );
+    println!(
+        "{:<9} {:>12} {:>14} {:>16} {:>9} {:>5}",
+        "mode", "median ms", "peak RSS MiB", "RSS before MiB", "records", "cut"
+    );
     let exe = std::env::current_exe().expect("own path");
     for mode in ["bounded", "naive"] {
         let out = Command::new(&exe)
@@ -114,6 +130,14 @@ fn main() {
         };
         let f: Vec<&str> = line.split('\t').collect();
         let kib = |s: &str| s.parse::<u64>().unwrap_or(0) as f64 / 1024.0;
-        println!("{:<9} {:>12} {:>14.1} {:>16.1} {:>9} {:>5}", f[0], f[1], kib(f[2]), kib(f[3]), f[4], f[5]);
+        println!(
+            "{:<9} {:>12} {:>14.1} {:>16.1} {:>9} {:>5}",
+            f[0],
+            f[1],
+            kib(f[2]),
+            kib(f[3]),
+            f[4],
+            f[5]
+        );
     }
 }

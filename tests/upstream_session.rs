@@ -11,7 +11,7 @@ use ombi_mcp::contract::ErrorCode;
 use ombi_mcp::upstream::Route;
 use serde::Deserialize;
 use support::client;
-use support::fake_ombi::{self, ADMIN_PASSWORD, ADMIN_USER, API_KEY, Fault, FakeOmbi, Options};
+use support::fake_ombi::{self, ADMIN_PASSWORD, ADMIN_USER, API_KEY, FakeOmbi, Fault, Options};
 
 #[derive(Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]
@@ -19,7 +19,10 @@ struct Me {
     user_name: String,
 }
 
-async fn me(up: &ombi_mcp::upstream::Upstream, acting: Option<&str>) -> Result<String, ombi_mcp::contract::ToolError> {
+async fn me(
+    up: &ombi_mcp::upstream::Upstream,
+    acting: Option<&str>,
+) -> Result<String, ombi_mcp::contract::ToolError> {
     up.get_json::<Me>(acting, Route::get("api/v1/Identity"))
         .await
         .map(|m| m.expect("a user").user_name)
@@ -27,7 +30,10 @@ async fn me(up: &ombi_mcp::upstream::Upstream, acting: Option<&str>) -> Result<S
 
 /// The method and path of each request, in order.
 fn sequence(fake: &FakeOmbi) -> Vec<String> {
-    fake.requests().iter().map(|r| format!("{} {}", r.method, r.path)).collect()
+    fake.requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect()
 }
 
 #[tokio::test]
@@ -41,7 +47,10 @@ async fn logs_in_once_for_many_calls() {
     assert_eq!(up.logins(), 1);
     let reqs = fake.requests();
     let login: serde_json::Value = serde_json::from_str(&reqs[0].body).unwrap();
-    assert_eq!(login, serde_json::json!({"username": ADMIN_USER, "password": ADMIN_PASSWORD, "rememberMe": false}));
+    assert_eq!(
+        login,
+        serde_json::json!({"username": ADMIN_USER, "password": ADMIN_PASSWORD, "rememberMe": false})
+    );
     for r in &reqs[1..] {
         assert!(r.header("authorization").unwrap().starts_with("Bearer eyJ"));
         assert!(r.header("apikey").is_none());
@@ -59,7 +68,12 @@ async fn renews_before_expiry_without_a_401() {
     me(&up, None).await.unwrap();
     assert_eq!(
         sequence(&fake),
-        ["POST /api/v1/Token", "GET /api/v1/Identity", "POST /api/v1/Token", "GET /api/v1/Identity"]
+        [
+            "POST /api/v1/Token",
+            "GET /api/v1/Identity",
+            "POST /api/v1/Token",
+            "GET /api/v1/Identity"
+        ]
     );
 }
 
@@ -126,8 +140,16 @@ async fn fifty_concurrent_calls_at_expiry_share_one_login() {
     for t in tasks {
         assert_eq!(t.await.unwrap().unwrap(), ADMIN_USER);
     }
-    assert_eq!(fake.logins(), 2, "one initial login and exactly one renewal");
-    assert_eq!(fake.hits("GET", "/api/v1/Identity"), 51, "no call needed a 401 retry");
+    assert_eq!(
+        fake.logins(),
+        2,
+        "one initial login and exactly one renewal"
+    );
+    assert_eq!(
+        fake.hits("GET", "/api/v1/Identity"),
+        51,
+        "no call needed a 401 retry"
+    );
 }
 
 #[tokio::test]
@@ -138,11 +160,17 @@ async fn api_key_sends_the_header_never_the_query() {
     let r = fake.requests().pop().unwrap();
     assert_eq!(r.header("apikey"), Some(API_KEY));
     assert!(r.query.is_none());
-    assert!(r.header("username").is_none(), "no UserName unless configured");
+    assert!(
+        r.header("username").is_none(),
+        "no UserName unless configured"
+    );
     assert!(r.header("authorization").is_none());
     // The acting user of a peer is sent per call.
     assert_eq!(me(&up, Some("bob")).await.unwrap(), "bob");
-    assert_eq!(fake.requests().pop().unwrap().header("username"), Some("bob"));
+    assert_eq!(
+        fake.requests().pop().unwrap().header("username"),
+        Some("bob")
+    );
     assert_eq!(up.logins(), 0);
     assert_eq!(fake.logins(), 0);
 }
@@ -152,9 +180,16 @@ async fn api_key_user_name_from_config_and_per_peer() {
     let fake = FakeOmbi::start(Options::default()).await;
     let up = client::api_key(&fake.url, API_KEY, Some("bob"));
     assert_eq!(me(&up, None).await.unwrap(), "bob");
-    assert_eq!(fake.requests().pop().unwrap().header("username"), Some("bob"));
+    assert_eq!(
+        fake.requests().pop().unwrap().header("username"),
+        Some("bob")
+    );
     assert_eq!(me(&up, Some("alice")).await.unwrap(), "alice");
-    assert_eq!(me(&up, Some("")).await.unwrap(), "bob", "an empty acting user is never sent");
+    assert_eq!(
+        me(&up, Some("")).await.unwrap(),
+        "bob",
+        "an empty acting user is never sent"
+    );
     let e = me(&up, Some("mallory")).await.unwrap_err();
     assert_eq!(e.code, ErrorCode::AuthenticationFailed);
     assert!(e.message.contains("Invalid User"), "{}", e.message);
@@ -165,12 +200,28 @@ async fn wrong_api_key_is_authentication_failed_on_anonymous_routes_too() {
     let fake = FakeOmbi::start(Options::default()).await;
     let bad = "ffffffffffffffffffffffffffffffff";
     let up = client::api_key(&fake.url, bad, None);
-    let e = up.get_json::<i64>(None, Route::get("api/v1/Status")).await.unwrap_err();
-    assert_eq!((e.code, e.http_status), (ErrorCode::AuthenticationFailed, Some(401)));
-    assert!(e.message.contains("API key") && !e.message.contains(bad), "{}", e.message);
+    let e = up
+        .get_json::<i64>(None, Route::get("api/v1/Status"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.http_status),
+        (ErrorCode::AuthenticationFailed, Some(401))
+    );
+    assert!(
+        e.message.contains("API key") && !e.message.contains(bad),
+        "{}",
+        e.message
+    );
     // The key is compared case-insensitively, as Ombi does.
     let upper = client::api_key(&fake.url, &API_KEY.to_uppercase(), None);
-    assert_eq!(upper.get_json::<i64>(None, Route::get("api/v1/Status")).await.unwrap(), Some(200));
+    assert_eq!(
+        upper
+            .get_json::<i64>(None, Route::get("api/v1/Status"))
+            .await
+            .unwrap(),
+        Some(200)
+    );
 }
 
 #[tokio::test]
@@ -178,17 +229,26 @@ async fn probe_summarizes_without_secrets() {
     let fake = FakeOmbi::start(Options::default()).await;
     let up = client::jwt(&fake.url, ADMIN_USER, ADMIN_PASSWORD);
     let s = up.probe().await.unwrap();
-    assert!(s.contains("logged in") && s.contains(ADMIN_USER) && s.contains("4.59.3"), "{s}");
+    assert!(
+        s.contains("logged in") && s.contains(ADMIN_USER) && s.contains("4.59.3"),
+        "{s}"
+    );
     assert!(!s.contains(ADMIN_PASSWORD) && !s.contains("eyJ"), "{s}");
     assert_eq!(fake.logins(), 1);
     let dbg = format!("{up:?}");
-    assert!(!dbg.contains(ADMIN_PASSWORD) && !dbg.contains("eyJ"), "{dbg}");
+    assert!(
+        !dbg.contains(ADMIN_PASSWORD) && !dbg.contains("eyJ"),
+        "{dbg}"
+    );
 
     let up = client::api_key(&fake.url, API_KEY, None);
     let s = up.probe().await.unwrap();
     assert!(s.contains("Api") && !s.contains(API_KEY), "{s}");
     assert!(!format!("{up:?}").contains(API_KEY));
     let bad = client::jwt(&fake.url, ADMIN_USER, "wrong");
-    assert_eq!(bad.probe().await.unwrap_err().code, ErrorCode::AuthenticationFailed);
+    assert_eq!(
+        bad.probe().await.unwrap_err().code,
+        ErrorCode::AuthenticationFailed
+    );
     let _ = fake_ombi::PLAIN_USER;
 }

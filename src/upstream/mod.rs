@@ -24,7 +24,8 @@ use tokio::time::Instant;
 
 pub use body::{ArrayScan, Bounded, MAX_BODY_BYTES};
 pub use interpret::{
-    BusinessResult, IdentityResult, Payload, RequestEngineResult, UpstreamResponse, VoteEngineResult,
+    BusinessResult, IdentityResult, Payload, RequestEngineResult, UpstreamResponse,
+    VoteEngineResult,
 };
 pub use route::{Accept, Kind, Route};
 
@@ -99,7 +100,11 @@ impl Upstream {
     /// Sends `route` acting as `acting_user` (api_key mode: the `UserName`
     /// header; ignored in jwt mode) and returns the raw answer, its body read
     /// under [`MAX_BODY_BYTES`]. Only transport problems are errors here.
-    pub async fn send(&self, acting_user: Option<&str>, route: Route) -> Result<UpstreamResponse, ToolError> {
+    pub async fn send(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<UpstreamResponse, ToolError> {
         self.send_capped(acting_user, route, MAX_BODY_BYTES).await
     }
 
@@ -133,7 +138,8 @@ impl Upstream {
         acting_user: Option<&str>,
         route: Route,
     ) -> Result<Bounded<Vec<T>>, ToolError> {
-        self.get_array_within(acting_user, route, MAX_BODY_BYTES).await
+        self.get_array_within(acting_user, route, MAX_BODY_BYTES)
+            .await
     }
 
     /// [`Upstream::get_array`] with a smaller byte cap.
@@ -154,14 +160,18 @@ impl Upstream {
         route: Route,
         max_bytes: usize,
     ) -> Result<Bounded<String>, ToolError> {
-        let resp = self.send_capped(acting_user, route.text(), max_bytes).await?;
+        let resp = self
+            .send_capped(acting_user, route.text(), max_bytes)
+            .await?;
         let text = match resp.payload().map_err(|e| self.scrub(e))? {
             Payload::Null | Payload::Empty => String::new(),
             Payload::Text(b) => String::from_utf8_lossy(b).into_owned(),
             // Ombi answers a JSON string when it ignores our Accept.
             Payload::Json(b) => match serde_json::from_slice::<String>(b) {
                 Ok(s) => s,
-                Err(_) if resp.cut => String::from_utf8_lossy(b.strip_prefix(b"\"").unwrap_or(b)).into_owned(),
+                Err(_) if resp.cut => {
+                    String::from_utf8_lossy(b.strip_prefix(b"\"").unwrap_or(b)).into_owned()
+                }
                 Err(e) => return Err(self.scrub(resp.shape_error(&e))),
             },
         };
@@ -175,7 +185,11 @@ impl Upstream {
     /// `VoteEngineResult`, `IdentityResult`, `bool`): failures on HTTP 200
     /// become `UPSTREAM_REJECTED` / `CONFLICT`; an answer we cannot read after
     /// the write was sent is `UNKNOWN_OUTCOME`.
-    pub async fn write<R: BusinessResult>(&self, acting_user: Option<&str>, route: Route) -> Result<R, ToolError> {
+    pub async fn write<R: BusinessResult>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<R, ToolError> {
         let resp = self.send(acting_user, route).await?;
         let status = resp.status;
         match resp.json::<R>() {
@@ -223,10 +237,11 @@ impl Upstream {
         match &self.session {
             Session::Jwt(j) => {
                 let deadline = Instant::now() + self.timeout;
-                let token = tokio::time::timeout_at(deadline, j.renew(&self.client, &self.base, None))
-                    .await
-                    .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
-                    .map_err(|e| self.scrub(e))?;
+                let token =
+                    tokio::time::timeout_at(deadline, j.renew(&self.client, &self.base, None))
+                        .await
+                        .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
+                        .map_err(|e| self.scrub(e))?;
                 Ok(format!(
                     "logged in to Ombi at {} as {}{} (token valid until {})",
                     self.base,
@@ -243,9 +258,14 @@ impl Upstream {
                     .unwrap_or_else(|| "an unknown user".into());
                 let acting = match user_name {
                     Some(_) => format!("acting as {me} (OMBI_USER_NAME)"),
-                    None => format!("acting as the system user {me} (no OMBI_USER_NAME: Admin rights, auto-approve)"),
+                    None => format!(
+                        "acting as the system user {me} (no OMBI_USER_NAME: Admin rights, auto-approve)"
+                    ),
                 };
-                Ok(format!("API key accepted by Ombi at {}{}; {}", self.base, version, acting))
+                Ok(format!(
+                    "API key accepted by Ombi at {}{}; {}",
+                    self.base, version, acting
+                ))
             }
         }
     }
@@ -276,16 +296,28 @@ impl Upstream {
         let deadline = Instant::now() + self.timeout;
         let mut attempt = 0;
         loop {
-            let outcome = tokio::time::timeout_at(deadline, self.attempt(acting_user, route, &url, &desc, cap)).await;
+            let outcome = tokio::time::timeout_at(
+                deadline,
+                self.attempt(acting_user, route, &url, &desc, cap),
+            )
+            .await;
             let remaining = deadline.saturating_duration_since(Instant::now());
             let wait = match outcome {
                 Err(_) => return Err(deadline_error(&desc, route.kind, self.timeout)),
                 Ok(Err(Failed::Final(e))) => return Err(e),
-                Ok(Err(Failed::Transport(e))) => match retry::after_transport(route.kind, attempt, remaining) {
-                    Some(wait) => wait,
-                    None => return Err(transport_error(&e, &desc, route.kind)),
-                },
-                Ok(Ok(resp)) => match retry::after_status(route.kind, attempt, resp.status, resp.retry_after, remaining) {
+                Ok(Err(Failed::Transport(e))) => {
+                    match retry::after_transport(route.kind, attempt, remaining) {
+                        Some(wait) => wait,
+                        None => return Err(transport_error(&e, &desc, route.kind)),
+                    }
+                }
+                Ok(Ok(resp)) => match retry::after_status(
+                    route.kind,
+                    attempt,
+                    resp.status,
+                    resp.retry_after,
+                    remaining,
+                ) {
                     Some(wait) => wait,
                     None => return Ok(resp),
                 },
@@ -343,14 +375,23 @@ impl Upstream {
             .headers(auth)
             .header(ACCEPT, accept);
         if let Some(body) = &route.body {
-            req = req.header(CONTENT_TYPE, "application/json").body(body.clone());
+            req = req
+                .header(CONTENT_TYPE, "application/json")
+                .body(body.clone());
         }
         let resp = req.send().await.map_err(Failed::Transport)?;
         let status = resp.status().as_u16();
-        let header = |name| resp.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let header = |name| {
+            resp.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
         let content_type = header(CONTENT_TYPE);
         let retry_after = retry::parse_retry_after(header(RETRY_AFTER).as_deref());
-        let (body, cut) = body::read_capped(resp, cap).await.map_err(Failed::Transport)?;
+        let (body, cut) = body::read_capped(resp, cap)
+            .await
+            .map_err(Failed::Transport)?;
         Ok(UpstreamResponse {
             status,
             content_type,
@@ -364,9 +405,16 @@ impl Upstream {
 }
 
 /// Parses a top-level array answer element by element (see [`Upstream::get_array`]).
-pub fn parse_array<T: DeserializeOwned>(resp: &UpstreamResponse) -> Result<Bounded<Vec<T>>, ToolError> {
+pub fn parse_array<T: DeserializeOwned>(
+    resp: &UpstreamResponse,
+) -> Result<Bounded<Vec<T>>, ToolError> {
     let bytes = match resp.payload()? {
-        Payload::Null | Payload::Empty => return Ok(Bounded { value: Vec::new(), cut: false }),
+        Payload::Null | Payload::Empty => {
+            return Ok(Bounded {
+                value: Vec::new(),
+                cut: false,
+            });
+        }
         Payload::Json(b) | Payload::Text(b) => b,
     };
     let mismatch = |what: String| {
@@ -431,11 +479,17 @@ fn transport_error(e: &reqwest::Error, desc: &str, kind: Kind) -> ToolError {
         src = s.source();
     }
     let cause = sanitize::sanitize(&cause);
-    let cause = if cause.is_empty() { String::new() } else { format!(" ({cause})") };
+    let cause = if cause.is_empty() {
+        String::new()
+    } else {
+        format!(" ({cause})")
+    };
     if e.is_connect() {
         return ToolError::new(
             ErrorCode::UpstreamRejected,
-            format!("cannot connect to Ombi for {desc}{cause}: is OMBI_URL right and Ombi running?"),
+            format!(
+                "cannot connect to Ombi for {desc}{cause}: is OMBI_URL right and Ombi running?"
+            ),
         )
         .retryable(true);
     }

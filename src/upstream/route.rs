@@ -174,17 +174,32 @@ mod tests {
             u.as_str(),
             "https://host/ombi/api/v2/Search/multi/a%2Fb%3Fc%23d%20%25e/%E6%97%A5%E6%9C%AC"
         );
-        let u = Route::get("api/v1/TheMovieDb/Keywords").query("searchTerm", "a&b=c d").url(&base).unwrap();
-        assert_eq!(u.as_str(), "https://host/ombi/api/v1/TheMovieDb/Keywords?searchTerm=a%26b%3Dc+d");
-        assert_eq!(Route::get("api/v1/Request/movie/info").seg(7).to_string(), "GET api/v1/Request/movie/info/{…}");
+        let u = Route::get("api/v1/TheMovieDb/Keywords")
+            .query("searchTerm", "a&b=c d")
+            .url(&base)
+            .unwrap();
+        assert_eq!(
+            u.as_str(),
+            "https://host/ombi/api/v1/TheMovieDb/Keywords?searchTerm=a%26b%3Dc+d"
+        );
+        assert_eq!(
+            Route::get("api/v1/Request/movie/info").seg(7).to_string(),
+            "GET api/v1/Request/movie/info/{…}"
+        );
     }
 
     #[test]
     fn dot_segments_are_refused_not_dropped() {
         let base = Url::parse("http://h/").unwrap();
-        let e = Route::get("api/v1/Search/movie").seg("..").url(&base).unwrap_err();
+        let e = Route::get("api/v1/Search/movie")
+            .seg("..")
+            .url(&base)
+            .unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
-        let u = Route::get("api/v1/Search/movie").seg("...").url(&base).unwrap();
+        let u = Route::get("api/v1/Search/movie")
+            .seg("...")
+            .url(&base)
+            .unwrap();
         assert_eq!(u.path(), "/api/v1/Search/movie/...");
     }
 }

@@ -62,7 +62,10 @@ pub(crate) enum Session {
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Session::Jwt(j) => f.debug_struct("Jwt").field("username", &j.username).finish_non_exhaustive(),
+            Session::Jwt(j) => f
+                .debug_struct("Jwt")
+                .field("username", &j.username)
+                .finish_non_exhaustive(),
             Session::ApiKey { user_name, .. } => f
                 .debug_struct("ApiKey")
                 .field("key", &"[REDACTED]")
@@ -175,7 +178,10 @@ pub(crate) fn api_key_headers(
 /// `Authorization: Bearer <jwt>`, marked sensitive.
 pub(crate) fn bearer(token: &Token) -> Result<Credentials, ToolError> {
     let mut headers = HeaderMap::new();
-    headers.insert(AUTHORIZATION, sensitive(&format!("Bearer {}", token.value.expose_secret()))?);
+    headers.insert(
+        AUTHORIZATION,
+        sensitive(&format!("Bearer {}", token.value.expose_secret()))?,
+    );
     Ok(Credentials {
         headers,
         generation: Some(token.generation),
@@ -192,10 +198,17 @@ impl JwtSession {
     }
 
     /// A fresh token's header, logging in when there is none or it is due.
-    pub async fn credentials(&self, client: &reqwest::Client, base: &reqwest::Url) -> Result<Credentials, ToolError> {
+    pub async fn credentials(
+        &self,
+        client: &reqwest::Client,
+        base: &reqwest::Url,
+    ) -> Result<Credentials, ToolError> {
         let token = match self.current() {
             Some(t) if SystemTime::now() < t.renew_at => t,
-            stale => self.renew(client, base, stale.map(|t| t.generation)).await?,
+            stale => {
+                self.renew(client, base, stale.map(|t| t.generation))
+                    .await?
+            }
         };
         bearer(&token)
     }
@@ -219,7 +232,11 @@ impl JwtSession {
         Ok(token)
     }
 
-    async fn login(&self, client: &reqwest::Client, base: &reqwest::Url) -> Result<Token, ToolError> {
+    async fn login(
+        &self,
+        client: &reqwest::Client,
+        base: &reqwest::Url,
+    ) -> Result<Token, ToolError> {
         self.logins.fetch_add(1, Ordering::Relaxed);
         let url = base
             .join("api/v1/Token")
@@ -290,7 +307,6 @@ impl JwtSession {
             generation: self.generation.fetch_add(1, Ordering::Relaxed) + 1,
         })
     }
-
 }
 
 impl Token {
@@ -381,12 +397,24 @@ mod tests {
     #[test]
     fn parses_ombi_expirations() {
         let t = parse_utc("2026-05-09T10:11:12Z").unwrap();
-        assert_eq!(t.duration_since(UNIX_EPOCH).unwrap().as_secs(), 1_778_321_472);
+        assert_eq!(
+            t.duration_since(UNIX_EPOCH).unwrap().as_secs(),
+            1_778_321_472
+        );
         assert_eq!(format_utc(t), "2026-05-09T10:11:12Z");
         let f = parse_utc("2024-02-29T23:59:59.1234567Z").unwrap();
-        assert_eq!(f.duration_since(UNIX_EPOCH).unwrap().subsec_nanos(), 123_456_700);
+        assert_eq!(
+            f.duration_since(UNIX_EPOCH).unwrap().subsec_nanos(),
+            123_456_700
+        );
         assert_eq!(format_utc(f), "2024-02-29T23:59:59Z");
-        for bad in ["2026-05-09 10:11:12Z", "2026-13-01T00:00:00Z", "2026-05-09T10:11:12", "x", "2026-05-09T10:11:1xZ"] {
+        for bad in [
+            "2026-05-09 10:11:12Z",
+            "2026-13-01T00:00:00Z",
+            "2026-05-09T10:11:12",
+            "x",
+            "2026-05-09T10:11:1xZ",
+        ] {
             assert!(parse_utc(bad).is_none(), "{bad}");
         }
     }

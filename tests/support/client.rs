@@ -25,7 +25,11 @@ pub fn jwt(url: &str, user: &str, password: &str) -> Upstream {
 }
 
 pub fn api_key(url: &str, key: &str, user_name: Option<&str>) -> Upstream {
-    let mut pairs = vec![("OMBI_URL", url), ("OMBI_AUTH_MODE", "api_key"), ("OMBI_API_KEY", key)];
+    let mut pairs = vec![
+        ("OMBI_URL", url),
+        ("OMBI_AUTH_MODE", "api_key"),
+        ("OMBI_API_KEY", key),
+    ];
     if let Some(u) = user_name {
         pairs.push(("OMBI_USER_NAME", u));
     }
