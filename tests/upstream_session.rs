@@ -252,3 +252,41 @@ async fn probe_summarizes_without_secrets() {
     );
     let _ = fake_ombi::PLAIN_USER;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_calls_with_a_wrong_password_share_one_failed_login() {
+    let fake = FakeOmbi::start(Options::default()).await;
+    // A slow login, so every call is waiting on it.
+    fake.add_fault(Fault::on("POST", "/api/v1/Token").delay(Duration::from_millis(300)));
+    let up = Arc::new(client::jwt(&fake.url, ADMIN_USER, "wrong-password"));
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let up = up.clone();
+            tokio::spawn(async move { me(&up, None).await })
+        })
+        .collect();
+    for t in tasks {
+        assert_eq!(
+            t.await.unwrap().unwrap_err().code,
+            ErrorCode::AuthenticationFailed
+        );
+    }
+    assert_eq!(fake.logins(), 1);
+}
+
+#[tokio::test]
+async fn a_write_timing_out_during_login_was_never_sent() {
+    let fake = FakeOmbi::start(Options::default()).await;
+    fake.add_fault(Fault::on("POST", "/api/v1/Token").delay(Duration::from_secs(3)));
+    let up = client::jwt_timeout(&fake.url, ADMIN_USER, ADMIN_PASSWORD, 1);
+    let e = up
+        .write::<bool>(
+            None,
+            Route::post("api/v1/Issues/status")
+                .json(&serde_json::json!({"issueId": 1, "status": 2})),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!((e.code, e.retryable), (ErrorCode::Timeout, true), "{e:?}");
+    assert_eq!(fake.hits("POST", "/api/v1/Issues/status"), 0);
+}
