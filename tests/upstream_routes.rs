@@ -309,3 +309,52 @@ async fn a_64_mib_array_returns_what_fits_in_8_mib_within_the_deadline() {
     assert_eq!(e.code, ErrorCode::UpstreamSchemaMismatch);
     assert!(e.message.contains("8 MiB"), "{}", e.message);
 }
+
+#[tokio::test]
+async fn log_files_are_read_as_capped_text() {
+    let fake = FakeOmbi::start(Options::default()).await;
+    let up = client::api_key(&fake.url, API_KEY, None);
+    let names = up
+        .get_array::<String>(None, Route::get("api/v2/System/logs"))
+        .await
+        .unwrap();
+    assert_eq!(names.value, ["log20260502.txt", "log20260501.txt"]);
+    let whole = up
+        .get_text(
+            None,
+            Route::get("api/v2/System/logs").seg("log20260501.txt"),
+            1 << 20,
+        )
+        .await
+        .unwrap();
+    assert!(!whole.cut);
+    assert_eq!(whole.value.lines().count(), 3);
+    assert_eq!(
+        fake.requests().pop().unwrap().header("accept"),
+        Some("text/plain")
+    );
+    let head = up
+        .get_text(
+            None,
+            Route::get("api/v2/System/logs").seg("log20260502.txt"),
+            200,
+        )
+        .await
+        .unwrap();
+    assert!(head.cut);
+    assert_eq!(head.value.len(), 200);
+    assert!(head.value.starts_with("2026-05-02 10:00:00.000"));
+    // A bare ApiKey principal is Admin; a plain user is not.
+    let bob = up
+        .get_text(
+            Some("bob"),
+            Route::get("api/v2/System/logs").seg("log20260502.txt"),
+            200,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (bob.code, bob.http_status),
+        (ErrorCode::Forbidden, Some(403))
+    );
+}
