@@ -100,7 +100,9 @@ impl Upstream {
 
     /// Sends `route` acting as `acting_user` (api_key mode: the `UserName`
     /// header; ignored in jwt mode) and returns the raw answer, its body read
-    /// under [`MAX_BODY_BYTES`]. Only transport problems are errors here.
+    /// under [`MAX_BODY_BYTES`]. The status is not interpreted here (see
+    /// [`UpstreamResponse::payload`] / [`UpstreamResponse::json`]); errors are
+    /// transport failures, the deadline, and (jwt) a failed login.
     pub async fn send(
         &self,
         acting_user: Option<&str>,
