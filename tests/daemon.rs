@@ -353,7 +353,8 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
     ];
     let empty_s = empty.display().to_string();
     // (variables to set over `base`, variables to remove, the variable the error names)
-    let cases: Vec<(Vec<(&str, &str)>, Vec<&str>, &str)> = vec![
+    type Case<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>, &'a str);
+    let cases: Vec<Case> = vec![
         (vec![], vec!["OMBI_URL"], "OMBI_URL"),
         (vec![("OMBI_URL", "ftp://ombi")], vec![], "OMBI_URL"),
         (vec![("OMBI_URL", "not a url")], vec![], "OMBI_URL"),

@@ -136,9 +136,17 @@ async fn shutdown_lets_in_flight_calls_finish() {
     });
     let client = client(&d.socket).await;
     let listed = client.list_all_tools().await.unwrap();
-    assert!(listed.iter().any(|t| t.name == "read_server"), "read_server is served");
+    assert!(
+        listed.iter().any(|t| t.name == "read_server"),
+        "read_server is served"
+    );
     let in_flight = tokio::spawn(async move {
-        let r = client.call_tool(call("read_server", &serde_json::json!({"action": "status"}))).await;
+        let r = client
+            .call_tool(call(
+                "read_server",
+                &serde_json::json!({"action": "status"}),
+            ))
+            .await;
         (r, client)
     });
     tokio::time::sleep(Duration::from_millis(400)).await;
@@ -148,7 +156,9 @@ async fn shutdown_lets_in_flight_calls_finish() {
     let sc = result.structured_content.expect("structuredContent");
     assert_eq!(sc["ok"], true, "{sc}");
     let status = tokio::task::spawn_blocking(move || {
-        let s = d.wait(Duration::from_secs(20)).expect("daemon exits after draining");
+        let s = d
+            .wait(Duration::from_secs(20))
+            .expect("daemon exits after draining");
         (s, d)
     })
     .await
