@@ -468,3 +468,37 @@ fn help_and_version() {
     let out = Command::new(SHIM).arg("--help").output().unwrap();
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn daemon_is_not_dumpable() {
+    if !require(is_root(), "root (to run the daemon as a second uid)") {
+        return;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let (uid, gid) = test_user();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let socket = dir.path().join("mcp.sock");
+    let mut child = Command::new("setpriv")
+        .arg(format!("--reuid={uid}"))
+        .arg(format!("--regid={gid}"))
+        .arg("--clear-groups")
+        .arg(DAEMON)
+        .arg("--socket")
+        .arg(&socket)
+        .envs(offline_env())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !socket.exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "daemon did not start as uid {uid}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A non-dumpable process's /proc files belong to root, not to its uid:
+    // other processes of the same user cannot ptrace it or read its memory.
+    let owner = std::fs::metadata(format!("/proc/{}/mem", child.id())).unwrap().uid();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(owner, 0, "PR_SET_DUMPABLE 0 makes /proc/PID/mem root-owned");
+}
