@@ -240,10 +240,10 @@ fn movie_create(ctx: &Ctx) -> Response {
         req["requestStatus"] = json!("Common.ProcessingRequest");
         req["canApprove"] = json!(false);
     }
-    if ctx.call.headers.contains_key("apikey") {
-        if let Some(alias) = ctx.call.headers.get("apialias") {
-            req["requestedByAlias"] = json!(String::from_utf8_lossy(alias.as_bytes()));
-        }
+    if ctx.call.headers.contains_key("apikey")
+        && let Some(alias) = ctx.call.headers.get("apialias")
+    {
+        req["requestedByAlias"] = json!(String::from_utf8_lossy(alias.as_bytes()));
     }
     data.movie_requests.push(req);
     json(state::engine_result(
