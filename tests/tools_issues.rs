@@ -9,7 +9,7 @@ mod support;
 
 use read_tools::{Harness, err_code, items, ok_data};
 use serde_json::{Value, json};
-use support::fake_ombi::{Fault, Options};
+use support::fake_ombi::{Fault, Options, state_requests};
 
 fn ids(env: &Value) -> Vec<i64> {
     items(env)
@@ -280,6 +280,7 @@ async fn issue_errors_map_to_contract_codes() {
 #[tokio::test]
 async fn open_votes_use_already_voted_not_my_vote() {
     let h = Harness::start_with(Options::default(), Some("bob")).await;
+    h.fake.with_data(state_requests::plant_votes);
     let env = h.call("read_votes", json!({"action": "open"})).await;
     let data = ok_data(&env);
     assert_eq!(data["kind"], "vote_page");
@@ -305,6 +306,7 @@ async fn open_votes_use_already_voted_not_my_vote() {
 #[tokio::test]
 async fn votes_for_a_request_tally_the_complete_set() {
     let h = Harness::start().await;
+    h.fake.with_data(state_requests::plant_votes);
     let env = h
         .call(
             "read_votes",

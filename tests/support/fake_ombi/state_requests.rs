@@ -154,6 +154,29 @@ pub fn comment(id: i64, issue: i64, user: &str, text: &str) -> Value {
     })
 }
 
+/// Votes on movie 2 and TV child 12, planted by the vote tests (not in the
+/// sample: other tests vote on these requests themselves).
+pub fn plant_votes(data: &mut Data) {
+    data.votes.push(Vote {
+        user: "alice".into(),
+        request_id: 2,
+        vote_type: 0,
+        request_type: 1,
+    });
+    data.votes.push(Vote {
+        user: "bob".into(),
+        request_id: 2,
+        vote_type: 1,
+        request_type: 1,
+    });
+    data.votes.push(Vote {
+        user: "bob".into(),
+        request_id: 12,
+        vote_type: 0,
+        request_type: 0,
+    });
+}
+
 /// Adds the request-domain sample set to `Data::sample()`.
 pub fn extend_sample(data: &mut Data) {
     let r = &mut data.requests;
@@ -278,23 +301,5 @@ pub fn extend_sample(data: &mut Data) {
     data.comments
         .push(comment(1, 1, "alice", "Looking into it"));
     data.comments.push(comment(2, 1, "bob", "Thanks!"));
-    data.votes.push(Vote {
-        user: "alice".into(),
-        request_id: 2,
-        vote_type: 0,
-        request_type: 1,
-    });
-    data.votes.push(Vote {
-        user: "bob".into(),
-        request_id: 2,
-        vote_type: 1,
-        request_type: 1,
-    });
-    data.votes.push(Vote {
-        user: "bob".into(),
-        request_id: 12,
-        vote_type: 0,
-        request_type: 0,
-    });
     let _ = state::user_id;
 }
