@@ -383,7 +383,9 @@ pub fn movie(m: MovieRequest) -> Projected {
         r.approved_4k = m.approved_4k;
         r.available_4k = m.available_4k;
         r.denied_4k = m.denied_4k;
-        if r.denied_reason.is_none() {
+        // The family has one reason field: the 4K reason only fills it when
+        // there is no standard request it could be mistaken for.
+        if four_k_only {
             r.denied_reason = text(m.denied_reason_4k);
         }
     }
@@ -750,6 +752,10 @@ mod tests {
             (json!(true), json!(false))
         );
         assert!(v.get("denied").is_none(), "null denied stays absent");
+        assert!(
+            v.get("denied_reason").is_none(),
+            "the 4K reason is not the standard reason"
+        );
         assert_eq!(
             (
                 v["is_4k"].clone(),
