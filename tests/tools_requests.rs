@@ -596,3 +596,99 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
             .contains("no movie request or no TV request")
     );
 }
+
+// ------------------------------------------------------------ bounded scans
+
+/// 250 parents before the known ones: the scan pages through the v1 lite
+/// list 100 at a time and stops as soon as it has what it needs.
+fn many_parents(d: &mut support::fake_ombi::Data) {
+    use support::fake_ombi::state_requests::{tv_child, tv_parent};
+    let mut parents: Vec<Value> = (0..250)
+        .map(|n| {
+            tv_parent(
+                1000 + n,
+                50_000 + n,
+                60_000 + n,
+                &format!("Show {n}"),
+                vec![tv_child(
+                    5000 + n,
+                    1000 + n,
+                    "x",
+                    "bob",
+                    (1, 1),
+                    false,
+                    false,
+                )],
+            )
+        })
+        .collect();
+    parents.append(&mut d.requests.tv_parents);
+    d.requests.tv_parents = parents;
+}
+
+#[tokio::test]
+async fn tv_child_scan_pages_until_found() {
+    let h = Harness::start().await;
+    h.fake.with_data(many_parents);
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_child", "id": 21}}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["parent_request_id"], 20);
+    let scans: Vec<String> = h
+        .gets("/api/v1/Request/tvlite")
+        .into_iter()
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(
+        scans,
+        [
+            "/api/v1/Request/tvlite/100/0/2/0/0",
+            "/api/v1/Request/tvlite/100/100/2/0/0",
+            "/api/v1/Request/tvlite/100/200/2/0/0"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn recent_scan_stops_once_every_child_is_placed() {
+    let h = Harness::start().await;
+    h.fake.with_data(|d| {
+        many_parents(d);
+        // only resolvable children in the feed
+        d.requests
+            .recent
+            .retain(|r| r["requestId"] != 999 && r["requestId"] != 555);
+        d.requests.recent[1]["requestId"] = json!(5003);
+    });
+    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    assert_eq!(
+        items(&env)[1]["target"],
+        json!({"kind": "tv_parent", "id": 1003})
+    );
+    assert_eq!(
+        h.gets("/api/v1/Request/tvlite").len(),
+        1,
+        "child 5003 is on the first page"
+    );
+    assert!(env["warnings"].as_array().unwrap().is_empty(), "{env}");
+}
+
+#[tokio::test]
+async fn album_scan_stops_at_the_end_of_the_list() {
+    let h = Harness::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "album", "id": 404}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert_eq!(
+        h.gets("/api/v2/Requests/album").len(),
+        1,
+        "two albums: one page is the whole list"
+    );
+}
