@@ -1,3 +1,10 @@
 //! Wire shapes of Ombi → the contract's result families. Each projection rule
 //! of `04-results.md` is a named function here, tested on the quirky shape it
 //! exists for.
+
+pub mod integration;
+pub mod local_window;
+pub mod logs;
+pub mod server;
+pub mod settings;
+pub mod users;
