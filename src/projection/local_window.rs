@@ -58,15 +58,11 @@ pub fn single(returned: usize, unit: &str) -> Value {
     })
 }
 
-/// A warning when a complete list did not fit one result.
+/// A warning when a list did not fit one result.
 pub fn more_warning(paging: &Value, what: &str) -> Option<String> {
     (paging["has_more"] == json!(true)).then(|| {
-        format!(
-            "only {} of {} {what} are shown; ask again with page.offset {}",
-            paging["returned"],
-            if paging["total"].is_null() { "the".to_string() } else { paging["total"].to_string() },
-            paging["next_offset"]
-        )
+        let of = if paging["total"].is_null() { String::new() } else { format!(" of {}", paging["total"]) };
+        format!("only {}{of} {what} are shown", paging["returned"])
     })
 }
 
