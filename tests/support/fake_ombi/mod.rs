@@ -13,6 +13,7 @@ pub mod auth;
 pub mod faults;
 pub mod routes;
 pub mod state;
+pub mod state_admin;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};

@@ -57,6 +57,8 @@ pub struct Data {
     pub vote_enabled: bool,
     /// `/api/v2/Features`.
     pub features: Vec<(String, bool)>,
+    /// Users, settings, integrations and logs (state_admin.rs).
+    pub admin: super::state_admin::AdminData,
     next_id: i64,
 }
 
@@ -85,6 +87,7 @@ impl Data {
             votes: Vec::new(),
             vote_enabled: true,
             features: vec![("Movie4KRequests".into(), false), ("PlayedSync".into(), false)],
+            admin: super::state_admin::AdminData::sample(),
             next_id: 100,
         };
         let mut req = movie_request(1, 603, "The Matrix", "bob");

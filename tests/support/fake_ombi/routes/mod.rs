@@ -4,8 +4,13 @@
 //! GET → `200 text/html`, other verbs → 500 `{error}`.
 
 pub mod core;
+pub mod integration;
+pub mod logs;
 pub mod requests;
 pub mod search;
+pub mod server;
+pub mod settings;
+pub mod users;
 
 use std::collections::HashMap;
 
@@ -68,6 +73,12 @@ fn table() -> Vec<RouteDef> {
     t.extend(core::routes());
     t.extend(requests::routes());
     t.extend(search::routes());
+    // administration reads
+    t.extend(users::routes());
+    t.extend(server::routes());
+    t.extend(integration::routes());
+    t.extend(settings::routes());
+    t.extend(logs::routes());
     t
 }
 
