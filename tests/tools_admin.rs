@@ -25,7 +25,10 @@ struct Harness {
 
 async fn start_with(opts: Options, auth: &[(&str, &str)]) -> Harness {
     let fake = FakeOmbi::start(opts).await;
-    let mut pairs = vec![("OMBI_URL", fake.url.as_str()), ("OMBI_BUNDLES", "core,moderation,administration")];
+    let mut pairs = vec![
+        ("OMBI_URL", fake.url.as_str()),
+        ("OMBI_BUNDLES", "core,moderation,administration"),
+    ];
     pairs.extend_from_slice(auth);
     let config = Config::from_env(&Env::from_pairs(pairs), None).expect("test config");
     let ctx = CallCtx {
@@ -39,7 +42,14 @@ async fn start_with(opts: Options, auth: &[(&str, &str)]) -> Harness {
 
 /// API key without UserName: the system user `Api` (Admin).
 async fn start() -> Harness {
-    start_with(Options::default(), &[("OMBI_AUTH_MODE", "api_key"), ("OMBI_API_KEY", fake::API_KEY)]).await
+    start_with(
+        Options::default(),
+        &[
+            ("OMBI_AUTH_MODE", "api_key"),
+            ("OMBI_API_KEY", fake::API_KEY),
+        ],
+    )
+    .await
 }
 
 impl Harness {
@@ -52,18 +62,38 @@ impl Harness {
             Err(e) => Err(e.into()),
         };
         let result = render(tool, outcome, &self.ctx.correlation_id);
-        let sc = result.structured_content.clone().expect("structuredContent");
+        let sc = result
+            .structured_content
+            .clone()
+            .expect("structuredContent");
         let schema = Value::Object(schema::output_schema(def.name, def.families));
         let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
-        let errors: Vec<String> = validator.iter_errors(&sc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
-        assert!(errors.is_empty(), "{tool} {args}: result violates its outputSchema: {errors:?}\n{sc:#}");
-        assert_eq!(result.is_error, Some(!sc["ok"].as_bool().unwrap()), "isError = !ok");
-        assert!(serde_json::to_vec(&sc).unwrap().len() <= 64 * 1024, "result over 64 KiB");
+        let errors: Vec<String> = validator
+            .iter_errors(&sc)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{tool} {args}: result violates its outputSchema: {errors:?}\n{sc:#}"
+        );
+        assert_eq!(
+            result.is_error,
+            Some(!sc["ok"].as_bool().unwrap()),
+            "isError = !ok"
+        );
+        assert!(
+            serde_json::to_vec(&sc).unwrap().len() <= 64 * 1024,
+            "result over 64 KiB"
+        );
         sc
     }
 
     fn paths(&self) -> Vec<String> {
-        self.fake.requests().iter().map(|r| format!("{} {}", r.method, r.path)).collect()
+        self.fake
+            .requests()
+            .iter()
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect()
     }
 
     /// Nothing forbidden was ever sent: demo toggle, updater run, another
@@ -76,7 +106,10 @@ impl Harness {
             assert!(!l.contains("notificationpreferences/"), "{p}");
             assert!(!l.contains("accesstoken"), "{p}");
             assert!(!l.contains("/download/"), "{p}");
-            assert!(!l.starts_with("post") || l == "post /api/v1/settings/testcron", "unexpected POST {p}");
+            assert!(
+                !l.starts_with("post") || l == "post /api/v1/settings/testcron",
+                "unexpected POST {p}"
+            );
         }
     }
 }
@@ -84,7 +117,10 @@ impl Harness {
 fn assert_no_leak(v: &Value) {
     let text = v.to_string();
     assert!(!text.contains(LEAK), "a planted secret leaked: {text}");
-    assert!(!text.contains("@example.org"), "an e-mail address leaked: {text}");
+    assert!(
+        !text.contains("@example.org"),
+        "an e-mail address leaked: {text}"
+    );
 }
 
 fn err_code(v: &Value) -> &str {
@@ -108,13 +144,27 @@ async fn users_me_is_the_api_system_user() {
 #[tokio::test]
 async fn users_list_is_windowed_locally_without_pii() {
     let h = start().await;
-    let r = h.call("read_users", json!({"action": "list", "page": {"offset": 1, "limit": 1}})).await;
+    let r = h
+        .call(
+            "read_users",
+            json!({"action": "list", "page": {"offset": 1, "limit": 1}}),
+        )
+        .await;
     assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(r["data"]["items"], json!([{"id": support::fake_ombi::state::user_id("bob"), "user_name": "bob", "streaming_country": "US"}]));
-    assert_eq!(r["data"]["page"], json!({"offset": 1, "limit": 1, "returned": 1, "total": 3, "has_more": true, "next_offset": 2, "mode": "local", "unit": "users"}));
+    assert_eq!(
+        r["data"]["items"],
+        json!([{"id": support::fake_ombi::state::user_id("bob"), "user_name": "bob", "streaming_country": "US"}])
+    );
+    assert_eq!(
+        r["data"]["page"],
+        json!({"offset": 1, "limit": 1, "returned": 1, "total": 3, "has_more": true, "next_offset": 2, "mode": "local", "unit": "users"})
+    );
     assert_no_leak(&r);
     let all = h.call("read_users", json!({"action": "list"})).await;
-    assert_eq!(all["data"]["items"][2], json!({"id": support::fake_ombi::state::user_id("carol"), "user_name": "carol", "alias": "Caz", "language": "fr", "streaming_country": "FR"}));
+    assert_eq!(
+        all["data"]["items"][2],
+        json!({"id": support::fake_ombi::state::user_id("carol"), "user_name": "carol", "alias": "Caz", "language": "fr", "streaming_country": "FR"})
+    );
     assert_no_leak(&all);
     assert_eq!(h.fake.hits("GET", "/api/v1/Identity/Users"), 2);
 }
@@ -123,11 +173,21 @@ async fn users_list_is_windowed_locally_without_pii() {
 async fn users_get_known_and_unknown() {
     let h = start().await;
     let id = support::fake_ombi::state::user_id("alice");
-    let r = h.call("read_users", json!({"action": "get", "user_id": id})).await;
+    let r = h
+        .call("read_users", json!({"action": "get", "user_id": id}))
+        .await;
     assert_eq!(r["data"]["items"][0]["alias"], "Alice A.");
     assert_no_leak(&r);
-    assert_eq!(h.fake.hits("GET", &format!("/api/v1/Identity/User/{id}")), 1);
-    let r = h.call("read_users", json!({"action": "get", "user_id": "no-such-user"})).await;
+    assert_eq!(
+        h.fake.hits("GET", &format!("/api/v1/Identity/User/{id}")),
+        1
+    );
+    let r = h
+        .call(
+            "read_users",
+            json!({"action": "get", "user_id": "no-such-user"}),
+        )
+        .await;
     assert_eq!(r["ok"], false);
     assert_eq!(err_code(&r), "NOT_FOUND");
     let r = h.call("read_users", json!({"action": "get"})).await;
@@ -147,19 +207,29 @@ async fn users_online_deduplicates_connections() {
 #[tokio::test]
 async fn notification_agents_never_return_delivery_values() {
     let h = start().await;
-    let r = h.call("read_users", json!({"action": "notification_agents"})).await;
+    let r = h
+        .call("read_users", json!({"action": "notification_agents"}))
+        .await;
     assert_eq!(r["data"]["kind"], "reference_page");
-    assert_eq!(r["data"]["items"][0], json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"}));
+    assert_eq!(
+        r["data"]["items"][0],
+        json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"})
+    );
     assert_eq!(r["data"]["items"][1]["category"], "not_configured");
     assert_no_leak(&r);
-    assert_eq!(h.fake.hits("GET", "/api/v1/Identity/notificationpreferences"), 1);
+    assert_eq!(
+        h.fake
+            .hits("GET", "/api/v1/Identity/notificationpreferences"),
+        1
+    );
     h.assert_never_called_forbidden();
 }
 
 #[tokio::test]
 async fn users_list_upstream_500_is_an_error_not_a_page() {
     let h = start().await;
-    h.fake.add_fault(Fault::on("GET", "/api/v1/Identity/Users").nasty_500());
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Identity/Users").nasty_500());
     let r = h.call("read_users", json!({"action": "list"})).await;
     assert_eq!(r["ok"], false);
     assert_eq!(err_code(&r), "UPSTREAM_REJECTED");
@@ -184,14 +254,23 @@ async fn server_status_about_media_servers() {
     assert_eq!(metric(&r, "status_code"), 200);
     assert_eq!(metric(&r, "version"), "4.59.3");
     assert_eq!(metric(&r, "wizard_completed"), true);
-    for p in ["/api/v1/Status", "/api/v1/Status/info", "/api/v1/Status/Wizard"] {
+    for p in [
+        "/api/v1/Status",
+        "/api/v1/Status/info",
+        "/api/v1/Status/Wizard",
+    ] {
         assert_eq!(h.fake.hits("GET", p), 1, "{p}");
     }
     let r = h.call("read_server", json!({"action": "about"})).await;
     assert_eq!(metric(&r, "branch"), "Stable");
     let text = r.to_string();
-    assert!(!text.contains("/app/ombi") && !text.contains("/config"), "storage paths leaked: {text}");
-    let r = h.call("read_server", json!({"action": "media_servers"})).await;
+    assert!(
+        !text.contains("/app/ombi") && !text.contains("/config"),
+        "storage paths leaked: {text}"
+    );
+    let r = h
+        .call("read_server", json!({"action": "media_servers"}))
+        .await;
     assert_eq!(metric(&r, "total_servers"), 2);
     assert_eq!(metric(&r, "partially_down"), true);
     h.assert_never_called_forbidden();
@@ -200,7 +279,8 @@ async fn server_status_about_media_servers() {
 #[tokio::test]
 async fn server_status_partial_failure_keeps_what_was_read() {
     let h = start().await;
-    h.fake.add_fault(Fault::on("GET", "/api/v1/Status/info").nasty_500());
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Status/info").nasty_500());
     let r = h.call("read_server", json!({"action": "status"})).await;
     assert_eq!(r["ok"], false);
     assert_eq!(err_code(&r), "PARTIAL_FAILURE");
@@ -227,14 +307,34 @@ async fn server_features_and_cron() {
     assert_eq!(r["data"]["kind"], "reference_page");
     assert_eq!(r["data"]["items"][0]["name"], "Movie4KRequests");
     assert_eq!(r["data"]["items"][0]["value"], false);
-    let r = h.call("read_server", json!({"action": "cron_validate", "expression": "0 0 12 ? * FRI *"})).await;
+    let r = h
+        .call(
+            "read_server",
+            json!({"action": "cron_validate", "expression": "0 0 12 ? * FRI *"}),
+        )
+        .await;
     assert_eq!(metric(&r, "valid"), true);
-    let sent = h.fake.requests().into_iter().find(|q| q.path == "/api/v1/Settings/testcron").unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&sent.body).unwrap(), json!({"expression": "0 0 12 ? * FRI *"}));
-    let r = h.call("read_server", json!({"action": "cron_validate", "expression": "every day"})).await;
+    let sent = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|q| q.path == "/api/v1/Settings/testcron")
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&sent.body).unwrap(),
+        json!({"expression": "0 0 12 ? * FRI *"})
+    );
+    let r = h
+        .call(
+            "read_server",
+            json!({"action": "cron_validate", "expression": "every day"}),
+        )
+        .await;
     assert_eq!(r["ok"], true);
     assert_eq!(metric(&r, "valid"), false);
-    let r = h.call("read_server", json!({"action": "cron_validate"})).await;
+    let r = h
+        .call("read_server", json!({"action": "cron_validate"}))
+        .await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
     h.assert_never_called_forbidden();
 }
@@ -242,7 +342,8 @@ async fn server_features_and_cron() {
 #[tokio::test]
 async fn server_about_204_is_not_found() {
     let h = start().await;
-    h.fake.add_fault(Fault::on("GET", "/api/v1/Settings/about").no_content());
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Settings/about").no_content());
     let r = h.call("read_server", json!({"action": "about"})).await;
     assert_eq!(err_code(&r), "NOT_FOUND");
 }
@@ -250,31 +351,64 @@ async fn server_about_204_is_not_found() {
 // ----------------------------------------------------------- read_integration
 
 fn categories(r: &Value) -> Vec<String> {
-    r["data"]["items"].as_array().unwrap().iter().map(|i| i["category"].as_str().unwrap().to_string()).collect()
+    r["data"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["category"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[tokio::test]
 async fn radarr_options_standard_and_4k() {
     let h = start().await;
-    let r = h.call("read_integration", json!({"action": "radarr_options"})).await;
+    let r = h
+        .call("read_integration", json!({"action": "radarr_options"}))
+        .await;
     assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(categories(&r), ["quality_profile", "quality_profile", "root_folder", "tag"]);
-    assert_eq!(r["data"]["items"][2], json!({"id": "1", "name": "/movies", "value": 1, "category": "root_folder"}));
-    for p in ["/api/v1/Radarr/enabled", "/api/v1/Radarr/Profiles", "/api/v1/Radarr/RootFolders", "/api/v1/Radarr/tags"] {
+    assert_eq!(
+        categories(&r),
+        ["quality_profile", "quality_profile", "root_folder", "tag"]
+    );
+    assert_eq!(
+        r["data"]["items"][2],
+        json!({"id": "1", "name": "/movies", "value": 1, "category": "root_folder"})
+    );
+    for p in [
+        "/api/v1/Radarr/enabled",
+        "/api/v1/Radarr/Profiles",
+        "/api/v1/Radarr/RootFolders",
+        "/api/v1/Radarr/tags",
+    ] {
         assert_eq!(h.fake.hits("GET", p), 1, "{p}");
     }
     // 4K: the feature is off in the sample data.
-    let r = h.call("read_integration", json!({"action": "radarr_options", "is_4k": true})).await;
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "radarr_options", "is_4k": true}),
+        )
+        .await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     assert_eq!(h.fake.hits("GET", "/api/v1/Radarr/Profiles/4k"), 0);
     h.fake.with_data(|d| d.features[0].1 = true);
-    let r = h.call("read_integration", json!({"action": "radarr_options", "is_4k": true})).await;
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "radarr_options", "is_4k": true}),
+        )
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["data"]["items"][0]["name"], "UHD-2160p");
     assert_eq!(r["data"]["items"][1]["name"], "/movies-4k");
     // 4K instance disabled: RootFolders/4k answers 204.
     h.fake.with_data(|d| d.admin.radarr4k_root_folders = None);
-    let r = h.call("read_integration", json!({"action": "radarr_options", "is_4k": true})).await;
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "radarr_options", "is_4k": true}),
+        )
+        .await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     h.assert_never_called_forbidden();
 }
@@ -283,7 +417,9 @@ async fn radarr_options_standard_and_4k() {
 async fn radarr_disabled_is_unsupported() {
     let h = start().await;
     h.fake.with_data(|d| d.admin.radarr_enabled = false);
-    let r = h.call("read_integration", json!({"action": "radarr_options"})).await;
+    let r = h
+        .call("read_integration", json!({"action": "radarr_options"}))
+        .await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     assert_eq!(h.fake.hits("GET", "/api/v1/Radarr/Profiles"), 0);
 }
@@ -291,17 +427,31 @@ async fn radarr_disabled_is_unsupported() {
 #[tokio::test]
 async fn sonarr_options_include_language_profiles_and_version() {
     let h = start().await;
-    let r = h.call("read_integration", json!({"action": "sonarr_options"})).await;
+    let r = h
+        .call("read_integration", json!({"action": "sonarr_options"}))
+        .await;
     assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(categories(&r), ["quality_profile", "root_folder", "language_profile", "tag", "sonarr_version"]);
+    assert_eq!(
+        categories(&r),
+        [
+            "quality_profile",
+            "root_folder",
+            "language_profile",
+            "tag",
+            "sonarr_version"
+        ]
+    );
     assert_eq!(h.fake.hits("GET", "/api/v1/Sonarr/v3/LanguageProfiles"), 1);
 }
 
 #[tokio::test]
 async fn sonarr_partial_failure_keeps_other_lists() {
     let h = start().await;
-    h.fake.add_fault(Fault::on("GET", "/api/v1/Sonarr/tags").nasty_500());
-    let r = h.call("read_integration", json!({"action": "sonarr_options"})).await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Sonarr/tags").nasty_500());
+    let r = h
+        .call("read_integration", json!({"action": "sonarr_options"}))
+        .await;
     assert_eq!(err_code(&r), "PARTIAL_FAILURE");
     assert_eq!(r["data"]["items"].as_array().unwrap().len(), 4);
 }
@@ -309,28 +459,52 @@ async fn sonarr_partial_failure_keeps_other_lists() {
 #[tokio::test]
 async fn lidarr_disabled_then_enabled() {
     let h = start().await;
-    let r = h.call("read_integration", json!({"action": "lidarr_options"})).await;
+    let r = h
+        .call("read_integration", json!({"action": "lidarr_options"}))
+        .await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     h.fake.with_data(|d| d.admin.lidarr_enabled = true);
-    let r = h.call("read_integration", json!({"action": "lidarr_options"})).await;
+    let r = h
+        .call("read_integration", json!({"action": "lidarr_options"}))
+        .await;
     assert_eq!(categories(&r), ["quality_profile", "root_folder"]);
 }
 
 #[tokio::test]
 async fn plex_servers_and_libraries_resolve_saved_machine_ids() {
     let h = start().await;
-    let r = h.call("read_integration", json!({"action": "plex_servers"})).await;
-    assert_eq!(r["data"]["items"], json!([{"id": "abc123", "name": "Living room", "value": "abc123", "category": "plex_server"}]));
-    let r = h.call("read_integration", json!({"action": "plex_libraries", "machine_id": "abc123"})).await;
-    assert_eq!(r["data"]["items"][1], json!({"id": "2", "name": "TV Shows", "value": "2", "category": "plex_library_show"}));
+    let r = h
+        .call("read_integration", json!({"action": "plex_servers"}))
+        .await;
+    assert_eq!(
+        r["data"]["items"],
+        json!([{"id": "abc123", "name": "Living room", "value": "abc123", "category": "plex_server"}])
+    );
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "plex_libraries", "machine_id": "abc123"}),
+        )
+        .await;
+    assert_eq!(
+        r["data"]["items"][1],
+        json!({"id": "2", "name": "TV Shows", "value": "2", "category": "plex_library_show"})
+    );
     assert_eq!(h.fake.hits("GET", "/api/v1/Plex/Libraries/abc123"), 1);
     // Not a saved server: refused before any library call, nothing passed through.
-    let r = h.call("read_integration", json!({"action": "plex_libraries", "machine_id": "../../evil"})).await;
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "plex_libraries", "machine_id": "../../evil"}),
+        )
+        .await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
     assert_eq!(r["error"]["field"], "machine_id");
     assert!(h.paths().iter().all(|p| !p.contains("evil")));
     h.fake.with_data(|d| d.admin.plex_servers.clear());
-    let r = h.call("read_integration", json!({"action": "plex_servers"})).await;
+    let r = h
+        .call("read_integration", json!({"action": "plex_servers"}))
+        .await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     h.assert_never_called_forbidden();
 }
@@ -338,16 +512,38 @@ async fn plex_servers_and_libraries_resolve_saved_machine_ids() {
 #[tokio::test]
 async fn media_server_users_are_user_pages() {
     let h = start().await;
-    let r = h.call("read_integration", json!({"action": "media_server_users", "server": "plex"})).await;
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "media_server_users", "server": "plex"}),
+        )
+        .await;
     assert_eq!(r["data"]["kind"], "user_page");
-    assert_eq!(r["data"]["items"][0], json!({"id": "p-100", "user_name": "dave"}));
-    let r = h.call("read_integration", json!({"action": "media_server_users", "server": "emby"})).await;
+    assert_eq!(
+        r["data"]["items"][0],
+        json!({"id": "p-100", "user_name": "dave"})
+    );
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "media_server_users", "server": "emby"}),
+        )
+        .await;
     assert_eq!(r["data"]["items"][0]["user_name"], "frank");
-    let r = h.call("read_integration", json!({"action": "media_server_users", "server": "jellyfin"})).await;
+    let r = h
+        .call(
+            "read_integration",
+            json!({"action": "media_server_users", "server": "jellyfin"}),
+        )
+        .await;
     assert_eq!(r["ok"], true);
     assert_eq!(r["data"]["items"], json!([]));
     assert!(r["warnings"][0].as_str().unwrap().contains("jellyfin"));
-    for p in ["/api/v1/Plex/friends", "/api/v1/Emby/users", "/api/v1/Jellyfin/users"] {
+    for p in [
+        "/api/v1/Plex/friends",
+        "/api/v1/Emby/users",
+        "/api/v1/Jellyfin/users",
+    ] {
         assert_eq!(h.fake.hits("GET", p), 1, "{p}");
     }
 }
@@ -361,16 +557,34 @@ async fn every_settings_section_is_allowlisted_and_revisioned() {
         let r = h.call("read_settings", json!({"section": section})).await;
         assert_eq!(r["ok"], true, "{section}: {r}");
         assert_eq!(r["data"]["section"], *section);
-        assert_eq!(r["data"]["revision"].as_str().map(str::len), Some(64), "{section}");
+        assert_eq!(
+            r["data"]["revision"].as_str().map(str::len),
+            Some(64),
+            "{section}"
+        );
         assert_no_leak(&r);
         for v in r["data"]["values"].as_array().unwrap() {
             if let Some(n) = v["value"].as_i64() {
-                assert!(!LEAK_PORTS.contains(&n), "{section}: port {n} leaked at {}", v["name"]);
+                assert!(
+                    !LEAK_PORTS.contains(&n),
+                    "{section}: port {n} leaked at {}",
+                    v["name"]
+                );
             }
-            assert!(!v["name"].as_str().unwrap().to_ascii_lowercase().contains("apikey"), "{section}");
+            assert!(
+                !v["name"]
+                    .as_str()
+                    .unwrap()
+                    .to_ascii_lowercase()
+                    .contains("apikey"),
+                "{section}"
+            );
         }
         if *section != "features" {
-            assert!(!r["data"]["values"].as_array().unwrap().is_empty(), "{section} shows nothing");
+            assert!(
+                !r["data"]["values"].as_array().unwrap().is_empty(),
+                "{section} shows nothing"
+            );
         }
     }
     h.assert_never_called_forbidden();
@@ -382,46 +596,86 @@ async fn settings_values_are_escaped_pointers_and_omissions_are_named() {
     let r = h.call("read_settings", json!({"section": "plex"})).await;
     let values = r["data"]["values"].as_array().unwrap();
     assert!(values.contains(&json!({"name": "/servers/0/machineIdentifier", "value": "abc123"})));
-    assert!(values.contains(&json!({"name": "/servers/0/plexSelectedLibraries/1/title", "value": "TV Shows"})));
+    assert!(values.contains(
+        &json!({"name": "/servers/0/plexSelectedLibraries/1/title", "value": "TV Shows"})
+    ));
     let omitted = r["data"]["omitted_fields"].as_array().unwrap();
-    for name in ["/servers/*/plexAuthToken", "/servers/*/ip", "/servers/*/port", "/servers/*/serverHostname", "/installId"] {
-        assert!(omitted.contains(&json!(name)), "{name} not listed in {omitted:?}");
+    for name in [
+        "/servers/*/plexAuthToken",
+        "/servers/*/ip",
+        "/servers/*/port",
+        "/servers/*/serverHostname",
+        "/installId",
+    ] {
+        assert!(
+            omitted.contains(&json!(name)),
+            "{name} not listed in {omitted:?}"
+        );
     }
     assert_eq!(h.fake.hits("GET", "/api/v1/Settings/plex"), 1);
-    let r = h.call("read_settings", json!({"section": "user_management"})).await;
-    assert!(r["data"]["values"].as_array().unwrap().contains(&json!({"name": "/defaultRoles/1", "value": "RequestTv"})));
+    let r = h
+        .call("read_settings", json!({"section": "user_management"}))
+        .await;
+    assert!(
+        r["data"]["values"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"name": "/defaultRoles/1", "value": "RequestTv"}))
+    );
     assert_eq!(h.fake.hits("GET", "/api/v1/Settings/UserManagement"), 1);
-    let r = h.call("read_settings", json!({"section": "features"})).await;
-    assert_eq!(r["data"]["values"], json!([{"name": "Movie4KRequests", "value": false}, {"name": "PlayedSync", "value": false}]));
+    let r = h
+        .call("read_settings", json!({"section": "features"}))
+        .await;
+    assert_eq!(
+        r["data"]["values"],
+        json!([{"name": "Movie4KRequests", "value": false}, {"name": "PlayedSync", "value": false}])
+    );
 }
 
 #[tokio::test]
 async fn settings_revision_changes_with_the_section() {
     let h = start().await;
-    let first = h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
-    let again = h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
+    let first =
+        h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
+    let again =
+        h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
     assert_eq!(first, again, "same content, same revision");
-    h.fake.with_data(|d| d.admin.settings.get_mut("vote").unwrap()["movieVoteMax"] = json!(20));
-    let changed = h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
+    h.fake
+        .with_data(|d| d.admin.settings.get_mut("vote").unwrap()["movieVoteMax"] = json!(20));
+    let changed =
+        h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
     assert_ne!(first, changed);
     // A change to a secret the caller never sees also changes the revision.
-    let before = h.call("read_settings", json!({"section": "sonarr"})).await["data"]["revision"].clone();
-    h.fake.with_data(|d| d.admin.settings.get_mut("sonarr").unwrap()["apiKey"] = json!("rotated-key"));
-    let after = h.call("read_settings", json!({"section": "sonarr"})).await["data"]["revision"].clone();
+    let before =
+        h.call("read_settings", json!({"section": "sonarr"})).await["data"]["revision"].clone();
+    h.fake.with_data(|d| {
+        d.admin.settings.get_mut("sonarr").unwrap()["apiKey"] = json!("rotated-key")
+    });
+    let after =
+        h.call("read_settings", json!({"section": "sonarr"})).await["data"]["revision"].clone();
     assert_ne!(before, after);
     // Features: a toggled flag changes it too.
-    let f1 = h.call("read_settings", json!({"section": "features"})).await["data"]["revision"].clone();
+    let f1 = h
+        .call("read_settings", json!({"section": "features"}))
+        .await["data"]["revision"]
+        .clone();
     h.fake.with_data(|d| d.features[1].1 = true);
-    let f2 = h.call("read_settings", json!({"section": "features"})).await["data"]["revision"].clone();
+    let f2 = h
+        .call("read_settings", json!({"section": "features"}))
+        .await["data"]["revision"]
+        .clone();
     assert_ne!(f1, f2);
 }
 
 #[tokio::test]
 async fn settings_bad_section_and_204() {
     let h = start().await;
-    let r = h.call("read_settings", json!({"section": "couchpotato"})).await;
+    let r = h
+        .call("read_settings", json!({"section": "couchpotato"}))
+        .await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
-    h.fake.add_fault(Fault::on("GET", "/api/v1/Settings/vote").no_content());
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Settings/vote").no_content());
     let r = h.call("read_settings", json!({"section": "vote"})).await;
     assert_eq!(r["ok"], true);
     assert_eq!(r["data"]["values"], json!([]));
@@ -434,8 +688,16 @@ async fn settings_bad_section_and_204() {
 async fn logs_list_and_read_with_redaction() {
     let h = start().await;
     let r = h.call("read_logs", json!({"action": "list"})).await;
-    assert_eq!(r["data"]["files"][0], json!({"file_id": "log20260502.txt", "name": "log20260502.txt"}));
-    let r = h.call("read_logs", json!({"action": "read", "file_id": "log20260502.txt", "offset": 1, "limit": 4})).await;
+    assert_eq!(
+        r["data"]["files"][0],
+        json!({"file_id": "log20260502.txt", "name": "log20260502.txt"})
+    );
+    let r = h
+        .call(
+            "read_logs",
+            json!({"action": "read", "file_id": "log20260502.txt", "offset": 1, "limit": 4}),
+        )
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     let lines = r["data"]["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 4);
@@ -443,10 +705,23 @@ async fn logs_list_and_read_with_redaction() {
     assert_eq!(r["data"]["next_offset"], 5);
     assert_no_leak(&r);
     assert!(r.to_string().contains("[REDACTED"));
-    let req = h.fake.requests().into_iter().find(|q| q.path == "/api/v2/System/logs/log20260502.txt").unwrap();
+    let req = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|q| q.path == "/api/v2/System/logs/log20260502.txt")
+        .unwrap();
     assert_eq!(req.header("accept"), Some("text/plain"));
-    let r = h.call("read_logs", json!({"action": "read", "file_id": "log20260502.txt", "offset": 5})).await;
-    assert_eq!(r["data"]["lines"], json!(["2026-05-02 10:00:05.006 +00:00 [INF] Plex content sync finished"]));
+    let r = h
+        .call(
+            "read_logs",
+            json!({"action": "read", "file_id": "log20260502.txt", "offset": 5}),
+        )
+        .await;
+    assert_eq!(
+        r["data"]["lines"],
+        json!(["2026-05-02 10:00:05.006 +00:00 [INF] Plex content sync finished"])
+    );
     assert!(r["data"]["next_offset"].is_null());
     h.assert_never_called_forbidden();
 }
@@ -455,12 +730,19 @@ async fn logs_list_and_read_with_redaction() {
 async fn logs_refuse_paths_and_report_missing_files() {
     let h = start().await;
     for bad in ["../appsettings.json", "a/b.txt", "..\\x.txt"] {
-        let r = h.call("read_logs", json!({"action": "read", "file_id": bad})).await;
+        let r = h
+            .call("read_logs", json!({"action": "read", "file_id": bad}))
+            .await;
         assert_eq!(err_code(&r), "INVALID_ARGUMENT", "{bad}");
         assert_eq!(r["error"]["field"], "file_id");
     }
     assert!(h.fake.requests().is_empty(), "a bad file_id reached Ombi");
-    let r = h.call("read_logs", json!({"action": "read", "file_id": "log19990101.txt"})).await;
+    let r = h
+        .call(
+            "read_logs",
+            json!({"action": "read", "file_id": "log19990101.txt"}),
+        )
+        .await;
     assert_eq!(err_code(&r), "NOT_FOUND");
 }
 
@@ -477,11 +759,21 @@ async fn a_2_mib_log_read_is_bounded() {
         ));
         i += 1;
     }
-    h.fake.with_data(|d| d.admin.logs.insert(0, ("log20260503.txt".into(), big)));
-    let r = h.call("read_logs", json!({"action": "read", "file_id": "log20260503.txt", "offset": 1000, "limit": 500})).await;
+    h.fake
+        .with_data(|d| d.admin.logs.insert(0, ("log20260503.txt".into(), big)));
+    let r = h
+        .call(
+            "read_logs",
+            json!({"action": "read", "file_id": "log20260503.txt", "offset": 1000, "limit": 500}),
+        )
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     let lines = r["data"]["lines"].as_array().unwrap();
-    assert!(!lines.is_empty() && lines.len() <= 500, "{} lines", lines.len());
+    assert!(
+        !lines.is_empty() && lines.len() <= 500,
+        "{} lines",
+        lines.len()
+    );
     assert!(lines[0].as_str().unwrap().contains("request 1000 "));
     assert_eq!(r["data"]["next_offset"], json!(1000 + lines.len()));
     assert_no_leak(&r);
@@ -491,7 +783,11 @@ async fn a_2_mib_log_read_is_bounded() {
 async fn logs_need_an_admin() {
     let h = start_with(
         Options::default(),
-        &[("OMBI_AUTH_MODE", "jwt"), ("OMBI_USERNAME", fake::PLAIN_USER), ("OMBI_PASSWORD", fake::PLAIN_PASSWORD)],
+        &[
+            ("OMBI_AUTH_MODE", "jwt"),
+            ("OMBI_USERNAME", fake::PLAIN_USER),
+            ("OMBI_PASSWORD", fake::PLAIN_PASSWORD),
+        ],
     )
     .await;
     let r = h.call("read_logs", json!({"action": "list"})).await;

@@ -85,7 +85,11 @@ pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|p| {
             let id = positive(p.id)?;
-            let name = p.name.as_deref().map(sanitize).unwrap_or_else(|| id.to_string());
+            let name = p
+                .name
+                .as_deref()
+                .map(sanitize)
+                .unwrap_or_else(|| id.to_string());
             Some(reference(json!(id), &name, category))
         })
         .collect()
@@ -96,7 +100,11 @@ pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|r| {
             let id = positive(r.id)?;
-            let name = r.path.as_deref().map(sanitize).unwrap_or_else(|| id.to_string());
+            let name = r
+                .path
+                .as_deref()
+                .map(sanitize)
+                .unwrap_or_else(|| id.to_string());
             Some(reference(json!(id), &name, category))
         })
         .collect()
@@ -106,7 +114,11 @@ pub fn tags(rows: &[WireTag], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|t| {
             let id = positive(t.id)?;
-            let name = t.label.as_deref().map(sanitize).unwrap_or_else(|| id.to_string());
+            let name = t
+                .label
+                .as_deref()
+                .map(sanitize)
+                .unwrap_or_else(|| id.to_string());
             Some(reference(json!(id), &name, category))
         })
         .collect()
@@ -123,7 +135,11 @@ pub fn plex_servers(rows: &[WirePlexServer]) -> Vec<Value> {
     rows.iter()
         .filter_map(|s| {
             let id = s.machine_id.as_deref().filter(|m| !m.is_empty())?;
-            let name = s.server_name.as_deref().map(sanitize).unwrap_or_else(|| id.to_string());
+            let name = s
+                .server_name
+                .as_deref()
+                .map(sanitize)
+                .unwrap_or_else(|| id.to_string());
             Some(reference(json!(id), &name, "plex_server"))
         })
         .collect()
@@ -135,9 +151,21 @@ pub fn plex_libraries(rows: &[WirePlexSection]) -> Vec<Value> {
     rows.iter()
         .filter_map(|s| {
             let key = s.key.as_deref().filter(|k| !k.is_empty())?;
-            let name = s.title.as_deref().map(sanitize).unwrap_or_else(|| key.to_string());
-            let category = s.kind.as_deref().filter(|k| !k.is_empty()).unwrap_or("library");
-            Some(reference(json!(key), &name, &format!("plex_library_{}", sanitize(category))))
+            let name = s
+                .title
+                .as_deref()
+                .map(sanitize)
+                .unwrap_or_else(|| key.to_string());
+            let category = s
+                .kind
+                .as_deref()
+                .filter(|k| !k.is_empty())
+                .unwrap_or("library");
+            Some(reference(
+                json!(key),
+                &name,
+                &format!("plex_library_{}", sanitize(category)),
+            ))
         })
         .collect()
 }
@@ -162,7 +190,8 @@ mod tests {
     #[test]
     fn root_folders_are_named_by_path() {
         let rows: Vec<WireRootFolder> =
-            serde_json::from_value(json!([{"id": 1, "path": "/movies", "freespace": 123456789}])).unwrap();
+            serde_json::from_value(json!([{"id": 1, "path": "/movies", "freespace": 123456789}]))
+                .unwrap();
         assert_eq!(root_folders(&rows, "root_folder")[0]["name"], "/movies");
     }
 
@@ -173,7 +202,12 @@ mod tests {
         }))
         .unwrap();
         let out = plex_servers(s.servers.as_deref().unwrap());
-        assert_eq!(out, vec![json!({"id": "abc123", "name": "Living room", "value": "abc123", "category": "plex_server"})]);
+        assert_eq!(
+            out,
+            vec![
+                json!({"id": "abc123", "name": "Living room", "value": "abc123", "category": "plex_server"})
+            ]
+        );
     }
 
     #[test]
@@ -184,6 +218,11 @@ mod tests {
         }))
         .unwrap();
         let out = plex_libraries(l.data.as_deref().unwrap());
-        assert_eq!(out, vec![json!({"id": "1", "name": "Movies", "value": "1", "category": "plex_library_movie"})]);
+        assert_eq!(
+            out,
+            vec![
+                json!({"id": "1", "name": "Movies", "value": "1", "category": "plex_library_movie"})
+            ]
+        );
     }
 }

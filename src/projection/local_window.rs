@@ -22,7 +22,11 @@ pub fn window<T>(items: Vec<T>, page: Page, complete: bool, unit: &str) -> (Vec<
     let end = offset.saturating_add(returned);
     let (total, has_more, next) = if complete {
         let more = end < held;
-        (json!(held), json!(more), if more { json!(end) } else { Value::Null })
+        (
+            json!(held),
+            json!(more),
+            if more { json!(end) } else { Value::Null },
+        )
     } else if end < held {
         (Value::Null, json!(true), json!(end))
     } else {
@@ -61,7 +65,11 @@ pub fn single(returned: usize, unit: &str) -> Value {
 /// A warning when a list did not fit one result.
 pub fn more_warning(paging: &Value, what: &str) -> Option<String> {
     (paging["has_more"] == json!(true)).then(|| {
-        let of = if paging["total"].is_null() { String::new() } else { format!(" of {}", paging["total"]) };
+        let of = if paging["total"].is_null() {
+            String::new()
+        } else {
+            format!(" of {}", paging["total"])
+        };
         format!("only {}{of} {what} are shown", paging["returned"])
     })
 }
@@ -83,7 +91,10 @@ mod tests {
         assert!(p["next_offset"].is_null());
         let (items, p) = window((1..=25).collect::<Vec<_>>(), page(0, 10), true, "users");
         assert_eq!(items.len(), 10);
-        assert_eq!((p["has_more"].clone(), p["next_offset"].clone()), (json!(true), json!(10)));
+        assert_eq!(
+            (p["has_more"].clone(), p["next_offset"].clone()),
+            (json!(true), json!(10))
+        );
     }
 
     #[test]

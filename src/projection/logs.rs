@@ -71,9 +71,8 @@ pub struct LineWindow {
 pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow {
     let limit = limit.clamp(1, MAX_LINES);
     let mut all: Vec<&str> = text.split('\n').collect();
-    if cut {
-        all.pop();
-    } else if all.last() == Some(&"") {
+    // A cut body ends in a partial line; a complete one in "" after its last '\n'.
+    if cut || all.last() == Some(&"") {
         all.pop();
     }
     let held = all.len();
@@ -100,7 +99,9 @@ pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow 
     let end = offset + lines.len();
     let mut warnings = Vec::new();
     if shortened > 0 {
-        warnings.push(format!("{shortened} long lines were shortened to {MAX_LINE_CHARS} characters"));
+        warnings.push(format!(
+            "{shortened} long lines were shortened to {MAX_LINE_CHARS} characters"
+        ));
     }
     if budget_hit {
         warnings.push(format!(
@@ -115,7 +116,9 @@ pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow 
         ));
     }
     if offset >= held && held > 0 && !cut {
-        warnings.push(format!("offset {offset} is past the end of the file ({held} lines)"));
+        warnings.push(format!(
+            "offset {offset} is past the end of the file ({held} lines)"
+        ));
     }
     LineWindow {
         offset,
@@ -140,7 +143,9 @@ static RULES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         (ci(r"(://)[^/\s:@]+:[^/\s@]+@"), "${1}[REDACTED]@"),
         // Authorization / Proxy-Authorization header values (scheme kept).
         (
-            ci(r#"((?:proxy-)?authorization"?\s*[:=]\s*"?)(?:(bearer|basic|digest|token)\s+)?[^\s",;]+"#),
+            ci(
+                r#"((?:proxy-)?authorization"?\s*[:=]\s*"?)(?:(bearer|basic|digest|token)\s+)?[^\s",;]+"#,
+            ),
             "${1}${2} [REDACTED]",
         ),
         // A bare bearer token anywhere.
@@ -149,11 +154,16 @@ static RULES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         // credential: apikey, api_key, X-Plex-Token, token, access_token,
         // password, secret, ...
         (
-            ci(r#"("?[\w.-]*(?:api[_-]?key|token|password|passwd|pwd|secret|authtoken|accountsid)"?\s*[:=]\s*"?)[^\s&"',;}<>]+"#),
+            ci(
+                r#"("?[\w.-]*(?:api[_-]?key|token|password|passwd|pwd|secret|authtoken|accountsid)"?\s*[:=]\s*"?)[^\s&"',;}<>]+"#,
+            ),
             "${1}[REDACTED]",
         ),
         // E-mail addresses.
-        (ci(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"), "[REDACTED_EMAIL]"),
+        (
+            ci(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+            "[REDACTED_EMAIL]",
+        ),
     ]
 });
 
@@ -166,7 +176,8 @@ pub fn redact(line: &str) -> String {
         }
     }
     // "${1}${2} [REDACTED]" leaves a double space when no scheme was present.
-    out.replace(": [REDACTED]", ":[REDACTED]").replace("=  [REDACTED]", "= [REDACTED]")
+    out.replace(": [REDACTED]", ":[REDACTED]")
+        .replace("=  [REDACTED]", "= [REDACTED]")
 }
 
 /// The `logs` object of a `read`.
@@ -186,7 +197,15 @@ mod tests {
 
     #[test]
     fn file_ids_reject_paths() {
-        for bad in ["../etc/passwd", "a/b.txt", "a\\b.txt", "", ".hidden", "log..txt", "x\0y"] {
+        for bad in [
+            "../etc/passwd",
+            "a/b.txt",
+            "a\\b.txt",
+            "",
+            ".hidden",
+            "log..txt",
+            "x\0y",
+        ] {
             assert!(!valid_file_id(bad), "{bad:?} accepted");
         }
         assert!(valid_file_id("log20260502.txt"));
@@ -196,21 +215,42 @@ mod tests {
     #[test]
     fn listing_skips_bad_names() {
         let (f, skipped) = files(&["log20260502.txt".into(), "../x".into()]);
-        assert_eq!(f, vec![json!({"file_id": "log20260502.txt", "name": "log20260502.txt"})]);
+        assert_eq!(
+            f,
+            vec![json!({"file_id": "log20260502.txt", "name": "log20260502.txt"})]
+        );
         assert_eq!(skipped, 1);
     }
 
     #[test]
     fn credentials_are_redacted() {
         let cases = [
-            ("GET http://radarr:7878/api/v3/movie?apikey=0123456789abcdef HTTP/1.1", "0123456789abcdef"),
-            ("calling https://plex.tv/api/users?X-Plex-Token=PlexTok3nXYZ&x=1", "PlexTok3nXYZ"),
-            ("url https://ntfy.sh/topic?token=tk_abcdef123", "tk_abcdef123"),
-            ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "eyJhbGciOiJIUzI1NiJ9"),
+            (
+                "GET http://radarr:7878/api/v3/movie?apikey=0123456789abcdef HTTP/1.1",
+                "0123456789abcdef",
+            ),
+            (
+                "calling https://plex.tv/api/users?X-Plex-Token=PlexTok3nXYZ&x=1",
+                "PlexTok3nXYZ",
+            ),
+            (
+                "url https://ntfy.sh/topic?token=tk_abcdef123",
+                "tk_abcdef123",
+            ),
+            (
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig",
+                "eyJhbGciOiJIUzI1NiJ9",
+            ),
             ("header Authorization: Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"),
-            ("body {\"apiKey\":\"5d41402abc4b2a76\",\"enabled\":true}", "5d41402abc4b2a76"),
+            (
+                "body {\"apiKey\":\"5d41402abc4b2a76\",\"enabled\":true}",
+                "5d41402abc4b2a76",
+            ),
             ("user carol@example.org logged in", "carol@example.org"),
-            ("connect smtp://mailer:s3cretpw@mail.example.org:587", "s3cretpw"),
+            (
+                "connect smtp://mailer:s3cretpw@mail.example.org:587",
+                "s3cretpw",
+            ),
             ("login failed password=hunter2", "hunter2"),
         ];
         for (line, secret) in cases {
@@ -218,7 +258,10 @@ mod tests {
             assert!(!out.contains(secret), "{secret} survived in {out}");
             assert!(out.contains("[REDACTED"), "{out}");
         }
-        assert_eq!(redact("2026-05-02 10:00:01 [INF] Started job"), "2026-05-02 10:00:01 [INF] Started job");
+        assert_eq!(
+            redact("2026-05-02 10:00:01 [INF] Started job"),
+            "2026-05-02 10:00:01 [INF] Started job"
+        );
     }
 
     #[test]
@@ -243,7 +286,9 @@ mod tests {
 
     #[test]
     fn byte_budget_stops_early_with_exact_continuation() {
-        let text: String = (0..500).map(|i| format!("{i:04} {}\n", "x".repeat(900))).collect();
+        let text: String = (0..500)
+            .map(|i| format!("{i:04} {}\n", "x".repeat(900)))
+            .collect();
         let w = window(&text, 0, 500, false);
         assert!(w.lines.len() < 500);
         assert_eq!(w.next_offset, Some(w.lines.len()));

@@ -171,8 +171,12 @@ pub fn features(rows: &[WireFeature]) -> Vec<Value> {
 
 /// Whether the named feature is on (`Movie4KRequests`, `PlayedSync`).
 pub fn feature_enabled(rows: &[WireFeature], name: &str) -> bool {
-    rows.iter()
-        .any(|f| f.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)) && f.enabled == Some(true))
+    rows.iter().any(|f| {
+        f.name
+            .as_deref()
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+            && f.enabled == Some(true)
+    })
 }
 
 /// `CronTestModel` (`POST /api/v1/Settings/testcron`): `{success, message}`.
@@ -212,8 +216,18 @@ mod tests {
         let text = out.to_string();
         assert!(!text.contains("/srv/secret-install") && !text.contains("/var/lib/ombi-data"));
         assert!(!text.contains("hunter2"));
-        assert!(out["values"].as_array().unwrap().contains(&metric("version", json!("4.59.3"))));
-        assert!(out["values"].as_array().unwrap().contains(&metric("not_supported", json!(false))));
+        assert!(
+            out["values"]
+                .as_array()
+                .unwrap()
+                .contains(&metric("version", json!("4.59.3")))
+        );
+        assert!(
+            out["values"]
+                .as_array()
+                .unwrap()
+                .contains(&metric("not_supported", json!(false)))
+        );
     }
 
     #[test]
@@ -222,8 +236,12 @@ mod tests {
         let out = status(Some(200), Some("4.59.3"), Some(&w));
         assert_eq!(
             out["values"],
-            json!([metric("status_code", json!(200)), metric("healthy", json!(true)),
-                   metric("version", json!("4.59.3")), metric("wizard_completed", json!(true))])
+            json!([
+                metric("status_code", json!(200)),
+                metric("healthy", json!(true)),
+                metric("version", json!("4.59.3")),
+                metric("wizard_completed", json!(true))
+            ])
         );
     }
 
@@ -231,9 +249,13 @@ mod tests {
     fn missing_parts_stay_absent() {
         let out = status(None, None, None);
         assert_eq!(out["values"], json!([]));
-        let u: WireUpdate = serde_json::from_value(json!({"updateVersionString": "v4.60.0"})).unwrap();
+        let u: WireUpdate =
+            serde_json::from_value(json!({"updateVersionString": "v4.60.0"})).unwrap();
         let out = update(Some(&u), None);
-        assert_eq!(out["values"], json!([metric("latest_version", json!("v4.60.0"))]));
+        assert_eq!(
+            out["values"],
+            json!([metric("latest_version", json!("v4.60.0"))])
+        );
     }
 
     #[test]
@@ -242,7 +264,10 @@ mod tests {
             serde_json::from_value(json!([{"name": "Movie4KRequests", "enabled": true}, {"name": "PlayedSync", "enabled": false}]))
                 .unwrap();
         let out = features(&rows);
-        assert_eq!(out[0], json!({"id": "Movie4KRequests", "name": "Movie4KRequests", "value": true, "category": "feature"}));
+        assert_eq!(
+            out[0],
+            json!({"id": "Movie4KRequests", "name": "Movie4KRequests", "value": true, "category": "feature"})
+        );
         assert!(feature_enabled(&rows, "movie4krequests"));
         assert!(!feature_enabled(&rows, "PlayedSync"));
     }
@@ -256,6 +281,11 @@ mod tests {
         .unwrap();
         let out = media_servers(&m);
         assert_eq!(out["values"].as_array().unwrap().len(), 6);
-        assert!(out["values"].as_array().unwrap().contains(&metric("partially_down", json!(true))));
+        assert!(
+            out["values"]
+                .as_array()
+                .unwrap()
+                .contains(&metric("partially_down", json!(true)))
+        );
     }
 }

@@ -51,98 +51,356 @@ macro_rules! section {
 /// Every section, in the catalogue's order. `features` is the v2 feature
 /// list, shown as `{name: <feature>, value: <bool>}`.
 pub static SECTIONS: &[Section] = &[
-    section!("ombi", "api/v1/Settings/ombi", &[
-        "/collectAnalyticData", "/wizard", "/doNotSendNotificationsForAutoApprove", "/hideRequestsUsers",
-        "/disableHealthChecks", "/defaultLanguageCode", "/autoDeleteAvailableRequests", "/autoDeleteAfterDays",
-        "/branch", "/hasMigratedOldTvDbData",
-    ]),
-    section!("customization", "api/v1/Settings/customization", &[
-        "/applicationName", "/customCss", "/enableCustomDonations", "/customDonationMessage", "/recentlyAddedPage",
-        "/useCustomPage", "/hideAvailableFromDiscover", "/hideAvailableRecentlyRequested",
-    ]),
-    section!("authentication", "api/v1/Settings/authentication", &[
-        "/allowNoPassword", "/requireDigit", "/requiredLength", "/requireLowercase", "/requireNonAlphanumeric",
-        "/requireUppercase", "/enableOAuth", "/enableHeaderAuth", "/headerAuthCreateUser",
-    ]),
-    section!("user_management", "api/v1/Settings/UserManagement", &[
-        "/importPlexAdmin", "/importPlexUsers", "/cleanupPlexUsers", "/importEmbyUsers", "/importJellyfinUsers",
-        "/movieRequestLimit", "/movieRequestLimitType", "/episodeRequestLimit", "/episodeRequestLimitType",
-        "/musicRequestLimit", "/musicRequestLimitType", "/defaultStreamingCountry", "/defaultRoles/*",
-        "/bannedPlexUserIds/*", "/bannedEmbyUserIds/*", "/bannedJellyfinUserIds/*",
-    ]),
-    section!("issues", "api/v1/Settings/Issues", &["/enabled", "/enableInProgress", "/deleteIssues", "/daysAfterResolvedToDelete"]),
-    section!("vote", "api/v1/Settings/vote", &["/enabled", "/movieVoteMax", "/musicVoteMax", "/tvShowVoteMax"]),
-    section!("landing_page", "api/v1/Settings/landingpage", &[
-        "/enabled", "/noticeEnabled", "/noticeText", "/timeLimit", "/startDateTime", "/endDateTime", "/expired",
-    ]),
-    section!("the_movie_db", "api/v1/Settings/themoviedb", &[
-        "/showAdultMovies", "/excludedKeywordIds/*", "/excludedMovieGenreIds/*", "/excludedTvGenreIds/*",
-        "/originalLanguages/*",
-    ]),
-    section!("jobs", "api/v1/Settings/jobs", &[
-        "/embyContentSync", "/embyRecentlyAddedSync", "/jellyfinContentSync", "/jellyfinRecentlyAddedSync",
-        "/sonarrSync", "/radarrSync", "/plexContentSync", "/plexRecentlyAddedSync", "/couchPotatoSync",
-        "/automaticUpdater", "/userImporter", "/sickRageSync", "/newsletter", "/lidarrArtistSync", "/issuesPurge",
-        "/retryRequests", "/mediaDatabaseRefresh", "/autoDeleteRequests", "/plexWatchlistImport",
-    ]),
-    section!("update", "api/v1/Settings/Update", &[
-        "/autoUpdateEnabled", "/processName", "/useScript", "/windowsServiceName", "/windowsService", "/testMode",
-        "/updateSchedule", "/isWindows",
-    ]),
-    section!("plex", "api/v1/Settings/plex", &[
-        "/enable", "/enableWatchlistImport", "/monitorAll", "/servers/*/name", "/servers/*/ssl",
-        "/servers/*/machineIdentifier", "/servers/*/episodeBatchSize", "/servers/*/plexSelectedLibraries/*/key",
-        "/servers/*/plexSelectedLibraries/*/title", "/servers/*/plexSelectedLibraries/*/enabled",
-    ]),
-    section!("emby", "api/v1/Settings/emby", &[
-        "/enable", "/servers/*/name", "/servers/*/ssl", "/servers/*/serverId", "/servers/*/enableEpisodeSearching",
-        "/servers/*/embySelectedLibraries/*/key", "/servers/*/embySelectedLibraries/*/title",
-        "/servers/*/embySelectedLibraries/*/collectionType", "/servers/*/embySelectedLibraries/*/enabled",
-    ]),
-    section!("jellyfin", "api/v1/Settings/jellyfin", &[
-        "/enable", "/servers/*/name", "/servers/*/ssl", "/servers/*/serverId", "/servers/*/enableEpisodeSearching",
-        "/servers/*/jellyfinSelectedLibraries/*/key", "/servers/*/jellyfinSelectedLibraries/*/title",
-        "/servers/*/jellyfinSelectedLibraries/*/collectionType", "/servers/*/jellyfinSelectedLibraries/*/enabled",
-    ]),
-    section!("sonarr", "api/v1/Settings/sonarr", &[
-        "/enabled", "/ssl", "/qualityProfile", "/seasonFolders", "/rootPath", "/qualityProfileAnime",
-        "/rootPathAnime", "/animeTag", "/tag", "/sendUserTags", "/addOnly", "/languageProfile",
-        "/languageProfileAnime", "/scanForAvailability", "/prioritizeArrAvailability",
-    ]),
-    section!("radarr", "api/v1/Settings/radarr", &[
-        "/radarr/enabled", "/radarr/ssl", "/radarr/defaultQualityProfile", "/radarr/defaultRootPath",
-        "/radarr/addOnly", "/radarr/minimumAvailability", "/radarr/scanForAvailability",
-        "/radarr/prioritizeArrAvailability", "/radarr/tag", "/radarr/sendUserTags",
-        "/radarr4K/enabled", "/radarr4K/ssl", "/radarr4K/defaultQualityProfile", "/radarr4K/defaultRootPath",
-        "/radarr4K/addOnly", "/radarr4K/minimumAvailability", "/radarr4K/scanForAvailability",
-        "/radarr4K/prioritizeArrAvailability", "/radarr4K/tag", "/radarr4K/sendUserTags",
-    ]),
-    section!("lidarr", "api/v1/Settings/lidarr", &[
-        "/enabled", "/ssl", "/defaultQualityProfile", "/defaultRootPath", "/albumFolder", "/metadataProfileId",
-        "/addOnly",
-    ]),
-    section!("notifications/email", "api/v1/Settings/notifications/email", TEMPLATES, &[
-        "/enabled", "/senderName", "/authentication", "/disableTLS", "/disableCertificateChecking",
-    ]),
-    section!("notifications/discord", "api/v1/Settings/notifications/discord", TEMPLATES, &["/enabled", "/username", "/hideUser"]),
-    section!("notifications/telegram", "api/v1/Settings/notifications/telegram", TEMPLATES, &["/enabled", "/parseMode"]),
-    section!("notifications/pushbullet", "api/v1/Settings/notifications/pushbullet", TEMPLATES, ENABLED),
-    section!("notifications/pushover", "api/v1/Settings/notifications/pushover", TEMPLATES, &["/enabled", "/priority", "/sound"]),
-    section!("notifications/slack", "api/v1/Settings/notifications/slack", TEMPLATES, &["/enabled", "/channel", "/username", "/iconEmoji"]),
-    section!("notifications/mattermost", "api/v1/Settings/notifications/mattermost", TEMPLATES, &["/enabled", "/channel", "/username"]),
-    section!("notifications/twilio", "api/v1/Settings/notifications/twilio", &[
-        "/whatsAppSettings/enabled", "/whatsAppSettings/notificationTemplates/*/notificationType",
-        "/whatsAppSettings/notificationTemplates/*/subject", "/whatsAppSettings/notificationTemplates/*/message",
-        "/whatsAppSettings/notificationTemplates/*/enabled",
-    ]),
-    section!("notifications/mobile", "api/v1/Settings/notifications/mobile", TEMPLATES),
-    section!("notifications/gotify", "api/v1/Settings/notifications/gotify", TEMPLATES, &["/enabled", "/priority"]),
-    section!("notifications/ntfy", "api/v1/Settings/notifications/ntfy", TEMPLATES, &["/enabled", "/priority"]),
-    section!("notifications/webhook", "api/v1/Settings/notifications/webhook", ENABLED),
-    section!("notifications/newsletter", "api/v1/Settings/notifications/newsletter", &[
-        "/enabled", "/disableTv", "/disableMovies", "/disableMusic", "/notificationTemplate/subject",
-        "/notificationTemplate/message", "/notificationTemplate/enabled",
-    ]),
+    section!(
+        "ombi",
+        "api/v1/Settings/ombi",
+        &[
+            "/collectAnalyticData",
+            "/wizard",
+            "/doNotSendNotificationsForAutoApprove",
+            "/hideRequestsUsers",
+            "/disableHealthChecks",
+            "/defaultLanguageCode",
+            "/autoDeleteAvailableRequests",
+            "/autoDeleteAfterDays",
+            "/branch",
+            "/hasMigratedOldTvDbData",
+        ]
+    ),
+    section!(
+        "customization",
+        "api/v1/Settings/customization",
+        &[
+            "/applicationName",
+            "/customCss",
+            "/enableCustomDonations",
+            "/customDonationMessage",
+            "/recentlyAddedPage",
+            "/useCustomPage",
+            "/hideAvailableFromDiscover",
+            "/hideAvailableRecentlyRequested",
+        ]
+    ),
+    section!(
+        "authentication",
+        "api/v1/Settings/authentication",
+        &[
+            "/allowNoPassword",
+            "/requireDigit",
+            "/requiredLength",
+            "/requireLowercase",
+            "/requireNonAlphanumeric",
+            "/requireUppercase",
+            "/enableOAuth",
+            "/enableHeaderAuth",
+            "/headerAuthCreateUser",
+        ]
+    ),
+    section!(
+        "user_management",
+        "api/v1/Settings/UserManagement",
+        &[
+            "/importPlexAdmin",
+            "/importPlexUsers",
+            "/cleanupPlexUsers",
+            "/importEmbyUsers",
+            "/importJellyfinUsers",
+            "/movieRequestLimit",
+            "/movieRequestLimitType",
+            "/episodeRequestLimit",
+            "/episodeRequestLimitType",
+            "/musicRequestLimit",
+            "/musicRequestLimitType",
+            "/defaultStreamingCountry",
+            "/defaultRoles/*",
+            "/bannedPlexUserIds/*",
+            "/bannedEmbyUserIds/*",
+            "/bannedJellyfinUserIds/*",
+        ]
+    ),
+    section!(
+        "issues",
+        "api/v1/Settings/Issues",
+        &[
+            "/enabled",
+            "/enableInProgress",
+            "/deleteIssues",
+            "/daysAfterResolvedToDelete"
+        ]
+    ),
+    section!(
+        "vote",
+        "api/v1/Settings/vote",
+        &[
+            "/enabled",
+            "/movieVoteMax",
+            "/musicVoteMax",
+            "/tvShowVoteMax"
+        ]
+    ),
+    section!(
+        "landing_page",
+        "api/v1/Settings/landingpage",
+        &[
+            "/enabled",
+            "/noticeEnabled",
+            "/noticeText",
+            "/timeLimit",
+            "/startDateTime",
+            "/endDateTime",
+            "/expired",
+        ]
+    ),
+    section!(
+        "the_movie_db",
+        "api/v1/Settings/themoviedb",
+        &[
+            "/showAdultMovies",
+            "/excludedKeywordIds/*",
+            "/excludedMovieGenreIds/*",
+            "/excludedTvGenreIds/*",
+            "/originalLanguages/*",
+        ]
+    ),
+    section!(
+        "jobs",
+        "api/v1/Settings/jobs",
+        &[
+            "/embyContentSync",
+            "/embyRecentlyAddedSync",
+            "/jellyfinContentSync",
+            "/jellyfinRecentlyAddedSync",
+            "/sonarrSync",
+            "/radarrSync",
+            "/plexContentSync",
+            "/plexRecentlyAddedSync",
+            "/couchPotatoSync",
+            "/automaticUpdater",
+            "/userImporter",
+            "/sickRageSync",
+            "/newsletter",
+            "/lidarrArtistSync",
+            "/issuesPurge",
+            "/retryRequests",
+            "/mediaDatabaseRefresh",
+            "/autoDeleteRequests",
+            "/plexWatchlistImport",
+        ]
+    ),
+    section!(
+        "update",
+        "api/v1/Settings/Update",
+        &[
+            "/autoUpdateEnabled",
+            "/processName",
+            "/useScript",
+            "/windowsServiceName",
+            "/windowsService",
+            "/testMode",
+            "/updateSchedule",
+            "/isWindows",
+        ]
+    ),
+    section!(
+        "plex",
+        "api/v1/Settings/plex",
+        &[
+            "/enable",
+            "/enableWatchlistImport",
+            "/monitorAll",
+            "/servers/*/name",
+            "/servers/*/ssl",
+            "/servers/*/machineIdentifier",
+            "/servers/*/episodeBatchSize",
+            "/servers/*/plexSelectedLibraries/*/key",
+            "/servers/*/plexSelectedLibraries/*/title",
+            "/servers/*/plexSelectedLibraries/*/enabled",
+        ]
+    ),
+    section!(
+        "emby",
+        "api/v1/Settings/emby",
+        &[
+            "/enable",
+            "/servers/*/name",
+            "/servers/*/ssl",
+            "/servers/*/serverId",
+            "/servers/*/enableEpisodeSearching",
+            "/servers/*/embySelectedLibraries/*/key",
+            "/servers/*/embySelectedLibraries/*/title",
+            "/servers/*/embySelectedLibraries/*/collectionType",
+            "/servers/*/embySelectedLibraries/*/enabled",
+        ]
+    ),
+    section!(
+        "jellyfin",
+        "api/v1/Settings/jellyfin",
+        &[
+            "/enable",
+            "/servers/*/name",
+            "/servers/*/ssl",
+            "/servers/*/serverId",
+            "/servers/*/enableEpisodeSearching",
+            "/servers/*/jellyfinSelectedLibraries/*/key",
+            "/servers/*/jellyfinSelectedLibraries/*/title",
+            "/servers/*/jellyfinSelectedLibraries/*/collectionType",
+            "/servers/*/jellyfinSelectedLibraries/*/enabled",
+        ]
+    ),
+    section!(
+        "sonarr",
+        "api/v1/Settings/sonarr",
+        &[
+            "/enabled",
+            "/ssl",
+            "/qualityProfile",
+            "/seasonFolders",
+            "/rootPath",
+            "/qualityProfileAnime",
+            "/rootPathAnime",
+            "/animeTag",
+            "/tag",
+            "/sendUserTags",
+            "/addOnly",
+            "/languageProfile",
+            "/languageProfileAnime",
+            "/scanForAvailability",
+            "/prioritizeArrAvailability",
+        ]
+    ),
+    section!(
+        "radarr",
+        "api/v1/Settings/radarr",
+        &[
+            "/radarr/enabled",
+            "/radarr/ssl",
+            "/radarr/defaultQualityProfile",
+            "/radarr/defaultRootPath",
+            "/radarr/addOnly",
+            "/radarr/minimumAvailability",
+            "/radarr/scanForAvailability",
+            "/radarr/prioritizeArrAvailability",
+            "/radarr/tag",
+            "/radarr/sendUserTags",
+            "/radarr4K/enabled",
+            "/radarr4K/ssl",
+            "/radarr4K/defaultQualityProfile",
+            "/radarr4K/defaultRootPath",
+            "/radarr4K/addOnly",
+            "/radarr4K/minimumAvailability",
+            "/radarr4K/scanForAvailability",
+            "/radarr4K/prioritizeArrAvailability",
+            "/radarr4K/tag",
+            "/radarr4K/sendUserTags",
+        ]
+    ),
+    section!(
+        "lidarr",
+        "api/v1/Settings/lidarr",
+        &[
+            "/enabled",
+            "/ssl",
+            "/defaultQualityProfile",
+            "/defaultRootPath",
+            "/albumFolder",
+            "/metadataProfileId",
+            "/addOnly",
+        ]
+    ),
+    section!(
+        "notifications/email",
+        "api/v1/Settings/notifications/email",
+        TEMPLATES,
+        &[
+            "/enabled",
+            "/senderName",
+            "/authentication",
+            "/disableTLS",
+            "/disableCertificateChecking",
+        ]
+    ),
+    section!(
+        "notifications/discord",
+        "api/v1/Settings/notifications/discord",
+        TEMPLATES,
+        &["/enabled", "/username", "/hideUser"]
+    ),
+    section!(
+        "notifications/telegram",
+        "api/v1/Settings/notifications/telegram",
+        TEMPLATES,
+        &["/enabled", "/parseMode"]
+    ),
+    section!(
+        "notifications/pushbullet",
+        "api/v1/Settings/notifications/pushbullet",
+        TEMPLATES,
+        ENABLED
+    ),
+    section!(
+        "notifications/pushover",
+        "api/v1/Settings/notifications/pushover",
+        TEMPLATES,
+        &["/enabled", "/priority", "/sound"]
+    ),
+    section!(
+        "notifications/slack",
+        "api/v1/Settings/notifications/slack",
+        TEMPLATES,
+        &["/enabled", "/channel", "/username", "/iconEmoji"]
+    ),
+    section!(
+        "notifications/mattermost",
+        "api/v1/Settings/notifications/mattermost",
+        TEMPLATES,
+        &["/enabled", "/channel", "/username"]
+    ),
+    section!(
+        "notifications/twilio",
+        "api/v1/Settings/notifications/twilio",
+        &[
+            "/whatsAppSettings/enabled",
+            "/whatsAppSettings/notificationTemplates/*/notificationType",
+            "/whatsAppSettings/notificationTemplates/*/subject",
+            "/whatsAppSettings/notificationTemplates/*/message",
+            "/whatsAppSettings/notificationTemplates/*/enabled",
+        ]
+    ),
+    section!(
+        "notifications/mobile",
+        "api/v1/Settings/notifications/mobile",
+        TEMPLATES
+    ),
+    section!(
+        "notifications/gotify",
+        "api/v1/Settings/notifications/gotify",
+        TEMPLATES,
+        &["/enabled", "/priority"]
+    ),
+    section!(
+        "notifications/ntfy",
+        "api/v1/Settings/notifications/ntfy",
+        TEMPLATES,
+        &["/enabled", "/priority"]
+    ),
+    section!(
+        "notifications/webhook",
+        "api/v1/Settings/notifications/webhook",
+        ENABLED
+    ),
+    section!(
+        "notifications/newsletter",
+        "api/v1/Settings/notifications/newsletter",
+        &[
+            "/enabled",
+            "/disableTv",
+            "/disableMovies",
+            "/disableMusic",
+            "/notificationTemplate/subject",
+            "/notificationTemplate/message",
+            "/notificationTemplate/enabled",
+        ]
+    ),
     section!("features", "api/v2/Features", &[]),
 ];
 
@@ -169,7 +427,8 @@ impl Section {
             let p: Vec<&str> = pattern.split('/').collect();
             p.len() == tokens.len()
                 && p.iter().zip(&tokens).all(|(p, t)| {
-                    *p == *t || (*p == "*" && !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                    *p == *t
+                        || (*p == "*" && !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
                 })
         })
     }
@@ -217,7 +476,10 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
         }
     }
     if raw.is_null() {
-        warnings.push(format!("Ombi returned no settings for section {} (HTTP 204)", section.name));
+        warnings.push(format!(
+            "Ombi returned no settings for section {} (HTTP 204)",
+            section.name
+        ));
     }
     if shortened > 0 {
         warnings.push(format!(
@@ -234,7 +496,10 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
         truncated = true;
     }
     if omitted.len() > MAX_VALUES {
-        warnings.push(format!("only the first {MAX_VALUES} of {} omitted field names are listed", omitted.len()));
+        warnings.push(format!(
+            "only the first {MAX_VALUES} of {} omitted field names are listed",
+            omitted.len()
+        ));
         omitted.truncate(MAX_VALUES);
         truncated = true;
     }
@@ -255,14 +520,22 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
 /// `[{name, enabled}]` → `{name: <feature>, value: <bool>}`.
 fn features(raw: &Value, values: &mut Vec<Value>) {
     for f in raw.as_array().into_iter().flatten() {
-        if let (Some(name), Some(enabled)) = (f.get("name").and_then(Value::as_str), f.get("enabled").and_then(Value::as_bool)) {
+        if let (Some(name), Some(enabled)) = (
+            f.get("name").and_then(Value::as_str),
+            f.get("enabled").and_then(Value::as_bool),
+        ) {
             values.push(json!({"name": name, "value": enabled}));
         }
     }
 }
 
 /// Every scalar leaf: (pointer with indices, pattern with `*`, value).
-fn leaves_of<'a>(v: &'a Value, pointer: String, pattern: String, out: &mut Vec<(String, String, &'a Value)>) {
+fn leaves_of<'a>(
+    v: &'a Value,
+    pointer: String,
+    pattern: String,
+    out: &mut Vec<(String, String, &'a Value)>,
+) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
@@ -356,7 +629,10 @@ mod tests {
         for name in crate::catalogue::params::SETTINGS_SECTIONS {
             assert!(section(name).is_some(), "{name} has no route");
         }
-        assert_eq!(SECTIONS.len(), crate::catalogue::params::SETTINGS_SECTIONS.len());
+        assert_eq!(
+            SECTIONS.len(),
+            crate::catalogue::params::SETTINGS_SECTIONS.len()
+        );
     }
 
     #[test]
@@ -373,7 +649,14 @@ mod tests {
         });
         let p = project(section("plex").unwrap(), &raw);
         let text = p.data.to_string();
-        for leak in ["PLEX-TOKEN-SECRET", "10.1.2.3", "32400", "/plex\"", "plex.example.org", "0c7f3c7e"] {
+        for leak in [
+            "PLEX-TOKEN-SECRET",
+            "10.1.2.3",
+            "32400",
+            "/plex\"",
+            "plex.example.org",
+            "0c7f3c7e",
+        ] {
             assert!(!text.contains(leak), "{leak} leaked: {text}");
         }
         assert!(names(&p).contains(&"/servers/0/plexSelectedLibraries/0/title".to_string()));
@@ -386,7 +669,11 @@ mod tests {
     #[test]
     fn keys_with_slashes_are_escaped() {
         assert_eq!(escape("a/b~c"), "a~1b~0c");
-        let s = Section { name: "t", path: "x", allow: &[&["/a~1b"]] };
+        let s = Section {
+            name: "t",
+            path: "x",
+            allow: &[&["/a~1b"]],
+        };
         let p = project(&s, &json!({"a/b": 1, "c": 2}));
         assert_eq!(p.data["values"], json!([{"name": "/a~1b", "value": 1}]));
         assert_eq!(p.data["omitted_fields"], json!(["/c"]));

@@ -71,7 +71,10 @@ pub const NOTIFICATION_AGENTS: &[(i64, &str)] = &[
 ];
 
 pub fn agent_label(code: i64) -> Option<&'static str> {
-    NOTIFICATION_AGENTS.iter().find(|(c, _)| *c == code).map(|(_, l)| *l)
+    NOTIFICATION_AGENTS
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, l)| *l)
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {
@@ -103,7 +106,9 @@ pub fn online_users(rows: &[WireConnectedUser]) -> Vec<Value> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for r in rows {
-        let Some(id) = non_empty(&r.user_id) else { continue };
+        let Some(id) = non_empty(&r.user_id) else {
+            continue;
+        };
         if !seen.insert(id.to_string()) {
             continue;
         }
@@ -155,8 +160,14 @@ pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) 
                 code.to_string()
             }
         };
-        let category = if r.configured { "configured" } else { "not_configured" };
-        out.push(json!({"id": code.to_string(), "name": name, "value": code, "category": category}));
+        let category = if r.configured {
+            "configured"
+        } else {
+            "not_configured"
+        };
+        out.push(
+            json!({"id": code.to_string(), "name": name, "value": code, "category": category}),
+        );
     }
     out
 }
@@ -220,7 +231,10 @@ mod tests {
         .unwrap();
         assert_eq!(
             online_users(&rows),
-            vec![json!({"id": "a", "user_name": "alice", "online": true}), json!({"id": "b", "online": true})]
+            vec![
+                json!({"id": "a", "user_name": "alice", "online": true}),
+                json!({"id": "b", "online": true})
+            ]
         );
     }
 
@@ -234,8 +248,14 @@ mod tests {
         .unwrap();
         let mut warnings = Vec::new();
         let out = notification_agents(&rows, &mut warnings);
-        assert_eq!(out[0], json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"}));
-        assert_eq!(out[1], json!({"id": "3", "name": "pushover", "value": 3, "category": "not_configured"}));
+        assert_eq!(
+            out[0],
+            json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"})
+        );
+        assert_eq!(
+            out[1],
+            json!({"id": "3", "name": "pushover", "value": 3, "category": "not_configured"})
+        );
         assert_eq!(out[2]["name"], "42");
         assert_eq!(warnings.len(), 1);
         let text = serde_json::to_string(&out).unwrap();

@@ -33,7 +33,11 @@ pub fn read_integration<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, O
             "plex_servers" => plex_servers(ctx).await,
             "plex_libraries" => plex_libraries(ctx, args).await,
             "media_server_users" => media_server_users(ctx, args).await,
-            other => Err(ToolError::invalid("action", format!("read_integration has no action {other:?}")).into()),
+            other => Err(ToolError::invalid(
+                "action",
+                format!("read_integration has no action {other:?}"),
+            )
+            .into()),
         }
     })
 }
@@ -69,7 +73,12 @@ impl Collected {
         }
     }
 
-    fn add<T>(&mut self, what: &str, r: Result<crate::upstream::Bounded<Vec<T>>, ToolError>, f: impl Fn(&[T]) -> Vec<Value>) {
+    fn add<T>(
+        &mut self,
+        what: &str,
+        r: Result<crate::upstream::Bounded<Vec<T>>, ToolError>,
+        f: impl Fn(&[T]) -> Vec<Value>,
+    ) {
         match r {
             Ok(b) => {
                 self.cut |= b.cut;
@@ -82,6 +91,8 @@ impl Collected {
         }
     }
 
+    // `Outcome` is the handler contract; its error side is large by design.
+    #[allow(clippy::result_large_err)]
     fn finish(self, lists: usize) -> Outcome {
         let (items, page) = local_window::first(self.items, !self.cut, "references");
         let mut warnings = Vec::new();
@@ -91,16 +102,26 @@ impl Collected {
         let truncated = self.cut || page["has_more"] == json!(true);
         let data = json!({"kind": "reference_page", "items": items, "page": page});
         if self.failed.is_empty() {
-            return Ok(Reply { data, warnings, truncated });
+            return Ok(Reply {
+                data,
+                warnings,
+                truncated,
+            });
         }
         if self.failed.len() == lists {
-            return Err(self.first_error.map(Failure::from).unwrap_or_else(|| ToolError::internal("no list read").into()));
+            return Err(self
+                .first_error
+                .map(Failure::from)
+                .unwrap_or_else(|| ToolError::internal("no list read").into()));
         }
         warnings.extend(self.failed.iter().cloned());
         Err(Failure {
             error: ToolError::new(
                 ErrorCode::PartialFailure,
-                format!("some option lists could not be read: {}", self.failed.join("; ")),
+                format!(
+                    "some option lists could not be read: {}",
+                    self.failed.join("; ")
+                ),
             ),
             data: Some(data),
             warnings,
@@ -109,11 +130,20 @@ impl Collected {
 }
 
 async fn enabled(ctx: &CallCtx, path: &'static str) -> Result<bool, ToolError> {
-    Ok(ctx.upstream.get_json::<bool>(acting(ctx), Route::get(path)).await?.unwrap_or(false))
+    Ok(ctx
+        .upstream
+        .get_json::<bool>(acting(ctx), Route::get(path))
+        .await?
+        .unwrap_or(false))
 }
 
-async fn list<T: DeserializeOwned>(ctx: &CallCtx, path: &'static str) -> Result<crate::upstream::Bounded<Vec<T>>, ToolError> {
-    ctx.upstream.get_array::<T>(acting(ctx), Route::get(path)).await
+async fn list<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    path: &'static str,
+) -> Result<crate::upstream::Bounded<Vec<T>>, ToolError> {
+    ctx.upstream
+        .get_array::<T>(acting(ctx), Route::get(path))
+        .await
 }
 
 /// `GET /api/v1/Radarr/{enabled,Profiles,RootFolders,tags}` (power user).
@@ -127,8 +157,12 @@ async fn radarr(ctx: &CallCtx) -> Outcome {
         list::<WireTag>(ctx, "api/v1/Radarr/tags"),
     );
     let mut c = Collected::new();
-    c.add("quality profiles", p, |x| integration::profiles(x, "quality_profile"));
-    c.add("root folders", r, |x| integration::root_folders(x, "root_folder"));
+    c.add("quality profiles", p, |x| {
+        integration::profiles(x, "quality_profile")
+    });
+    c.add("root folders", r, |x| {
+        integration::root_folders(x, "root_folder")
+    });
     c.add("tags", t, |x| integration::tags(x, "tag"));
     c.finish(3)
 }
@@ -151,12 +185,19 @@ async fn radarr_4k(ctx: &CallCtx) -> Outcome {
     );
     let folders = match r {
         Ok(None) => return Err(unsupported("The Radarr 4K instance")),
-        Ok(Some(f)) => Ok(crate::upstream::Bounded { value: f, cut: false }),
+        Ok(Some(f)) => Ok(crate::upstream::Bounded {
+            value: f,
+            cut: false,
+        }),
         Err(e) => Err(e),
     };
     let mut c = Collected::new();
-    c.add("4K quality profiles", p, |x| integration::profiles(x, "quality_profile"));
-    c.add("4K root folders", folders, |x| integration::root_folders(x, "root_folder"));
+    c.add("4K quality profiles", p, |x| {
+        integration::profiles(x, "quality_profile")
+    });
+    c.add("4K root folders", folders, |x| {
+        integration::root_folders(x, "root_folder")
+    });
     c.finish(2)
 }
 
@@ -170,18 +211,29 @@ async fn sonarr(ctx: &CallCtx) -> Outcome {
         list::<WireRootFolder>(ctx, "api/v1/Sonarr/RootFolders"),
         list::<WireProfile>(ctx, "api/v1/Sonarr/v3/LanguageProfiles"),
         list::<WireTag>(ctx, "api/v1/Sonarr/tags"),
-        ctx.upstream.get_json::<String>(acting(ctx), Route::get("api/v1/Sonarr/version")),
+        ctx.upstream
+            .get_json::<String>(acting(ctx), Route::get("api/v1/Sonarr/version")),
     );
     let mut c = Collected::new();
-    c.add("quality profiles", p, |x| integration::profiles(x, "quality_profile"));
-    c.add("root folders", r, |x| integration::root_folders(x, "root_folder"));
-    c.add("language profiles", l, |x| integration::profiles(x, "language_profile"));
+    c.add("quality profiles", p, |x| {
+        integration::profiles(x, "quality_profile")
+    });
+    c.add("root folders", r, |x| {
+        integration::root_folders(x, "root_folder")
+    });
+    c.add("language profiles", l, |x| {
+        integration::profiles(x, "language_profile")
+    });
     c.add("tags", t, |x| integration::tags(x, "tag"));
     let version = v.map(|v| crate::upstream::Bounded {
         value: v.into_iter().collect::<Vec<String>>(),
         cut: false,
     });
-    c.add("version", version, |x| x.iter().filter_map(|v| integration::version(v, "sonarr_version")).collect());
+    c.add("version", version, |x| {
+        x.iter()
+            .filter_map(|v| integration::version(v, "sonarr_version"))
+            .collect()
+    });
     c.finish(5)
 }
 
@@ -195,15 +247,22 @@ async fn lidarr(ctx: &CallCtx) -> Outcome {
         list::<WireRootFolder>(ctx, "api/v1/Lidarr/RootFolders"),
     );
     let mut c = Collected::new();
-    c.add("quality profiles", p, |x| integration::profiles(x, "quality_profile"));
-    c.add("root folders", r, |x| integration::root_folders(x, "root_folder"));
+    c.add("quality profiles", p, |x| {
+        integration::profiles(x, "quality_profile")
+    });
+    c.add("root folders", r, |x| {
+        integration::root_folders(x, "root_folder")
+    });
     c.finish(2)
 }
 
 /// `GET /api/v1/Plex/servers` (admin): the saved servers. `success: false`
 /// (Ombi could not read its Plex settings) or none saved → Plex is not set up.
 async fn saved_plex_servers(ctx: &CallCtx) -> Result<Vec<WirePlexServer>, Failure> {
-    let s: Option<WirePlexServers> = ctx.upstream.get_json(acting(ctx), Route::get("api/v1/Plex/servers")).await?;
+    let s: Option<WirePlexServers> = ctx
+        .upstream
+        .get_json(acting(ctx), Route::get("api/v1/Plex/servers"))
+        .await?;
     match s {
         Some(WirePlexServers {
             success: Some(true),
@@ -215,7 +274,8 @@ async fn saved_plex_servers(ctx: &CallCtx) -> Result<Vec<WirePlexServer>, Failur
 
 async fn plex_servers(ctx: &CallCtx) -> Outcome {
     let servers = saved_plex_servers(ctx).await?;
-    let (items, page) = local_window::first(integration::plex_servers(&servers), true, "references");
+    let (items, page) =
+        local_window::first(integration::plex_servers(&servers), true, "references");
     Ok(Reply {
         data: json!({"kind": "reference_page", "items": items, "page": page}),
         warnings: Vec::new(),
@@ -234,7 +294,11 @@ async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
         .find(|m| *m == wanted)
         .map(str::to_string)
     else {
-        let known: Vec<&str> = servers.iter().filter_map(|s| s.machine_id.as_deref()).take(10).collect();
+        let known: Vec<&str> = servers
+            .iter()
+            .filter_map(|s| s.machine_id.as_deref())
+            .take(10)
+            .collect();
         return Err(ToolError::invalid(
             "machine_id",
             format!(
@@ -246,9 +310,17 @@ async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
     };
     let libs: Option<WirePlexLibraries> = ctx
         .upstream
-        .get_json(acting(ctx), Route::get("api/v1/Plex/Libraries").seg(&machine_id))
+        .get_json(
+            acting(ctx),
+            Route::get("api/v1/Plex/Libraries").seg(&machine_id),
+        )
         .await?;
-    let libs = libs.ok_or_else(|| ToolError::new(ErrorCode::UpstreamSchemaMismatch, "Ombi returned no Plex library answer"))?;
+    let libs = libs.ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            "Ombi returned no Plex library answer",
+        )
+    })?;
     if libs.successful != Some(true) {
         let why = libs
             .message
@@ -287,13 +359,19 @@ async fn media_server_users(ctx: &CallCtx, args: &Args) -> Outcome {
         }
         "emby" => "api/v1/Emby/users",
         "jellyfin" => "api/v1/Jellyfin/users",
-        other => return Err(ToolError::invalid("server", format!("unknown media server {other:?}")).into()),
+        other => {
+            return Err(
+                ToolError::invalid("server", format!("unknown media server {other:?}")).into(),
+            );
+        }
     };
     let rows = list::<WireServerUser>(ctx, path).await?;
     let items = users::server_users(&rows.value);
     let mut warnings = Vec::new();
     if items.is_empty() && server != "plex" {
-        warnings.push(format!("Ombi returned no {server} users: is {server} configured in Ombi?"));
+        warnings.push(format!(
+            "Ombi returned no {server} users: is {server} configured in Ombi?"
+        ));
     }
     let (items, page) = local_window::first(items, !rows.cut, "users");
     if let Some(w) = local_window::more_warning(&page, "users") {

@@ -19,7 +19,11 @@ pub fn read_logs<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome>
         match args.action() {
             "list" => list(ctx).await,
             "read" => read(ctx, args).await,
-            other => Err(ToolError::invalid("action", format!("read_logs has no action {other:?}")).into()),
+            other => Err(ToolError::invalid(
+                "action",
+                format!("read_logs has no action {other:?}"),
+            )
+            .into()),
         }
     })
 }
@@ -28,16 +32,24 @@ pub fn read_logs<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome>
 async fn list(ctx: &CallCtx) -> Outcome {
     let names = ctx
         .upstream
-        .get_array::<String>(ctx.identity.ombi_user.as_deref(), Route::get("api/v2/System/logs"))
+        .get_array::<String>(
+            ctx.identity.ombi_user.as_deref(),
+            Route::get("api/v2/System/logs"),
+        )
         .await?;
     let (mut files, skipped) = logs::files(&names.value);
     let mut warnings = Vec::new();
     if skipped > 0 {
-        warnings.push(format!("{skipped} log names that are not plain file names were left out"));
+        warnings.push(format!(
+            "{skipped} log names that are not plain file names were left out"
+        ));
     }
     let mut truncated = names.cut;
     if files.len() > MAX_FILES {
-        warnings.push(format!("only the newest {MAX_FILES} of {} log files are listed", files.len()));
+        warnings.push(format!(
+            "only the newest {MAX_FILES} of {} log files are listed",
+            files.len()
+        ));
         files.truncate(MAX_FILES);
         truncated = true;
     }
@@ -59,9 +71,13 @@ async fn read(ctx: &CallCtx, args: &Args) -> Outcome {
         .into());
     }
     let offset = usize::try_from(args.int("offset").unwrap_or(0).max(0)).unwrap_or(0);
-    let limit = usize::try_from(args.int("limit").unwrap_or(logs::DEFAULT_LINES as i64).max(1))
-        .unwrap_or(logs::DEFAULT_LINES)
-        .min(logs::MAX_LINES);
+    let limit = usize::try_from(
+        args.int("limit")
+            .unwrap_or(logs::DEFAULT_LINES as i64)
+            .max(1),
+    )
+    .unwrap_or(logs::DEFAULT_LINES)
+    .min(logs::MAX_LINES);
     let text = ctx
         .upstream
         .get_text(

@@ -9,7 +9,9 @@ use super::{CallCtx, Failure, Outcome, Reply};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::local_window;
-use crate::projection::server::{self, WireAbout, WireCronTest, WireFeature, WireMediaServers, WireUpdate, WireWizard};
+use crate::projection::server::{
+    self, WireAbout, WireCronTest, WireFeature, WireMediaServers, WireUpdate, WireWizard,
+};
 use crate::upstream::Route;
 
 pub fn read_server<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -21,7 +23,11 @@ pub fn read_server<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcom
             "update" => update(ctx).await,
             "features" => features(ctx).await,
             "cron_validate" => cron_validate(ctx, args).await,
-            other => Err(ToolError::invalid("action", format!("read_server has no action {other:?}")).into()),
+            other => Err(ToolError::invalid(
+                "action",
+                format!("read_server has no action {other:?}"),
+            )
+            .into()),
         }
     })
 }
@@ -30,12 +36,12 @@ fn acting(ctx: &CallCtx) -> Option<&str> {
     ctx.identity.ombi_user.as_deref()
 }
 
-fn ok(data: serde_json::Value, warnings: Vec<String>) -> Outcome {
-    Ok(Reply {
+fn ok(data: serde_json::Value, warnings: Vec<String>) -> Reply {
+    Reply {
         data,
         warnings,
         truncated: false,
-    })
+    }
 }
 
 /// `GET /api/v1/Status` (the number 200), `Status/info` (version) and
@@ -60,12 +66,15 @@ async fn status(ctx: &CallCtx) -> Outcome {
     });
     let data = server::status(code, info.as_deref(), wizard.as_ref());
     if failed.is_empty() {
-        return ok(data, Vec::new());
+        return Ok(ok(data, Vec::new()));
     }
     Err(Failure {
         error: ToolError::new(
             ErrorCode::PartialFailure,
-            format!("Ombi is up, but part of the status could not be read: {}", failed.join("; ")),
+            format!(
+                "Ombi is up, but part of the status could not be read: {}",
+                failed.join("; ")
+            ),
         ),
         data: Some(data),
         warnings: failed,
@@ -74,16 +83,25 @@ async fn status(ctx: &CallCtx) -> Outcome {
 
 /// `GET /api/v1/Settings/about` (anonymous), without its storage paths.
 async fn about(ctx: &CallCtx) -> Outcome {
-    let a: Option<WireAbout> = ctx.upstream.get_json(acting(ctx), Route::get("api/v1/Settings/about")).await?;
-    let a = a.ok_or_else(|| ToolError::new(ErrorCode::NotFound, "Ombi returned no about information"))?;
-    ok(server::about(&a), Vec::new())
+    let a: Option<WireAbout> = ctx
+        .upstream
+        .get_json(acting(ctx), Route::get("api/v1/Settings/about"))
+        .await?;
+    let a =
+        a.ok_or_else(|| ToolError::new(ErrorCode::NotFound, "Ombi returned no about information"))?;
+    Ok(ok(server::about(&a), Vec::new()))
 }
 
 /// `GET /api/v1/LandingPage` (anonymous; Ombi probes every media server).
 async fn media_servers(ctx: &CallCtx) -> Outcome {
-    let m: Option<WireMediaServers> = ctx.upstream.get_json(acting(ctx), Route::get("api/v1/LandingPage")).await?;
-    let m = m.ok_or_else(|| ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status"))?;
-    ok(server::media_servers(&m), Vec::new())
+    let m: Option<WireMediaServers> = ctx
+        .upstream
+        .get_json(acting(ctx), Route::get("api/v1/LandingPage"))
+        .await?;
+    let m = m.ok_or_else(|| {
+        ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status")
+    })?;
+    Ok(ok(server::media_servers(&m), Vec::new()))
 }
 
 /// `GET /api/v1/Update` (anonymous release feed) and the updater's check
@@ -99,8 +117,16 @@ async fn update(ctx: &CallCtx) -> Outcome {
     let mut warnings = Vec::new();
     let check = match check {
         Ok(b) => b,
-        Err(e) if matches!(e.code, ErrorCode::Forbidden | ErrorCode::AuthenticationFailed) => {
-            warnings.push("the updater's own check needs an Ombi admin; updater_reports_update is left out".into());
+        Err(e)
+            if matches!(
+                e.code,
+                ErrorCode::Forbidden | ErrorCode::AuthenticationFailed
+            ) =>
+        {
+            warnings.push(
+                "the updater's own check needs an Ombi admin; updater_reports_update is left out"
+                    .into(),
+            );
             None
         }
         Err(e) => {
@@ -112,9 +138,10 @@ async fn update(ctx: &CallCtx) -> Outcome {
         warnings.push("Ombi returned no release information".into());
     }
     if check == Some(false) {
-        warnings.push("updater_reports_update is also false when the updater could not check".into());
+        warnings
+            .push("updater_reports_update is also false when the updater could not check".into());
     }
-    ok(server::update(feed.as_ref(), check), warnings)
+    Ok(ok(server::update(feed.as_ref(), check), warnings))
 }
 
 /// `GET /api/v2/Features` (anonymous) → references `{name, value: bool}`.
@@ -124,17 +151,24 @@ async fn features(ctx: &CallCtx) -> Outcome {
         .get_array::<WireFeature>(acting(ctx), Route::get("api/v2/Features"))
         .await?;
     let (items, page) = local_window::first(server::features(&rows.value), !rows.cut, "references");
-    ok(json!({"kind": "reference_page", "items": items, "page": page}), Vec::new())
+    Ok(ok(
+        json!({"kind": "reference_page", "items": items, "page": page}),
+        Vec::new(),
+    ))
 }
 
 /// `POST /api/v1/Settings/testcron` `{expression}` (admin): a pure
 /// validation that happens to use POST; read-kind, so it may be retried.
 async fn cron_validate(ctx: &CallCtx, args: &Args) -> Outcome {
     let expression = args.str("expression").unwrap_or_default();
-    let route = Route::post_read("api/v1/Settings/testcron").json(&json!({"expression": expression}));
+    let route =
+        Route::post_read("api/v1/Settings/testcron").json(&json!({"expression": expression}));
     let c: Option<WireCronTest> = ctx.upstream.get_json(acting(ctx), route).await?;
     let c = c.ok_or_else(|| {
-        ToolError::new(ErrorCode::UpstreamSchemaMismatch, "Ombi returned no result for the cron check")
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            "Ombi returned no result for the cron check",
+        )
     })?;
-    ok(server::cron(&c, expression), Vec::new())
+    Ok(ok(server::cron(&c, expression), Vec::new()))
 }

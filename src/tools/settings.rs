@@ -14,8 +14,9 @@ use crate::upstream::Route;
 pub fn read_settings<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
         let name = args.str("section").unwrap_or_default();
-        let section = settings::section(name)
-            .ok_or_else(|| ToolError::invalid("section", format!("unknown settings section {name:?}")))?;
+        let section = settings::section(name).ok_or_else(|| {
+            ToolError::invalid("section", format!("unknown settings section {name:?}"))
+        })?;
         // Settings objects are small (KiBs); the whole section is needed for
         // its revision, so it is read as one JSON value.
         let raw: Option<Value> = ctx

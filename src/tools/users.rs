@@ -19,7 +19,11 @@ pub fn read_users<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome
             "get" => get(ctx, args).await,
             "online" => online(ctx, args).await,
             "notification_agents" => notification_agents(ctx, args).await,
-            other => Err(ToolError::invalid("action", format!("read_users has no action {other:?}")).into()),
+            other => Err(ToolError::invalid(
+                "action",
+                format!("read_users has no action {other:?}"),
+            )
+            .into()),
         }
     })
 }
@@ -32,22 +36,33 @@ fn user_page(items: Vec<Value>, page: Value) -> Value {
     json!({"kind": "user_page", "items": items, "page": page})
 }
 
-fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Outcome {
-    Ok(Reply {
+fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Reply {
+    Reply {
         data,
         warnings,
         truncated,
-    })
+    }
 }
 
 /// `GET /api/v1/Identity`: the acting user (the system user `Api` for a
 /// bare API key).
 async fn me(ctx: &CallCtx) -> Outcome {
-    let u: Option<WireUser> = ctx.upstream.get_json(acting(ctx), Route::get("api/v1/Identity")).await?;
+    let u: Option<WireUser> = ctx
+        .upstream
+        .get_json(acting(ctx), Route::get("api/v1/Identity"))
+        .await?;
     let Some(item) = u.as_ref().and_then(users::user) else {
-        return Err(ToolError::new(ErrorCode::NotFound, "Ombi returned no user for the current credentials").into());
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            "Ombi returned no user for the current credentials",
+        )
+        .into());
     };
-    reply(user_page(vec![item], single(1, "users")), Vec::new(), false)
+    Ok(reply(
+        user_page(vec![item], single(1, "users")),
+        Vec::new(),
+        false,
+    ))
 }
 
 /// `GET /api/v1/Identity/Users` (power user): not paged upstream, windowed here.
@@ -60,16 +75,24 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     let (items, page) = local_window::window(items, args.page(), !rows.cut, "users");
     let mut warnings = Vec::new();
     if rows.cut {
-        warnings.push("the user list exceeded the 8 MiB read limit; only the users read are paged".into());
+        warnings.push(
+            "the user list exceeded the 8 MiB read limit; only the users read are paged".into(),
+        );
     }
-    reply(user_page(items, page), warnings, rows.cut)
+    Ok(reply(user_page(items, page), warnings, rows.cut))
 }
 
 /// `GET /api/v1/Identity/User/{id}` (power user). Ombi answers an unknown
 /// id with a 500 (a null dereference), so a 500 or 204 here is NOT_FOUND.
 async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
     let id = args.str("user_id").unwrap_or_default();
-    let not_found = || ToolError::new(ErrorCode::NotFound, format!("no Ombi user has the id {id:?}")).with_status(500);
+    let not_found = || {
+        ToolError::new(
+            ErrorCode::NotFound,
+            format!("no Ombi user has the id {id:?}"),
+        )
+        .with_status(500)
+    };
     let u: Option<WireUser> = match ctx
         .upstream
         .get_json(acting(ctx), Route::get("api/v1/Identity/User").seg(id))
@@ -80,9 +103,17 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         Err(e) => return Err(e.into()),
     };
     let Some(item) = u.as_ref().and_then(users::user) else {
-        return Err(ToolError::new(ErrorCode::NotFound, format!("no Ombi user has the id {id:?}")).into());
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("no Ombi user has the id {id:?}"),
+        )
+        .into());
     };
-    reply(user_page(vec![item], single(1, "users")), Vec::new(), false)
+    Ok(reply(
+        user_page(vec![item], single(1, "users")),
+        Vec::new(),
+        false,
+    ))
 }
 
 /// `GET /api/v2/Hub/Users` (admin): users connected now.
@@ -93,7 +124,7 @@ async fn online(ctx: &CallCtx, args: &Args) -> Outcome {
         .await?;
     let items = users::online_users(&rows.value);
     let (items, page) = local_window::window(items, args.page(), !rows.cut, "users");
-    reply(user_page(items, page), Vec::new(), rows.cut)
+    Ok(reply(user_page(items, page), Vec::new(), rows.cut))
 }
 
 /// `GET /api/v1/Identity/notificationpreferences`: the caller's own rows.
@@ -101,11 +132,14 @@ async fn online(ctx: &CallCtx, args: &Args) -> Outcome {
 async fn notification_agents(ctx: &CallCtx, args: &Args) -> Outcome {
     let rows = ctx
         .upstream
-        .get_array::<WirePreference>(acting(ctx), Route::get("api/v1/Identity/notificationpreferences"))
+        .get_array::<WirePreference>(
+            acting(ctx),
+            Route::get("api/v1/Identity/notificationpreferences"),
+        )
         .await?;
     let mut warnings = Vec::new();
     let items = users::notification_agents(&rows.value, &mut warnings);
     let (items, page) = local_window::window(items, args.page(), !rows.cut, "references");
     let data = json!({"kind": "reference_page", "items": items, "page": page});
-    reply(data, warnings, rows.cut)
+    Ok(reply(data, warnings, rows.cut))
 }

@@ -57,7 +57,12 @@ pub struct AdminData {
 }
 
 /// A `UserViewModel` (shapes.md §1.2) with PII planted.
-pub fn user_view_model(name: &str, alias: Option<&str>, language: Option<&str>, country: &str) -> Value {
+pub fn user_view_model(
+    name: &str,
+    alias: Option<&str>,
+    language: Option<&str>,
+    country: &str,
+) -> Value {
     json!({
         "id": user_id(name), "userName": name, "alias": alias,
         "claims": [{"value": "Admin", "enabled": false}, {"value": "RequestMovie", "enabled": true}],
@@ -85,9 +90,7 @@ fn leak(what: &str) -> String {
 
 /// Every settings section with every secret and destination planted.
 pub fn sample_settings() -> BTreeMap<String, Value> {
-    let server = |name: &str, port: i64| {
-        json!({"id": 1, "name": name, "ssl": false, "subDir": leak("subdir"), "ip": leak("host.lan"), "port": port})
-    };
+    let server = |name: &str, port: i64| json!({"id": 1, "name": name, "ssl": false, "subDir": leak("subdir"), "ip": leak("host.lan"), "port": port});
     let with = |base: Value, extra: Value| super::state::merge(base, extra);
     let mut s = BTreeMap::new();
     s.insert("ombi".into(), json!({
@@ -147,7 +150,10 @@ pub fn sample_settings() -> BTreeMap<String, Value> {
             "plexSelectedLibraries": [{"key": 1, "title": "Movies", "enabled": true}, {"key": 2, "title": "TV Shows", "enabled": false}]
         }))]
     }));
-    for (name, libs, port) in [("emby", "embySelectedLibraries", 54322), ("jellyfin", "jellyfinSelectedLibraries", 54323)] {
+    for (name, libs, port) in [
+        ("emby", "embySelectedLibraries", 54322),
+        ("jellyfin", "jellyfinSelectedLibraries", 54323),
+    ] {
         s.insert(name.into(), json!({
             "id": 12, "enable": true,
             "servers": [with(server("Basement", port), json!({
@@ -164,12 +170,14 @@ pub fn sample_settings() -> BTreeMap<String, Value> {
         "addOnly": false, "languageProfile": 1, "languageProfileAnime": 1, "scanForAvailability": true,
         "prioritizeArrAvailability": false
     }));
-    let radarr = |port: i64, key: &str| json!({
-        "enabled": true, "ssl": false, "subDir": leak("subdir"), "ip": leak("radarr.lan"), "port": port,
-        "apiKey": leak(key), "defaultQualityProfile": "4", "defaultRootPath": "/movies", "addOnly": false,
-        "minimumAvailability": "Released", "scanForAvailability": true, "prioritizeArrAvailability": false,
-        "tag": null, "sendUserTags": false
-    });
+    let radarr = |port: i64, key: &str| {
+        json!({
+            "enabled": true, "ssl": false, "subDir": leak("subdir"), "ip": leak("radarr.lan"), "port": port,
+            "apiKey": leak(key), "defaultQualityProfile": "4", "defaultRootPath": "/movies", "addOnly": false,
+            "minimumAvailability": "Released", "scanForAvailability": true, "prioritizeArrAvailability": false,
+            "tag": null, "sendUserTags": false
+        })
+    };
     s.insert("radarr".into(), json!({"radarr": radarr(54325, "radarr-api-key"), "radarr4K": radarr(54326, "radarr4k-api-key")}));
     s.insert("lidarr".into(), json!({
         "id": 14, "enabled": false, "ssl": false, "subDir": leak("subdir"), "ip": leak("lidarr.lan"), "port": 54321,
@@ -208,7 +216,10 @@ pub fn sample_settings() -> BTreeMap<String, Value> {
         "id": 27, "whatsAppSettings": {"enabled": false, "from": leak("+15550100"), "accountSid": leak("sid"),
             "authToken": leak("twilio-token"), "notificationTemplates": templates(10)}
     }));
-    s.insert("notifications/mobile".into(), json!({"id": 28, "notificationTemplates": templates(7)}));
+    s.insert(
+        "notifications/mobile".into(),
+        json!({"id": 28, "notificationTemplates": templates(7)}),
+    );
     s.insert("notifications/gotify".into(), json!({
         "id": 29, "enabled": false, "baseUrl": leak("https://gotify.example.org"), "applicationToken": leak("gotify-token"),
         "priority": 5, "notificationTemplates": templates(8)
@@ -268,31 +279,54 @@ impl AdminData {
             updater_check: true,
             settings: sample_settings(),
             radarr_enabled: true,
-            radarr_profiles: vec![json!({"id": 4, "name": "HD-1080p", "upgradeAllowed": true, "cutoff": 7, "items": []}),
-                json!({"id": 6, "name": "Ultra-HD", "upgradeAllowed": false, "cutoff": 19, "items": []})],
-            radarr_root_folders: vec![json!({"id": 1, "path": "/movies", "freespace": 1_000_000_000_000i64})],
+            radarr_profiles: vec![
+                json!({"id": 4, "name": "HD-1080p", "upgradeAllowed": true, "cutoff": 7, "items": []}),
+                json!({"id": 6, "name": "Ultra-HD", "upgradeAllowed": false, "cutoff": 19, "items": []}),
+            ],
+            radarr_root_folders: vec![
+                json!({"id": 1, "path": "/movies", "freespace": 1_000_000_000_000i64}),
+            ],
             radarr_tags: vec![json!({"id": 2, "label": "family"})],
-            radarr4k_root_folders: Some(vec![json!({"id": 3, "path": "/movies-4k", "freespace": 2_000_000_000_000i64})]),
-            radarr4k_profiles: vec![json!({"id": 9, "name": "UHD-2160p", "upgradeAllowed": true, "cutoff": 19, "items": []})],
+            radarr4k_root_folders: Some(vec![
+                json!({"id": 3, "path": "/movies-4k", "freespace": 2_000_000_000_000i64}),
+            ]),
+            radarr4k_profiles: vec![
+                json!({"id": 9, "name": "UHD-2160p", "upgradeAllowed": true, "cutoff": 19, "items": []}),
+            ],
             sonarr_enabled: true,
             sonarr_profiles: vec![json!({"name": "HD-720p", "id": 1})],
             sonarr_root_folders: vec![json!({"id": 2, "path": "/tv", "freespace": 5})],
-            sonarr_language_profiles: vec![json!({"name": "English", "upgradeAllowed": true, "cutoff": {"id": 1, "name": "English"},
-                "languages": [{"languages": {"id": 1, "name": "English"}, "allowed": true}], "id": 1})],
+            sonarr_language_profiles: vec![
+                json!({"name": "English", "upgradeAllowed": true, "cutoff": {"id": 1, "name": "English"},
+                "languages": [{"languages": {"id": 1, "name": "English"}, "allowed": true}], "id": 1}),
+            ],
             sonarr_tags: vec![json!({"id": 3, "label": "anime"})],
             lidarr_enabled: false,
             lidarr_profiles: vec![json!({"name": "Lossless", "id": 2})],
             lidarr_root_folders: vec![json!({"id": 5, "path": "/music", "freespace": 9})],
-            plex_servers: vec![json!({"serverName": "Living room", "serverId": 1, "machineId": "abc123"})],
+            plex_servers: vec![
+                json!({"serverName": "Living room", "serverId": 1, "machineId": "abc123"}),
+            ],
             plex_sections: BTreeMap::from([(
                 "abc123".to_string(),
-                vec![json!({"id": null, "key": "1", "type": "movie", "title": "Movies"}),
-                     json!({"id": null, "key": "2", "type": "show", "title": "TV Shows"})],
+                vec![
+                    json!({"id": null, "key": "1", "type": "movie", "title": "Movies"}),
+                    json!({"id": null, "key": "2", "type": "show", "title": "TV Shows"}),
+                ],
             )]),
-            plex_friends: vec![json!({"username": "dave", "id": "p-100"}), json!({"username": "erin", "id": "p-101"})],
+            plex_friends: vec![
+                json!({"username": "dave", "id": "p-100"}),
+                json!({"username": "erin", "id": "p-101"}),
+            ],
             emby_users: vec![json!({"username": "frank", "id": "e-1"})],
             jellyfin_users: Vec::new(),
-            logs: vec![("log20260502.txt".into(), sample_log()), ("log20260501.txt".into(), "2026-05-01 [INF] quiet day\n".into())],
+            logs: vec![
+                ("log20260502.txt".into(), sample_log()),
+                (
+                    "log20260501.txt".into(),
+                    "2026-05-01 [INF] quiet day\n".into(),
+                ),
+            ],
         }
     }
 }

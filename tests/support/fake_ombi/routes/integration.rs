@@ -5,33 +5,137 @@
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::super::{json, no_content};
 use super::super::state_admin::AdminData;
+use super::super::{json, no_content};
 use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     use Access::{Admin, Anonymous, PowerUser};
     vec![
-        RouteDef { method: "GET", template: "api/v1/Radarr/enabled", access: PowerUser, handler: |c| flag(c, |a| a.radarr_enabled) },
-        RouteDef { method: "GET", template: "api/v1/Radarr/Profiles", access: PowerUser, handler: |c| empty_when_off(c, |a| (a.radarr_enabled, &a.radarr_profiles)) },
-        RouteDef { method: "GET", template: "api/v1/Radarr/Profiles/4k", access: PowerUser, handler: |c| empty_when_off(c, |a| (a.radarr4k_root_folders.is_some(), &a.radarr4k_profiles)) },
-        RouteDef { method: "GET", template: "api/v1/Radarr/RootFolders", access: PowerUser, handler: |c| null_when_off(c, |a| (a.radarr_enabled, &a.radarr_root_folders)) },
-        RouteDef { method: "GET", template: "api/v1/Radarr/RootFolders/4k", access: PowerUser, handler: radarr4k_folders },
-        RouteDef { method: "GET", template: "api/v1/Radarr/tags", access: PowerUser, handler: |c| null_when_off(c, |a| (a.radarr_enabled, &a.radarr_tags)) },
-        RouteDef { method: "GET", template: "api/v1/Sonarr/enabled", access: PowerUser, handler: |c| flag(c, |a| a.sonarr_enabled) },
-        RouteDef { method: "GET", template: "api/v1/Sonarr/Profiles", access: PowerUser, handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_profiles)) },
-        RouteDef { method: "GET", template: "api/v1/Sonarr/RootFolders", access: PowerUser, handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_root_folders)) },
-        RouteDef { method: "GET", template: "api/v1/Sonarr/v3/LanguageProfiles", access: PowerUser, handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_language_profiles)) },
-        RouteDef { method: "GET", template: "api/v1/Sonarr/tags", access: PowerUser, handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_tags)) },
-        RouteDef { method: "GET", template: "api/v1/Sonarr/version", access: PowerUser, handler: sonarr_version },
-        RouteDef { method: "GET", template: "api/v1/Lidarr/enabled", access: Anonymous, handler: |c| flag(c, |a| a.lidarr_enabled) },
-        RouteDef { method: "GET", template: "api/v1/Lidarr/Profiles", access: PowerUser, handler: |c| null_when_off(c, |a| (a.lidarr_enabled, &a.lidarr_profiles)) },
-        RouteDef { method: "GET", template: "api/v1/Lidarr/RootFolders", access: PowerUser, handler: |c| null_when_off(c, |a| (a.lidarr_enabled, &a.lidarr_root_folders)) },
-        RouteDef { method: "GET", template: "api/v1/Plex/servers", access: Admin, handler: plex_servers },
-        RouteDef { method: "GET", template: "api/v1/Plex/Libraries/{machineId}", access: Admin, handler: plex_libraries },
-        RouteDef { method: "GET", template: "api/v1/Plex/friends", access: Admin, handler: |c| list(c, |a| &a.plex_friends) },
-        RouteDef { method: "GET", template: "api/v1/Emby/users", access: Admin, handler: |c| list(c, |a| &a.emby_users) },
-        RouteDef { method: "GET", template: "api/v1/Jellyfin/users", access: Admin, handler: |c| list(c, |a| &a.jellyfin_users) },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Radarr/enabled",
+            access: PowerUser,
+            handler: |c| flag(c, |a| a.radarr_enabled),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Radarr/Profiles",
+            access: PowerUser,
+            handler: |c| empty_when_off(c, |a| (a.radarr_enabled, &a.radarr_profiles)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Radarr/Profiles/4k",
+            access: PowerUser,
+            handler: |c| {
+                empty_when_off(c, |a| {
+                    (a.radarr4k_root_folders.is_some(), &a.radarr4k_profiles)
+                })
+            },
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Radarr/RootFolders",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.radarr_enabled, &a.radarr_root_folders)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Radarr/RootFolders/4k",
+            access: PowerUser,
+            handler: radarr4k_folders,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Radarr/tags",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.radarr_enabled, &a.radarr_tags)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Sonarr/enabled",
+            access: PowerUser,
+            handler: |c| flag(c, |a| a.sonarr_enabled),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Sonarr/Profiles",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_profiles)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Sonarr/RootFolders",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_root_folders)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Sonarr/v3/LanguageProfiles",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_language_profiles)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Sonarr/tags",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_tags)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Sonarr/version",
+            access: PowerUser,
+            handler: sonarr_version,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Lidarr/enabled",
+            access: Anonymous,
+            handler: |c| flag(c, |a| a.lidarr_enabled),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Lidarr/Profiles",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.lidarr_enabled, &a.lidarr_profiles)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Lidarr/RootFolders",
+            access: PowerUser,
+            handler: |c| null_when_off(c, |a| (a.lidarr_enabled, &a.lidarr_root_folders)),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Plex/servers",
+            access: Admin,
+            handler: plex_servers,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Plex/Libraries/{machineId}",
+            access: Admin,
+            handler: plex_libraries,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Plex/friends",
+            access: Admin,
+            handler: |c| list(c, |a| &a.plex_friends),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Emby/users",
+            access: Admin,
+            handler: |c| list(c, |a| &a.emby_users),
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Jellyfin/users",
+            access: Admin,
+            handler: |c| list(c, |a| &a.jellyfin_users),
+        },
     ]
 }
 
@@ -40,19 +144,29 @@ fn flag(ctx: &Ctx, f: fn(&AdminData) -> bool) -> Response {
 }
 
 fn list(ctx: &Ctx, f: fn(&AdminData) -> &Vec<Value>) -> Response {
-    json(Value::Array(f(&ctx.shared.data.lock().unwrap().admin).clone()))
+    json(Value::Array(
+        f(&ctx.shared.data.lock().unwrap().admin).clone(),
+    ))
 }
 
 fn empty_when_off(ctx: &Ctx, f: fn(&AdminData) -> (bool, &Vec<Value>)) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let (on, rows) = f(&data.admin);
-    json(if on { Value::Array(rows.clone()) } else { json!([]) })
+    json(if on {
+        Value::Array(rows.clone())
+    } else {
+        json!([])
+    })
 }
 
 fn null_when_off(ctx: &Ctx, f: fn(&AdminData) -> (bool, &Vec<Value>)) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let (on, rows) = f(&data.admin);
-    if on { json(Value::Array(rows.clone())) } else { no_content() }
+    if on {
+        json(Value::Array(rows.clone()))
+    } else {
+        no_content()
+    }
 }
 
 fn radarr4k_folders(ctx: &Ctx) -> Response {
@@ -82,6 +196,8 @@ fn plex_libraries(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     match data.admin.plex_sections.get(ctx.param("machineId")) {
         Some(s) => json(json!({"data": s, "successful": true, "message": null})),
-        None => json(json!({"data": null, "successful": false, "message": "Object reference not set to an instance of an object."})),
+        None => json(
+            json!({"data": null, "successful": false, "message": "Object reference not set to an instance of an object."}),
+        ),
     }
 }

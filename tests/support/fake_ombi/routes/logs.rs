@@ -11,19 +11,36 @@ use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "GET", template: "api/v2/System/logs", access: Access::Admin, handler: list },
-        RouteDef { method: "GET", template: "api/v2/System/logs/{logFileName}", access: Access::Admin, handler: read },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/System/logs",
+            access: Access::Admin,
+            handler: list,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/System/logs/{logFileName}",
+            access: Access::Admin,
+            handler: read,
+        },
     ]
 }
 
 fn list(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
-    json(Value::Array(data.admin.logs.iter().map(|(n, _)| json!(n)).collect()))
+    json(Value::Array(
+        data.admin.logs.iter().map(|(n, _)| json!(n)).collect(),
+    ))
 }
 
 fn read(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
-    let Some((_, text)) = data.admin.logs.iter().find(|(n, _)| n == ctx.param("logFileName")) else {
+    let Some((_, text)) = data
+        .admin
+        .logs
+        .iter()
+        .find(|(n, _)| n == ctx.param("logFileName"))
+    else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let wants_json = ctx
@@ -35,5 +52,10 @@ fn read(ctx: &Ctx) -> Response {
     if wants_json {
         return json(json!(text));
     }
-    (StatusCode::OK, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text.clone()).into_response()
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text.clone(),
+    )
+        .into_response()
 }

@@ -11,11 +11,36 @@ use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "GET", template: "api/v1/Status/Wizard", access: Access::Anonymous, handler: wizard },
-        RouteDef { method: "GET", template: "api/v1/LandingPage", access: Access::Anonymous, handler: landing },
-        RouteDef { method: "GET", template: "api/v1/Update", access: Access::Anonymous, handler: update },
-        RouteDef { method: "GET", template: "api/v1/Job/update", access: Access::Admin, handler: updater_check },
-        RouteDef { method: "POST", template: "api/v1/Settings/testcron", access: Access::Admin, handler: testcron },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Status/Wizard",
+            access: Access::Anonymous,
+            handler: wizard,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/LandingPage",
+            access: Access::Anonymous,
+            handler: landing,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Update",
+            access: Access::Anonymous,
+            handler: update,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Job/update",
+            access: Access::Admin,
+            handler: updater_check,
+        },
+        RouteDef {
+            method: "POST",
+            template: "api/v1/Settings/testcron",
+            access: Access::Admin,
+            handler: testcron,
+        },
     ]
 }
 
@@ -50,6 +75,8 @@ fn testcron(ctx: &Ctx) -> Response {
     if (6..=7).contains(&fields) {
         json(json!({"success": true, "message": "Next fire: 2026-05-03T00:00:00Z"}))
     } else {
-        json(json!({"success": false, "message": format!("Unexpected end of expression ({fields} fields)")}))
+        json(
+            json!({"success": false, "message": format!("Unexpected end of expression ({fields} fields)")}),
+        )
     }
 }

@@ -11,18 +11,42 @@ use super::{Access, Ctx, RouteDef};
 const ANONYMOUS: &[&str] = &["customization", "authentication", "Issues", "landingpage"];
 const POWER_USER: &[&str] = &["sonarr", "radarr"];
 const ADMIN: &[&str] = &[
-    "ombi", "UserManagement", "vote", "themoviedb", "jobs", "Update", "plex", "emby", "jellyfin", "lidarr",
+    "ombi",
+    "UserManagement",
+    "vote",
+    "themoviedb",
+    "jobs",
+    "Update",
+    "plex",
+    "emby",
+    "jellyfin",
+    "lidarr",
 ];
 
 pub fn routes() -> Vec<RouteDef> {
     let mut t = Vec::new();
-    for (names, access) in [(ANONYMOUS, Access::Anonymous), (POWER_USER, Access::PowerUser), (ADMIN, Access::Admin)] {
+    for (names, access) in [
+        (ANONYMOUS, Access::Anonymous),
+        (POWER_USER, Access::PowerUser),
+        (ADMIN, Access::Admin),
+    ] {
         for name in names {
-            let template: &'static str = Box::leak(format!("api/v1/Settings/{name}").into_boxed_str());
-            t.push(RouteDef { method: "GET", template, access, handler: section });
+            let template: &'static str =
+                Box::leak(format!("api/v1/Settings/{name}").into_boxed_str());
+            t.push(RouteDef {
+                method: "GET",
+                template,
+                access,
+                handler: section,
+            });
         }
     }
-    t.push(RouteDef { method: "GET", template: "api/v1/Settings/notifications/{agent}", access: Access::Admin, handler: section });
+    t.push(RouteDef {
+        method: "GET",
+        template: "api/v1/Settings/notifications/{agent}",
+        access: Access::Admin,
+        handler: section,
+    });
     t
 }
 

@@ -7,15 +7,37 @@ use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "GET", template: "api/v1/Identity/Users", access: Access::PowerUser, handler: users },
-        RouteDef { method: "GET", template: "api/v1/Identity/User/{id}", access: Access::PowerUser, handler: user },
-        RouteDef { method: "GET", template: "api/v2/Hub/Users", access: Access::Admin, handler: connected },
-        RouteDef { method: "GET", template: "api/v1/Identity/notificationpreferences", access: Access::Anonymous, handler: preferences },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Identity/Users",
+            access: Access::PowerUser,
+            handler: users,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Identity/User/{id}",
+            access: Access::PowerUser,
+            handler: user,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Hub/Users",
+            access: Access::Admin,
+            handler: connected,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Identity/notificationpreferences",
+            access: Access::Anonymous,
+            handler: preferences,
+        },
     ]
 }
 
 fn users(ctx: &Ctx) -> Response {
-    json(serde_json::Value::Array(ctx.shared.data.lock().unwrap().admin.users.clone()))
+    json(serde_json::Value::Array(
+        ctx.shared.data.lock().unwrap().admin.users.clone(),
+    ))
 }
 
 /// Unknown id: Ombi dereferences null → 500 `{error}`.
@@ -28,7 +50,9 @@ fn user(ctx: &Ctx) -> Response {
 }
 
 fn connected(ctx: &Ctx) -> Response {
-    json(serde_json::Value::Array(ctx.shared.data.lock().unwrap().admin.connected.clone()))
+    json(serde_json::Value::Array(
+        ctx.shared.data.lock().unwrap().admin.connected.clone(),
+    ))
 }
 
 /// No `[Authorize]` upstream: anonymous gets a 500 (no user), others their rows.
@@ -36,5 +60,13 @@ fn preferences(ctx: &Ctx) -> Response {
     if ctx.principal.is_none() {
         return error_500("Object reference not set to an instance of an object.");
     }
-    json(serde_json::Value::Array(ctx.shared.data.lock().unwrap().admin.notification_preferences.clone()))
+    json(serde_json::Value::Array(
+        ctx.shared
+            .data
+            .lock()
+            .unwrap()
+            .admin
+            .notification_preferences
+            .clone(),
+    ))
 }
