@@ -50,357 +50,124 @@ macro_rules! section {
 
 /// Every section, in the catalogue's order. `features` is the v2 feature
 /// list, shown as `{name: <feature>, value: <bool>}`.
+#[rustfmt::skip]
 pub static SECTIONS: &[Section] = &[
-    section!(
-        "ombi",
-        "api/v1/Settings/ombi",
-        &[
-            "/collectAnalyticData",
-            "/wizard",
-            "/doNotSendNotificationsForAutoApprove",
-            "/hideRequestsUsers",
-            "/disableHealthChecks",
-            "/defaultLanguageCode",
-            "/autoDeleteAvailableRequests",
-            "/autoDeleteAfterDays",
-            "/branch",
-            "/hasMigratedOldTvDbData",
-        ]
-    ),
-    section!(
-        "customization",
-        "api/v1/Settings/customization",
-        &[
-            "/applicationName",
-            "/customCss",
-            "/enableCustomDonations",
-            "/customDonationMessage",
-            "/recentlyAddedPage",
-            "/useCustomPage",
-            "/hideAvailableFromDiscover",
-            "/hideAvailableRecentlyRequested",
-        ]
-    ),
-    section!(
-        "authentication",
-        "api/v1/Settings/authentication",
-        &[
-            "/allowNoPassword",
-            "/requireDigit",
-            "/requiredLength",
-            "/requireLowercase",
-            "/requireNonAlphanumeric",
-            "/requireUppercase",
-            "/enableOAuth",
-            "/enableHeaderAuth",
-            "/headerAuthCreateUser",
-        ]
-    ),
-    section!(
-        "user_management",
-        "api/v1/Settings/UserManagement",
-        &[
-            "/importPlexAdmin",
-            "/importPlexUsers",
-            "/cleanupPlexUsers",
-            "/importEmbyUsers",
-            "/importJellyfinUsers",
-            "/movieRequestLimit",
-            "/movieRequestLimitType",
-            "/episodeRequestLimit",
-            "/episodeRequestLimitType",
-            "/musicRequestLimit",
-            "/musicRequestLimitType",
-            "/defaultStreamingCountry",
-            "/defaultRoles/*",
-            "/bannedPlexUserIds/*",
-            "/bannedEmbyUserIds/*",
-            "/bannedJellyfinUserIds/*",
-        ]
-    ),
-    section!(
-        "issues",
-        "api/v1/Settings/Issues",
-        &[
-            "/enabled",
-            "/enableInProgress",
-            "/deleteIssues",
-            "/daysAfterResolvedToDelete"
-        ]
-    ),
-    section!(
-        "vote",
-        "api/v1/Settings/vote",
-        &[
-            "/enabled",
-            "/movieVoteMax",
-            "/musicVoteMax",
-            "/tvShowVoteMax"
-        ]
-    ),
-    section!(
-        "landing_page",
-        "api/v1/Settings/landingpage",
-        &[
-            "/enabled",
-            "/noticeEnabled",
-            "/noticeText",
-            "/timeLimit",
-            "/startDateTime",
-            "/endDateTime",
-            "/expired",
-        ]
-    ),
-    section!(
-        "the_movie_db",
-        "api/v1/Settings/themoviedb",
-        &[
-            "/showAdultMovies",
-            "/excludedKeywordIds/*",
-            "/excludedMovieGenreIds/*",
-            "/excludedTvGenreIds/*",
-            "/originalLanguages/*",
-        ]
-    ),
-    section!(
-        "jobs",
-        "api/v1/Settings/jobs",
-        &[
-            "/embyContentSync",
-            "/embyRecentlyAddedSync",
-            "/jellyfinContentSync",
-            "/jellyfinRecentlyAddedSync",
-            "/sonarrSync",
-            "/radarrSync",
-            "/plexContentSync",
-            "/plexRecentlyAddedSync",
-            "/couchPotatoSync",
-            "/automaticUpdater",
-            "/userImporter",
-            "/sickRageSync",
-            "/newsletter",
-            "/lidarrArtistSync",
-            "/issuesPurge",
-            "/retryRequests",
-            "/mediaDatabaseRefresh",
-            "/autoDeleteRequests",
-            "/plexWatchlistImport",
-        ]
-    ),
-    section!(
-        "update",
-        "api/v1/Settings/Update",
-        &[
-            "/autoUpdateEnabled",
-            "/processName",
-            "/useScript",
-            "/windowsServiceName",
-            "/windowsService",
-            "/testMode",
-            "/updateSchedule",
-            "/isWindows",
-        ]
-    ),
-    section!(
-        "plex",
-        "api/v1/Settings/plex",
-        &[
-            "/enable",
-            "/enableWatchlistImport",
-            "/monitorAll",
-            "/servers/*/name",
-            "/servers/*/ssl",
-            "/servers/*/machineIdentifier",
-            "/servers/*/episodeBatchSize",
-            "/servers/*/plexSelectedLibraries/*/key",
-            "/servers/*/plexSelectedLibraries/*/title",
-            "/servers/*/plexSelectedLibraries/*/enabled",
-        ]
-    ),
-    section!(
-        "emby",
-        "api/v1/Settings/emby",
-        &[
-            "/enable",
-            "/servers/*/name",
-            "/servers/*/ssl",
-            "/servers/*/serverId",
-            "/servers/*/enableEpisodeSearching",
-            "/servers/*/embySelectedLibraries/*/key",
-            "/servers/*/embySelectedLibraries/*/title",
-            "/servers/*/embySelectedLibraries/*/collectionType",
-            "/servers/*/embySelectedLibraries/*/enabled",
-        ]
-    ),
-    section!(
-        "jellyfin",
-        "api/v1/Settings/jellyfin",
-        &[
-            "/enable",
-            "/servers/*/name",
-            "/servers/*/ssl",
-            "/servers/*/serverId",
-            "/servers/*/enableEpisodeSearching",
-            "/servers/*/jellyfinSelectedLibraries/*/key",
-            "/servers/*/jellyfinSelectedLibraries/*/title",
-            "/servers/*/jellyfinSelectedLibraries/*/collectionType",
-            "/servers/*/jellyfinSelectedLibraries/*/enabled",
-        ]
-    ),
-    section!(
-        "sonarr",
-        "api/v1/Settings/sonarr",
-        &[
-            "/enabled",
-            "/ssl",
-            "/qualityProfile",
-            "/seasonFolders",
-            "/rootPath",
-            "/qualityProfileAnime",
-            "/rootPathAnime",
-            "/animeTag",
-            "/tag",
-            "/sendUserTags",
-            "/addOnly",
-            "/languageProfile",
-            "/languageProfileAnime",
-            "/scanForAvailability",
-            "/prioritizeArrAvailability",
-        ]
-    ),
-    section!(
-        "radarr",
-        "api/v1/Settings/radarr",
-        &[
-            "/radarr/enabled",
-            "/radarr/ssl",
-            "/radarr/defaultQualityProfile",
-            "/radarr/defaultRootPath",
-            "/radarr/addOnly",
-            "/radarr/minimumAvailability",
-            "/radarr/scanForAvailability",
-            "/radarr/prioritizeArrAvailability",
-            "/radarr/tag",
-            "/radarr/sendUserTags",
-            "/radarr4K/enabled",
-            "/radarr4K/ssl",
-            "/radarr4K/defaultQualityProfile",
-            "/radarr4K/defaultRootPath",
-            "/radarr4K/addOnly",
-            "/radarr4K/minimumAvailability",
-            "/radarr4K/scanForAvailability",
-            "/radarr4K/prioritizeArrAvailability",
-            "/radarr4K/tag",
-            "/radarr4K/sendUserTags",
-        ]
-    ),
-    section!(
-        "lidarr",
-        "api/v1/Settings/lidarr",
-        &[
-            "/enabled",
-            "/ssl",
-            "/defaultQualityProfile",
-            "/defaultRootPath",
-            "/albumFolder",
-            "/metadataProfileId",
-            "/addOnly",
-        ]
-    ),
-    section!(
-        "notifications/email",
-        "api/v1/Settings/notifications/email",
-        TEMPLATES,
-        &[
-            "/enabled",
-            "/senderName",
-            "/authentication",
-            "/disableTLS",
-            "/disableCertificateChecking",
-        ]
-    ),
-    section!(
-        "notifications/discord",
-        "api/v1/Settings/notifications/discord",
-        TEMPLATES,
-        &["/enabled", "/username", "/hideUser"]
-    ),
-    section!(
-        "notifications/telegram",
-        "api/v1/Settings/notifications/telegram",
-        TEMPLATES,
-        &["/enabled", "/parseMode"]
-    ),
-    section!(
-        "notifications/pushbullet",
-        "api/v1/Settings/notifications/pushbullet",
-        TEMPLATES,
-        ENABLED
-    ),
-    section!(
-        "notifications/pushover",
-        "api/v1/Settings/notifications/pushover",
-        TEMPLATES,
-        &["/enabled", "/priority", "/sound"]
-    ),
-    section!(
-        "notifications/slack",
-        "api/v1/Settings/notifications/slack",
-        TEMPLATES,
-        &["/enabled", "/channel", "/username", "/iconEmoji"]
-    ),
-    section!(
-        "notifications/mattermost",
-        "api/v1/Settings/notifications/mattermost",
-        TEMPLATES,
-        &["/enabled", "/channel", "/username"]
-    ),
-    section!(
-        "notifications/twilio",
-        "api/v1/Settings/notifications/twilio",
-        &[
-            "/whatsAppSettings/enabled",
-            "/whatsAppSettings/notificationTemplates/*/notificationType",
-            "/whatsAppSettings/notificationTemplates/*/subject",
-            "/whatsAppSettings/notificationTemplates/*/message",
-            "/whatsAppSettings/notificationTemplates/*/enabled",
-        ]
-    ),
-    section!(
-        "notifications/mobile",
-        "api/v1/Settings/notifications/mobile",
-        TEMPLATES
-    ),
-    section!(
-        "notifications/gotify",
-        "api/v1/Settings/notifications/gotify",
-        TEMPLATES,
-        &["/enabled", "/priority"]
-    ),
-    section!(
-        "notifications/ntfy",
-        "api/v1/Settings/notifications/ntfy",
-        TEMPLATES,
-        &["/enabled", "/priority"]
-    ),
-    section!(
-        "notifications/webhook",
-        "api/v1/Settings/notifications/webhook",
-        ENABLED
-    ),
-    section!(
-        "notifications/newsletter",
-        "api/v1/Settings/notifications/newsletter",
-        &[
-            "/enabled",
-            "/disableTv",
-            "/disableMovies",
-            "/disableMusic",
-            "/notificationTemplate/subject",
-            "/notificationTemplate/message",
-            "/notificationTemplate/enabled",
-        ]
-    ),
+    section!("ombi", "api/v1/Settings/ombi", &[
+        "/collectAnalyticData", "/wizard", "/doNotSendNotificationsForAutoApprove", "/hideRequestsUsers",
+        "/disableHealthChecks", "/defaultLanguageCode", "/autoDeleteAvailableRequests",
+        "/autoDeleteAfterDays", "/branch", "/hasMigratedOldTvDbData",
+    ]),
+    section!("customization", "api/v1/Settings/customization", &[
+        "/applicationName", "/customCss", "/enableCustomDonations", "/customDonationMessage",
+        "/recentlyAddedPage", "/useCustomPage", "/hideAvailableFromDiscover",
+        "/hideAvailableRecentlyRequested",
+    ]),
+    section!("authentication", "api/v1/Settings/authentication", &[
+        "/allowNoPassword", "/requireDigit", "/requiredLength", "/requireLowercase",
+        "/requireNonAlphanumeric", "/requireUppercase", "/enableOAuth", "/enableHeaderAuth",
+        "/headerAuthCreateUser",
+    ]),
+    section!("user_management", "api/v1/Settings/UserManagement", &[
+        "/importPlexAdmin", "/importPlexUsers", "/cleanupPlexUsers", "/importEmbyUsers",
+        "/importJellyfinUsers", "/movieRequestLimit", "/movieRequestLimitType", "/episodeRequestLimit",
+        "/episodeRequestLimitType", "/musicRequestLimit", "/musicRequestLimitType",
+        "/defaultStreamingCountry", "/defaultRoles/*", "/bannedPlexUserIds/*", "/bannedEmbyUserIds/*",
+        "/bannedJellyfinUserIds/*",
+    ]),
+    section!("issues", "api/v1/Settings/Issues", &[
+        "/enabled", "/enableInProgress", "/deleteIssues", "/daysAfterResolvedToDelete",
+    ]),
+    section!("vote", "api/v1/Settings/vote", &[
+        "/enabled", "/movieVoteMax", "/musicVoteMax", "/tvShowVoteMax",
+    ]),
+    section!("landing_page", "api/v1/Settings/landingpage", &[
+        "/enabled", "/noticeEnabled", "/noticeText", "/timeLimit", "/startDateTime", "/endDateTime",
+        "/expired",
+    ]),
+    section!("the_movie_db", "api/v1/Settings/themoviedb", &[
+        "/showAdultMovies", "/excludedKeywordIds/*", "/excludedMovieGenreIds/*", "/excludedTvGenreIds/*",
+        "/originalLanguages/*",
+    ]),
+    section!("jobs", "api/v1/Settings/jobs", &[
+        "/embyContentSync", "/embyRecentlyAddedSync", "/jellyfinContentSync", "/jellyfinRecentlyAddedSync",
+        "/sonarrSync", "/radarrSync", "/plexContentSync", "/plexRecentlyAddedSync", "/couchPotatoSync",
+        "/automaticUpdater", "/userImporter", "/sickRageSync", "/newsletter", "/lidarrArtistSync",
+        "/issuesPurge", "/retryRequests", "/mediaDatabaseRefresh", "/autoDeleteRequests",
+        "/plexWatchlistImport",
+    ]),
+    section!("update", "api/v1/Settings/Update", &[
+        "/autoUpdateEnabled", "/processName", "/useScript", "/windowsServiceName", "/windowsService",
+        "/testMode", "/updateSchedule", "/isWindows",
+    ]),
+    section!("plex", "api/v1/Settings/plex", &[
+        "/enable", "/enableWatchlistImport", "/monitorAll", "/servers/*/name", "/servers/*/ssl",
+        "/servers/*/machineIdentifier", "/servers/*/episodeBatchSize",
+        "/servers/*/plexSelectedLibraries/*/key", "/servers/*/plexSelectedLibraries/*/title",
+        "/servers/*/plexSelectedLibraries/*/enabled",
+    ]),
+    section!("emby", "api/v1/Settings/emby", &[
+        "/enable", "/servers/*/name", "/servers/*/ssl", "/servers/*/serverId",
+        "/servers/*/enableEpisodeSearching", "/servers/*/embySelectedLibraries/*/key",
+        "/servers/*/embySelectedLibraries/*/title", "/servers/*/embySelectedLibraries/*/collectionType",
+        "/servers/*/embySelectedLibraries/*/enabled",
+    ]),
+    section!("jellyfin", "api/v1/Settings/jellyfin", &[
+        "/enable", "/servers/*/name", "/servers/*/ssl", "/servers/*/serverId",
+        "/servers/*/enableEpisodeSearching", "/servers/*/jellyfinSelectedLibraries/*/key",
+        "/servers/*/jellyfinSelectedLibraries/*/title",
+        "/servers/*/jellyfinSelectedLibraries/*/collectionType",
+        "/servers/*/jellyfinSelectedLibraries/*/enabled",
+    ]),
+    section!("sonarr", "api/v1/Settings/sonarr", &[
+        "/enabled", "/ssl", "/qualityProfile", "/seasonFolders", "/rootPath", "/qualityProfileAnime",
+        "/rootPathAnime", "/animeTag", "/tag", "/sendUserTags", "/addOnly", "/languageProfile",
+        "/languageProfileAnime", "/scanForAvailability", "/prioritizeArrAvailability",
+    ]),
+    section!("radarr", "api/v1/Settings/radarr", &[
+        "/radarr/enabled", "/radarr/ssl", "/radarr/defaultQualityProfile", "/radarr/defaultRootPath",
+        "/radarr/addOnly", "/radarr/minimumAvailability", "/radarr/scanForAvailability",
+        "/radarr/prioritizeArrAvailability", "/radarr/tag", "/radarr/sendUserTags", "/radarr4K/enabled",
+        "/radarr4K/ssl", "/radarr4K/defaultQualityProfile", "/radarr4K/defaultRootPath",
+        "/radarr4K/addOnly", "/radarr4K/minimumAvailability", "/radarr4K/scanForAvailability",
+        "/radarr4K/prioritizeArrAvailability", "/radarr4K/tag", "/radarr4K/sendUserTags",
+    ]),
+    section!("lidarr", "api/v1/Settings/lidarr", &[
+        "/enabled", "/ssl", "/defaultQualityProfile", "/defaultRootPath", "/albumFolder",
+        "/metadataProfileId", "/addOnly",
+    ]),
+    section!("notifications/email", "api/v1/Settings/notifications/email", TEMPLATES, &[
+        "/enabled", "/senderName", "/authentication", "/disableTLS", "/disableCertificateChecking",
+    ]),
+    section!("notifications/discord", "api/v1/Settings/notifications/discord", TEMPLATES, &[
+        "/enabled", "/username", "/hideUser",
+    ]),
+    section!("notifications/telegram", "api/v1/Settings/notifications/telegram", TEMPLATES, &[
+        "/enabled", "/parseMode",
+    ]),
+    section!("notifications/pushbullet", "api/v1/Settings/notifications/pushbullet", TEMPLATES, ENABLED),
+    section!("notifications/pushover", "api/v1/Settings/notifications/pushover", TEMPLATES, &[
+        "/enabled", "/priority", "/sound",
+    ]),
+    section!("notifications/slack", "api/v1/Settings/notifications/slack", TEMPLATES, &[
+        "/enabled", "/channel", "/username", "/iconEmoji",
+    ]),
+    section!("notifications/mattermost", "api/v1/Settings/notifications/mattermost", TEMPLATES, &[
+        "/enabled", "/channel", "/username",
+    ]),
+    section!("notifications/twilio", "api/v1/Settings/notifications/twilio", &[
+        "/whatsAppSettings/enabled", "/whatsAppSettings/notificationTemplates/*/notificationType",
+        "/whatsAppSettings/notificationTemplates/*/subject",
+        "/whatsAppSettings/notificationTemplates/*/message",
+        "/whatsAppSettings/notificationTemplates/*/enabled",
+    ]),
+    section!("notifications/mobile", "api/v1/Settings/notifications/mobile", TEMPLATES),
+    section!("notifications/gotify", "api/v1/Settings/notifications/gotify", TEMPLATES, &["/enabled", "/priority"]),
+    section!("notifications/ntfy", "api/v1/Settings/notifications/ntfy", TEMPLATES, &["/enabled", "/priority"]),
+    section!("notifications/webhook", "api/v1/Settings/notifications/webhook", ENABLED),
+    section!("notifications/newsletter", "api/v1/Settings/notifications/newsletter", &[
+        "/enabled", "/disableTv", "/disableMovies", "/disableMusic", "/notificationTemplate/subject",
+        "/notificationTemplate/message", "/notificationTemplate/enabled",
+    ]),
     section!("features", "api/v2/Features", &[]),
 ];
 
