@@ -36,7 +36,11 @@ fn every_invalid_call_names_its_field() {
 fn the_table_covers_every_tool() {
     let covered: BTreeSet<&str> = bad_args::cases().iter().map(|c| c.0).collect();
     for t in TOOLS.iter() {
-        assert!(covered.contains(t.name), "{} has no bad-argument case", t.name);
+        assert!(
+            covered.contains(t.name),
+            "{} has no bad-argument case",
+            t.name
+        );
     }
 }
 
@@ -55,17 +59,30 @@ fn valid_calls_pass_with_defaults_filled() {
 #[test]
 fn messages_are_actionable() {
     let def = catalogue::find("read_discover").unwrap();
-    let e = def.validate(serde_json::json!({"action": "similar"}).as_object()).unwrap_err();
-    assert_eq!(e.message, "action `similar` needs `tmdb_id` (a positive integer)");
+    let e = def
+        .validate(serde_json::json!({"action": "similar"}).as_object())
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "action `similar` needs `tmdb_id` (a positive integer)"
+    );
     let e = def
         .validate(serde_json::json!({"action": "similar", "tmdb_id": 5, "query": "x"}).as_object())
         .unwrap_err();
-    assert!(e.message.contains("unknown argument `query`"), "{}", e.message);
+    assert!(
+        e.message.contains("unknown argument `query`"),
+        "{}",
+        e.message
+    );
     let def = catalogue::find("read_search").unwrap();
     let e = def
         .validate(serde_json::json!({"query": "x", "page": {"limit": 500}}).as_object())
         .unwrap_err();
-    assert!(e.message.contains("1–100") && e.message.contains("500"), "{}", e.message);
+    assert!(
+        e.message.contains("1–100") && e.message.contains("500"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -74,7 +91,10 @@ fn missing_arguments_object_is_empty() {
     let e = def.validate(None).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("/action"));
     let def = catalogue::find("read_logs").unwrap();
-    assert!(def.validate(serde_json::json!({"action": "list"}).as_object()).is_ok());
+    assert!(
+        def.validate(serde_json::json!({"action": "list"}).as_object())
+            .is_ok()
+    );
 }
 
 /// Every example the validator accepts is also accepted by the advertised

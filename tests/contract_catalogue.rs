@@ -11,18 +11,27 @@ fn set(bundles: &[Bundle]) -> BundleSet {
 }
 
 fn tools_list(bundles: BundleSet, read_only: bool) -> Value {
-    let tools: Vec<Value> = catalogue::visible(bundles, read_only, |_| true)
-        .into_iter()
-        .map(|t| serde_json::to_value(t.mcp_tool()).unwrap())
-        .collect();
+    let tools = catalogue::list_tools(bundles, read_only, |_| true);
     serde_json::json!({ "tools": tools })
 }
 
 const COMBOS: &[(&str, &[Bundle], bool)] = &[
     ("core", &[Bundle::Core], false),
-    ("core_moderation", &[Bundle::Core, Bundle::Moderation], false),
-    ("all", &[Bundle::Core, Bundle::Moderation, Bundle::Administration], false),
-    ("all_read_only", &[Bundle::Core, Bundle::Moderation, Bundle::Administration], true),
+    (
+        "core_moderation",
+        &[Bundle::Core, Bundle::Moderation],
+        false,
+    ),
+    (
+        "all",
+        &[Bundle::Core, Bundle::Moderation, Bundle::Administration],
+        false,
+    ),
+    (
+        "all_read_only",
+        &[Bundle::Core, Bundle::Moderation, Bundle::Administration],
+        true,
+    ),
 ];
 
 #[test]
@@ -30,13 +39,29 @@ fn counts_match_the_catalogue() {
     let all = BundleSet::all();
     assert_eq!(TOOLS.len(), 31);
     assert_eq!(catalogue::visible(all, false, |_| true).len(), 31);
-    assert_eq!(catalogue::visible(set(&[Bundle::Core]), false, |_| true).len(), 17);
-    assert_eq!(catalogue::visible(set(&[Bundle::Moderation]), false, |_| true).len(), 6);
-    assert_eq!(catalogue::visible(set(&[Bundle::Administration]), false, |_| true).len(), 8);
+    assert_eq!(
+        catalogue::visible(set(&[Bundle::Core]), false, |_| true).len(),
+        17
+    );
+    assert_eq!(
+        catalogue::visible(set(&[Bundle::Moderation]), false, |_| true).len(),
+        6
+    );
+    assert_eq!(
+        catalogue::visible(set(&[Bundle::Administration]), false, |_| true).len(),
+        8
+    );
     assert_eq!(catalogue::visible(all, true, |_| true).len(), 14);
-    assert_eq!(TOOLS.iter().filter(|t| t.name.starts_with("read_")).count(), 14);
+    assert_eq!(
+        TOOLS.iter().filter(|t| t.name.starts_with("read_")).count(),
+        14
+    );
     assert_eq!(TOOLS.iter().filter(|t| t.is_write()).count(), 17);
-    assert!(catalogue::visible(all, true, |_| true).iter().all(|t| !t.is_write()));
+    assert!(
+        catalogue::visible(all, true, |_| true)
+            .iter()
+            .all(|t| !t.is_write())
+    );
     // `implemented` filters too.
     let only = catalogue::visible(all, false, |n| n == "read_search");
     assert_eq!(only.len(), 1);
@@ -91,15 +116,29 @@ fn annotations_follow_the_rules() {
 #[test]
 fn input_schemas_are_flat_and_valid_draft7() {
     const FORBIDDEN: &[&str] = &[
-        "oneOf", "anyOf", "allOf", "if", "then", "else", "not", "prefixItems",
-        "unevaluatedProperties", "unevaluatedItems", "dependentRequired", "dependentSchemas", "$ref",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "if",
+        "then",
+        "else",
+        "not",
+        "prefixItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "dependentRequired",
+        "dependentSchemas",
+        "$ref",
     ];
     fn walk(v: &Value, tool: &str) {
         match v {
             Value::Object(m) => {
                 for (k, x) in m {
                     if k != "properties" {
-                        assert!(!FORBIDDEN.contains(&k.as_str()), "{tool}: `{k}` in input schema");
+                        assert!(
+                            !FORBIDDEN.contains(&k.as_str()),
+                            "{tool}: `{k}` in input schema"
+                        );
                     }
                     if k == "properties" {
                         for (_, p) in x.as_object().unwrap() {
@@ -125,14 +164,24 @@ fn input_schemas_are_flat_and_valid_draft7() {
         let has_action = s["properties"].get("action").is_some();
         assert_eq!(has_action, t.actions.len() > 1, "{}", t.name);
         if let Some(a) = s["properties"].get("action") {
-            let labels: Vec<&str> = a["enum"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+            let labels: Vec<&str> = a["enum"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap())
+                .collect();
             let names: Vec<&str> = t.actions.iter().map(|x| x.name).collect();
             assert_eq!(labels, names);
         }
         // Every argument an action names exists in the schema.
         for a in t.actions {
             for arg in a.required.iter().chain(a.optional).chain(a.one_of) {
-                assert!(t.param(arg).is_some(), "{} action {} names unknown `{arg}`", t.name, a.name);
+                assert!(
+                    t.param(arg).is_some(),
+                    "{} action {} names unknown `{arg}`",
+                    t.name,
+                    a.name
+                );
             }
         }
     }
@@ -144,17 +193,30 @@ fn descriptions_are_for_choosing_tools() {
         let d = t.description;
         assert!(d.len() > 40, "{}", t.name);
         for word in ["outputSchema", "envelope", "correlation_id", "\"ok\""] {
-            assert!(!d.contains(word), "{}: output contract text in description", t.name);
+            assert!(
+                !d.contains(word),
+                "{}: output contract text in description",
+                t.name
+            );
         }
     }
     for name in ["read_issues", "read_requests"] {
-        assert!(catalogue::find(name).unwrap().description.contains("untrusted"), "{name}");
+        assert!(
+            catalogue::find(name)
+                .unwrap()
+                .description
+                .contains("untrusted"),
+            "{name}"
+        );
     }
 }
 
 #[test]
 fn read_search_defaults_and_bounds() {
-    let s = &catalogue::find("read_search").unwrap().mcp_tool().input_schema;
+    let s = &catalogue::find("read_search")
+        .unwrap()
+        .mcp_tool()
+        .input_schema;
     let p = &s["properties"];
     assert_eq!(p["action"]["default"], "multi");
     assert_eq!(p["query"]["minLength"], 1);
@@ -162,18 +224,34 @@ fn read_search_defaults_and_bounds() {
     assert_eq!(p["page"]["properties"]["limit"]["maximum"], 100);
     assert_eq!(p["page"]["properties"]["limit"]["default"], 20);
     assert_eq!(p["page"]["properties"]["offset"]["minimum"], 0);
-    assert!(s.get("required").is_none_or(|r| !r.as_array().unwrap().contains(&"action".into())));
-    let logs = &catalogue::find("read_logs").unwrap().mcp_tool().input_schema;
+    assert!(
+        s.get("required")
+            .is_none_or(|r| !r.as_array().unwrap().contains(&"action".into()))
+    );
+    let logs = &catalogue::find("read_logs")
+        .unwrap()
+        .mcp_tool()
+        .input_schema;
     assert_eq!(logs["properties"]["limit"]["maximum"], 500);
-    let jobs = &catalogue::find("write_job_run").unwrap().mcp_tool().input_schema;
-    let jobs: Vec<&str> = jobs["properties"]["job"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let jobs = &catalogue::find("write_job_run")
+        .unwrap()
+        .mcp_tool()
+        .input_schema;
+    let jobs: Vec<&str> = jobs["properties"]["job"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
     for banned in ["clearmediaserverdata", "autodeleterequests", "update"] {
         assert!(!jobs.contains(&banned));
     }
 }
 
 fn snapshot_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("tools_list_{name}.json"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("tools_list_{name}.json"))
 }
 
 #[test]
@@ -189,7 +267,10 @@ fn tools_list_snapshots() {
         }
         let want = std::fs::read_to_string(&path)
             .unwrap_or_else(|_| panic!("{} missing; run with UPDATE_SNAPSHOTS=1", path.display()));
-        assert!(want == pretty, "{name}: tools/list changed; review and run with UPDATE_SNAPSHOTS=1");
+        assert!(
+            want == pretty,
+            "{name}: tools/list changed; review and run with UPDATE_SNAPSHOTS=1"
+        );
     }
 }
 

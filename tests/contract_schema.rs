@@ -21,10 +21,16 @@ const MATRIX: &[(&str, &[&str])] = &[
     ("read_reference", &["reference_page"]),
     ("read_requests", &["request_page", "retry_page"]),
     ("read_request_stats", &["metrics"]),
-    ("read_issues", &["issue_page", "comment_page", "group_page", "metrics"]),
+    (
+        "read_issues",
+        &["issue_page", "comment_page", "group_page", "metrics"],
+    ),
     ("read_votes", &["vote_page"]),
     ("read_users", &["user_page", "reference_page"]),
-    ("read_library", &["media_page", "calendar_page", "artwork_page"]),
+    (
+        "read_library",
+        &["media_page", "calendar_page", "artwork_page"],
+    ),
     ("read_server", &["metrics", "reference_page"]),
     ("read_integration", &["reference_page", "user_page"]),
     ("read_settings", &["settings"]),
@@ -32,16 +38,32 @@ const MATRIX: &[(&str, &[&str])] = &[
 ];
 
 const ALL_FAMILIES: &[&str] = &[
-    "media_page", "request_page", "issue_page", "comment_page", "group_page", "vote_page",
-    "user_page", "reference_page", "metrics", "settings", "calendar_page", "artwork_page",
-    "retry_page", "logs", "mutation",
+    "media_page",
+    "request_page",
+    "issue_page",
+    "comment_page",
+    "group_page",
+    "vote_page",
+    "user_page",
+    "reference_page",
+    "metrics",
+    "settings",
+    "calendar_page",
+    "artwork_page",
+    "retry_page",
+    "logs",
+    "mutation",
 ];
 
 fn families_of(tool: &str) -> Vec<&'static str> {
     if tool.starts_with("write_") {
         return vec!["mutation"];
     }
-    MATRIX.iter().find(|(t, _)| *t == tool).map(|(_, f)| f.to_vec()).unwrap_or_else(|| panic!("{tool} not in matrix"))
+    MATRIX
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map(|(_, f)| f.to_vec())
+        .unwrap_or_else(|| panic!("{tool} not in matrix"))
 }
 
 fn library() -> Map<String, Value> {
@@ -92,7 +114,13 @@ fn composition_follows_the_rule() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|r| r["$ref"].as_str().unwrap().trim_start_matches("#/$defs/").to_string())
+            .map(|r| {
+                r["$ref"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches("#/$defs/")
+                    .to_string()
+            })
             .collect();
         assert_eq!(one_of, fams, "{}", t.name);
         assert_eq!(s["properties"]["operation"], json!({"const": t.name}));
@@ -108,10 +136,40 @@ fn composition_follows_the_rule() {
         }
         // The template, key order included.
         let keys: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["$schema", "type", "properties", "required", "additionalProperties", "allOf", "$defs"]);
-        let props: Vec<&str> = s["properties"].as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(props, ["ok", "operation", "data", "error", "warnings", "truncated", "correlation_id"]);
-        assert_eq!(s["required"], json!(["ok", "operation", "warnings", "truncated", "correlation_id"]));
+        assert_eq!(
+            keys,
+            [
+                "$schema",
+                "type",
+                "properties",
+                "required",
+                "additionalProperties",
+                "allOf",
+                "$defs"
+            ]
+        );
+        let props: Vec<&str> = s["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            props,
+            [
+                "ok",
+                "operation",
+                "data",
+                "error",
+                "warnings",
+                "truncated",
+                "correlation_id"
+            ]
+        );
+        assert_eq!(
+            s["required"],
+            json!(["ok", "operation", "warnings", "truncated", "correlation_id"])
+        );
         assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
     }
 }
@@ -119,15 +177,34 @@ fn composition_follows_the_rule() {
 #[test]
 fn closures_match_the_documented_examples() {
     let s = output_schema("read_search");
-    let got: BTreeSet<&str> = s["$defs"].as_object().unwrap().keys().map(String::as_str).collect();
+    let got: BTreeSet<&str> = s["$defs"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     let want: BTreeSet<&str> = [
-        "error", "media_page", "media", "identifier", "target", "credit", "provider", "reference",
-        "season", "episode", "paging",
+        "error",
+        "media_page",
+        "media",
+        "identifier",
+        "target",
+        "credit",
+        "provider",
+        "reference",
+        "season",
+        "episode",
+        "paging",
     ]
     .into();
     assert_eq!(got, want);
     let s = output_schema("write_vote");
-    let got: BTreeSet<&str> = s["$defs"].as_object().unwrap().keys().map(String::as_str).collect();
+    let got: BTreeSet<&str> = s["$defs"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(got, ["error", "mutation", "target"].into());
 }
 
@@ -140,7 +217,14 @@ fn output_schemas_are_valid_2020_12() {
     }
 }
 
-fn envelope(tool: &str, ok: bool, data: Option<Value>, error: Option<Value>, warnings: &[&str], truncated: bool) -> Value {
+fn envelope(
+    tool: &str,
+    ok: bool,
+    data: Option<Value>,
+    error: Option<Value>,
+    warnings: &[&str],
+    truncated: bool,
+) -> Value {
     let mut m = Map::new();
     m.insert("ok".into(), json!(ok));
     m.insert("operation".into(), json!(tool));
@@ -157,7 +241,10 @@ fn envelope(tool: &str, ok: bool, data: Option<Value>, error: Option<Value>, war
 }
 
 fn errors(v: &jsonschema::Validator, inst: &Value) -> String {
-    v.iter_errors(inst).map(|e| format!("{e} at {}", e.instance_path())).collect::<Vec<_>>().join("; ")
+    v.iter_errors(inst)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 #[test]
@@ -171,21 +258,42 @@ fn generated_envelopes_validate_against_their_tool() {
             for seed in 0..4u64 {
                 for items in [0usize, 1, 100] {
                     for optional in [true, false] {
-                        let g = Gen { defs: &lib, seed, items, optional };
+                        let g = Gen {
+                            defs: &lib,
+                            seed,
+                            items,
+                            optional,
+                        };
                         let data = g.value(&lib[fam], 0, 0);
                         let err = g.value(&lib["error"], 0, 0);
                         let cases = [
                             envelope(t.name, true, Some(data.clone()), None, &[], false),
                             envelope(t.name, true, Some(data.clone()), None, &["a warning"], true),
                             envelope(t.name, false, None, Some(err.clone()), &[], false),
-                            envelope(t.name, false, Some(data.clone()), Some(err.clone()), &["partial"], true),
+                            envelope(
+                                t.name,
+                                false,
+                                Some(data.clone()),
+                                Some(err.clone()),
+                                &["partial"],
+                                true,
+                            ),
                         ];
                         for c in &cases {
-                            assert!(v.is_valid(c), "{} {fam} seed {seed} items {items}: {}", t.name, errors(&v, c));
+                            assert!(
+                                v.is_valid(c),
+                                "{} {fam} seed {seed} items {items}: {}",
+                                t.name,
+                                errors(&v, c)
+                            );
                             checked += 1;
                         }
                         // Through the real envelope + budget path.
-                        let reply = Reply { data: data.clone(), warnings: vec!["w".into()], truncated: items == 100 };
+                        let reply = Reply {
+                            data: data.clone(),
+                            warnings: vec!["w".into()],
+                            truncated: items == 100,
+                        };
                         let r = render(t.name, Ok(reply), "corr-1");
                         let sc = r.structured_content.clone().unwrap();
                         assert!(v.is_valid(&sc), "{} {fam}: {}", t.name, errors(&v, &sc));
@@ -212,7 +320,12 @@ fn generated_envelopes_validate_against_their_tool() {
 #[test]
 fn schemas_reject_what_the_tool_cannot_return() {
     let lib = library();
-    let g = Gen { defs: &lib, seed: 1, items: 1, optional: true };
+    let g = Gen {
+        defs: &lib,
+        seed: 1,
+        items: 1,
+        optional: true,
+    };
     for t in TOOLS.iter() {
         let v = jsonschema::draft202012::new(&output_schema(t.name)).unwrap();
         let own = families_of(t.name);
@@ -225,9 +338,20 @@ fn schemas_reject_what_the_tool_cannot_return() {
         }
         let data = g.value(&lib[own[0]], 0, 0);
         let err = g.value(&lib["error"], 0, 0);
-        let other = if t.name == "read_search" { "read_media" } else { "read_search" };
+        let other = if t.name == "read_search" {
+            "read_media"
+        } else {
+            "read_search"
+        };
         assert!(!v.is_valid(&envelope(other, true, Some(data.clone()), None, &[], false)));
-        assert!(!v.is_valid(&envelope(t.name, true, Some(data.clone()), Some(err.clone()), &[], false)));
+        assert!(!v.is_valid(&envelope(
+            t.name,
+            true,
+            Some(data.clone()),
+            Some(err.clone()),
+            &[],
+            false
+        )));
         assert!(!v.is_valid(&envelope(t.name, true, None, None, &[], false)));
         assert!(!v.is_valid(&envelope(t.name, false, Some(data), None, &[], false)));
     }
@@ -236,16 +360,38 @@ fn schemas_reject_what_the_tool_cannot_return() {
 #[test]
 fn rendered_result_carries_the_same_json_as_text() {
     let data = json!({"kind": "mutation", "outcome": "completed", "request_id": 5});
-    let r = render("write_request_create", Ok(Reply { data, warnings: vec![], truncated: false }), "abc");
+    let r = render(
+        "write_request_create",
+        Ok(Reply {
+            data,
+            warnings: vec![],
+            truncated: false,
+        }),
+        "abc",
+    );
     let sc = r.structured_content.clone().unwrap();
     let text = r.content[0].as_text().unwrap().text.clone();
     assert_eq!(text, serde_json::to_string(&sc).unwrap());
     assert!(!text.contains('\n'));
     let keys: Vec<&str> = sc.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["ok", "operation", "data", "warnings", "truncated", "correlation_id"]);
+    assert_eq!(
+        keys,
+        [
+            "ok",
+            "operation",
+            "data",
+            "warnings",
+            "truncated",
+            "correlation_id"
+        ]
+    );
     assert_eq!(r.content.len(), 1);
 
-    let r = render("read_search", Err(ToolError::invalid("/query", "`query` is required").into()), "abc");
+    let r = render(
+        "read_search",
+        Err(ToolError::invalid("/query", "`query` is required").into()),
+        "abc",
+    );
     assert_eq!(r.is_error, Some(true));
     let sc = r.structured_content.unwrap();
     assert_eq!(sc["ok"], false);

@@ -15,7 +15,7 @@ use ombi_mcp::tools::{self, CallCtx};
 use ombi_mcp::transport::Identity;
 use ombi_mcp::upstream::Upstream;
 use serde_json::{Value, json};
-use support::fake_ombi::state_admin::{LEAK, LEAK_PORTS};
+use support::fake_ombi::state_admin::{LEAK, LEAK_PORTS, sample_log};
 use support::fake_ombi::{self as fake, FakeOmbi, Fault, Options};
 
 struct Harness {
@@ -687,6 +687,7 @@ async fn settings_bad_section_and_204() {
 #[tokio::test]
 async fn logs_list_and_read_with_redaction() {
     let h = start().await;
+    h.fake.with_data(|d| d.logs[0].1 = sample_log());
     let r = h.call("read_logs", json!({"action": "list"})).await;
     assert_eq!(
         r["data"]["files"][0],
@@ -760,7 +761,7 @@ async fn a_2_mib_log_read_is_bounded() {
         i += 1;
     }
     h.fake
-        .with_data(|d| d.admin.logs.insert(0, ("log20260503.txt".into(), big)));
+        .with_data(|d| d.logs.insert(0, ("log20260503.txt".into(), big)));
     let r = h
         .call(
             "read_logs",
@@ -797,4 +798,25 @@ async fn logs_need_an_admin() {
     // Anonymous sections stay readable.
     let r = h.call("read_settings", json!({"section": "issues"})).await;
     assert_eq!(r["ok"], true);
+}
+
+#[tokio::test]
+async fn the_default_sample_log_is_redacted() {
+    let h = start().await;
+    let r = h
+        .call(
+            "read_logs",
+            json!({"action": "read", "file_id": "log20260502.txt", "limit": 500}),
+        )
+        .await;
+    assert_eq!(r["data"]["lines"].as_array().unwrap().len(), 40);
+    let text = r.to_string();
+    for secret in [
+        "0123456789abcdef0123456789abcdef",
+        "bob@example.org",
+        "plexTok3nSecretValue123",
+    ] {
+        assert!(!text.contains(secret), "{secret} survived");
+    }
+    assert!(r["data"]["next_offset"].is_null());
 }

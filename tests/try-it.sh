@@ -54,23 +54,25 @@ call() { # id tool args-json
   call 5 read_requests '{"action":"list","media":"movie","page":{"limit":3}}'
   call 6 read_search '{"query":""}'
   sleep 3
-} | "$target/debug/ombi-mcp" --socket "$work/mcp.sock" | python3 -c '
+} | "$target/debug/ombi-mcp" --socket "$work/mcp.sock" | python3 -c "$(cat <<'PY'
 import json, sys
 for line in sys.stdin:
     msg = json.loads(line)
-    res, err = msg.get("result"), msg.get("error")
+    mid, res, err = msg.get("id"), msg.get("result"), msg.get("error")
     if err:
-        print(f"#{msg.get(\"id\")} JSON-RPC error {err[\"code\"]}: {err[\"message\"]}")
+        print("#%s JSON-RPC error %s: %s" % (mid, err["code"], err["message"]))
     elif "serverInfo" in res:
-        print(f"#1 initialize: {res[\"serverInfo\"][\"name\"]} {res[\"serverInfo\"][\"version\"]}, protocol {res[\"protocolVersion\"]}")
+        info = res["serverInfo"]
+        print("#%s initialize: %s %s, protocol %s" % (mid, info["name"], info["version"], res["protocolVersion"]))
     elif "tools" in res:
         names = [t["name"] for t in res["tools"]]
-        print(f"#2 tools/list: {len(names)} tools: {\", \".join(names)}")
+        print("#%s tools/list: %d tools: %s" % (mid, len(names), ", ".join(names)))
     else:
         sc = res.get("structuredContent", {})
-        body = sc.get("data") if sc.get("ok") else sc.get("error")
-        text = json.dumps(body)
-        print(f"#{msg[\"id\"]} {sc.get(\"operation\")}: ok={sc.get(\"ok\")} isError={res.get(\"isError\")} {text[:400]}{\"…\" if len(text) > 400 else \"\"}")
-'
+        body = json.dumps(sc.get("data") if sc.get("ok") else sc.get("error"))
+        more = "..." if len(body) > 400 else ""
+        print("#%s %s: ok=%s isError=%s %s%s" % (mid, sc.get("operation"), sc.get("ok"), res.get("isError"), body[:400], more))
+PY
+)"
 echo "== daemon log:" >&2
 cat "$work/daemon.log" >&2

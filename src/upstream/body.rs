@@ -57,7 +57,9 @@ pub struct ArrayScan<'a> {
 enum ScanState {
     Start,
     /// After `[` or `,`: an element (or `]` right after `[`) comes next.
-    Element { first: bool },
+    Element {
+        first: bool,
+    },
     Done,
     Incomplete,
     Failed,
@@ -82,7 +84,9 @@ impl<'a> ArrayScan<'a> {
         if self.pos == 0 && self.buf.starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.pos = 3;
         }
-        while self.pos < self.buf.len() && matches!(self.buf[self.pos], b' ' | b'\n' | b'\r' | b'\t') {
+        while self.pos < self.buf.len()
+            && matches!(self.buf[self.pos], b' ' | b'\n' | b'\r' | b'\t')
+        {
             self.pos += 1;
         }
     }
@@ -229,7 +233,17 @@ mod tests {
     #[test]
     fn whole_array() {
         let (items, inc) = scan(r#" [ {"a":"x]}\"{"}, [1,[2]] , "s,]" ,-1.5e3, true,null ] "#);
-        assert_eq!(items, vec![r#"{"a":"x]}\"{"}"#, "[1,[2]]", r#""s,]""#, "-1.5e3", "true", "null"]);
+        assert_eq!(
+            items,
+            vec![
+                r#"{"a":"x]}\"{"}"#,
+                "[1,[2]]",
+                r#""s,]""#,
+                "-1.5e3",
+                "true",
+                "null"
+            ]
+        );
         assert!(!inc);
         assert_eq!(scan("[]"), (vec![], false));
     }

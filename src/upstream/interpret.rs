@@ -50,7 +50,9 @@ pub enum Payload<'a> {
 
 impl UpstreamResponse {
     fn is_html(&self) -> bool {
-        self.content_type.as_deref().is_some_and(|c| c.contains("text/html"))
+        self.content_type
+            .as_deref()
+            .is_some_and(|c| c.contains("text/html"))
     }
 
     fn is_json(&self) -> bool {
@@ -224,7 +226,11 @@ impl UpstreamResponse {
                 "Ombi's answer to {} does not have the expected shape ({}){}",
                 self.route,
                 sanitize(&e.to_string()),
-                if self.kind == Kind::Write { "; the change may or may not have been made: read before retrying" } else { "" }
+                if self.kind == Kind::Write {
+                    "; the change may or may not have been made: read before retrying"
+                } else {
+                    ""
+                }
             ),
         )
         .retryable(retryable)
@@ -272,7 +278,10 @@ const CONFLICT_CODES: &[&str] = &["AlreadyRequested", "EpisodesAlreadyRequested"
 
 impl BusinessResult for RequestEngineResult {
     fn check(self, status: u16) -> Result<Self, ToolError> {
-        let has_error_text = self.error_message.as_deref().is_some_and(|m| !m.trim().is_empty());
+        let has_error_text = self
+            .error_message
+            .as_deref()
+            .is_some_and(|m| !m.trim().is_empty());
         if self.result && !self.is_error && !has_error_text && self.error_code.is_none() {
             return Ok(self);
         }
@@ -329,7 +338,11 @@ impl BusinessResult for IdentityResult {
             return Ok(self);
         }
         let joined = self.errors.as_deref().unwrap_or_default().join("; ");
-        Err(rejected(status, Some(&joined), "the user change was not accepted"))
+        Err(rejected(
+            status,
+            Some(&joined),
+            "the user change was not accepted",
+        ))
     }
 }
 
@@ -339,7 +352,11 @@ impl BusinessResult for bool {
         if self {
             Ok(true)
         } else {
-            Err(rejected(status, None, "Ombi answered false (nothing was changed, or the target does not exist)"))
+            Err(rejected(
+                status,
+                None,
+                "Ombi answered false (nothing was changed, or the target does not exist)",
+            ))
         }
     }
 }
@@ -380,23 +397,49 @@ mod tests {
         assert_eq!(e.code, ErrorCode::UpstreamRejected);
         assert!(!e.message.contains("Password=x"));
         assert!(false.check(200).is_err());
-        let id: IdentityResult = serde_json::from_str(r#"{"errors":["Passwords must be 8 long"],"successful":false}"#).unwrap();
-        assert!(id.check(200).unwrap_err().message.contains("Passwords must be 8 long"));
+        let id: IdentityResult =
+            serde_json::from_str(r#"{"errors":["Passwords must be 8 long"],"successful":false}"#)
+                .unwrap();
+        assert!(
+            id.check(200)
+                .unwrap_err()
+                .message
+                .contains("Passwords must be 8 long")
+        );
     }
 
     #[test]
     fn statuses_and_payloads() {
-        assert_eq!(resp(204, None, "", Kind::Read).payload().unwrap(), Payload::Null);
-        assert_eq!(resp(200, None, "", Kind::Write).payload().unwrap(), Payload::Empty);
-        let e = resp(200, Some("text/html"), "<html>", Kind::Read).payload().unwrap_err();
+        assert_eq!(
+            resp(204, None, "", Kind::Read).payload().unwrap(),
+            Payload::Null
+        );
+        assert_eq!(
+            resp(200, None, "", Kind::Write).payload().unwrap(),
+            Payload::Empty
+        );
+        let e = resp(200, Some("text/html"), "<html>", Kind::Read)
+            .payload()
+            .unwrap_err();
         assert_eq!(e.code, ErrorCode::UpstreamSchemaMismatch);
-        let e = resp(401, Some("text/plain"), "Invalid API Key", Kind::Read).payload().unwrap_err();
-        assert_eq!((e.code, e.http_status), (ErrorCode::AuthenticationFailed, Some(401)));
+        let e = resp(401, Some("text/plain"), "Invalid API Key", Kind::Read)
+            .payload()
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.http_status),
+            (ErrorCode::AuthenticationFailed, Some(401))
+        );
         let e = resp(504, None, "", Kind::Write).payload().unwrap_err();
         assert_eq!((e.code, e.retryable), (ErrorCode::UnknownOutcome, false));
         let pd = r#"{"type":"x","title":"One or more validation errors occurred.","status":400,"traceId":"00-abc","errors":{"id":["The value 'x' is not valid."]}}"#;
-        let e = resp(400, Some("application/problem+json"), pd, Kind::Read).payload().unwrap_err();
-        assert!(e.message.contains("validation errors") && e.message.contains("id: The value"), "{}", e.message);
+        let e = resp(400, Some("application/problem+json"), pd, Kind::Read)
+            .payload()
+            .unwrap_err();
+        assert!(
+            e.message.contains("validation errors") && e.message.contains("id: The value"),
+            "{}",
+            e.message
+        );
         assert!(!e.message.contains("traceId"));
         let bad = resp(200, Some("application/json"), "{\"x\":1}", Kind::Write);
         let e = bad.json::<RequestEngineResult>().unwrap_err();

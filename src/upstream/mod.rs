@@ -14,6 +14,7 @@ pub mod route;
 pub mod sanitize;
 pub mod session;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use reqwest::Url;
@@ -24,7 +25,8 @@ use tokio::time::Instant;
 
 pub use body::{ArrayScan, Bounded, MAX_BODY_BYTES};
 pub use interpret::{
-    BusinessResult, IdentityResult, Payload, RequestEngineResult, UpstreamResponse, VoteEngineResult,
+    BusinessResult, IdentityResult, Payload, RequestEngineResult, UpstreamResponse,
+    VoteEngineResult,
 };
 pub use route::{Accept, Kind, Route};
 
@@ -98,8 +100,14 @@ impl Upstream {
 
     /// Sends `route` acting as `acting_user` (api_key mode: the `UserName`
     /// header; ignored in jwt mode) and returns the raw answer, its body read
-    /// under [`MAX_BODY_BYTES`]. Only transport problems are errors here.
-    pub async fn send(&self, acting_user: Option<&str>, route: Route) -> Result<UpstreamResponse, ToolError> {
+    /// under [`MAX_BODY_BYTES`]. The status is not interpreted here (see
+    /// [`UpstreamResponse::payload`] / [`UpstreamResponse::json`]); errors are
+    /// transport failures, the deadline, and (jwt) a failed login.
+    pub async fn send(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<UpstreamResponse, ToolError> {
         self.send_capped(acting_user, route, MAX_BODY_BYTES).await
     }
 
@@ -133,7 +141,8 @@ impl Upstream {
         acting_user: Option<&str>,
         route: Route,
     ) -> Result<Bounded<Vec<T>>, ToolError> {
-        self.get_array_within(acting_user, route, MAX_BODY_BYTES).await
+        self.get_array_within(acting_user, route, MAX_BODY_BYTES)
+            .await
     }
 
     /// [`Upstream::get_array`] with a smaller byte cap.
@@ -154,14 +163,18 @@ impl Upstream {
         route: Route,
         max_bytes: usize,
     ) -> Result<Bounded<String>, ToolError> {
-        let resp = self.send_capped(acting_user, route.text(), max_bytes).await?;
+        let resp = self
+            .send_capped(acting_user, route.text(), max_bytes)
+            .await?;
         let text = match resp.payload().map_err(|e| self.scrub(e))? {
             Payload::Null | Payload::Empty => String::new(),
             Payload::Text(b) => String::from_utf8_lossy(b).into_owned(),
             // Ombi answers a JSON string when it ignores our Accept.
             Payload::Json(b) => match serde_json::from_slice::<String>(b) {
                 Ok(s) => s,
-                Err(_) if resp.cut => String::from_utf8_lossy(b.strip_prefix(b"\"").unwrap_or(b)).into_owned(),
+                Err(_) if resp.cut => {
+                    String::from_utf8_lossy(b.strip_prefix(b"\"").unwrap_or(b)).into_owned()
+                }
                 Err(e) => return Err(self.scrub(resp.shape_error(&e))),
             },
         };
@@ -175,7 +188,11 @@ impl Upstream {
     /// `VoteEngineResult`, `IdentityResult`, `bool`): failures on HTTP 200
     /// become `UPSTREAM_REJECTED` / `CONFLICT`; an answer we cannot read after
     /// the write was sent is `UNKNOWN_OUTCOME`.
-    pub async fn write<R: BusinessResult>(&self, acting_user: Option<&str>, route: Route) -> Result<R, ToolError> {
+    pub async fn write<R: BusinessResult>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<R, ToolError> {
         let resp = self.send(acting_user, route).await?;
         let status = resp.status;
         match resp.json::<R>() {
@@ -223,10 +240,11 @@ impl Upstream {
         match &self.session {
             Session::Jwt(j) => {
                 let deadline = Instant::now() + self.timeout;
-                let token = tokio::time::timeout_at(deadline, j.renew(&self.client, &self.base, None))
-                    .await
-                    .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
-                    .map_err(|e| self.scrub(e))?;
+                let token =
+                    tokio::time::timeout_at(deadline, j.renew(&self.client, &self.base, None))
+                        .await
+                        .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
+                        .map_err(|e| self.scrub(e))?;
                 Ok(format!(
                     "logged in to Ombi at {} as {}{} (token valid until {})",
                     self.base,
@@ -243,9 +261,14 @@ impl Upstream {
                     .unwrap_or_else(|| "an unknown user".into());
                 let acting = match user_name {
                     Some(_) => format!("acting as {me} (OMBI_USER_NAME)"),
-                    None => format!("acting as the system user {me} (no OMBI_USER_NAME: Admin rights, auto-approve)"),
+                    None => format!(
+                        "acting as the system user {me} (no OMBI_USER_NAME: Admin rights, auto-approve)"
+                    ),
                 };
-                Ok(format!("API key accepted by Ombi at {}{}; {}", self.base, version, acting))
+                Ok(format!(
+                    "API key accepted by Ombi at {}{}; {}",
+                    self.base, version, acting
+                ))
             }
         }
     }
@@ -275,17 +298,39 @@ impl Upstream {
         let desc = route.to_string();
         let deadline = Instant::now() + self.timeout;
         let mut attempt = 0;
+        // Whether the request itself left (not just the login before it):
+        // a write that timed out before that point is safe to retry.
+        let sent = AtomicBool::new(false);
         loop {
-            let outcome = tokio::time::timeout_at(deadline, self.attempt(acting_user, route, &url, &desc, cap)).await;
+            let outcome = tokio::time::timeout_at(
+                deadline,
+                self.attempt(acting_user, route, &url, &desc, cap, &sent),
+            )
+            .await;
             let remaining = deadline.saturating_duration_since(Instant::now());
             let wait = match outcome {
-                Err(_) => return Err(deadline_error(&desc, route.kind, self.timeout)),
+                Err(_) => {
+                    let kind = if sent.load(Ordering::SeqCst) {
+                        route.kind
+                    } else {
+                        Kind::Read
+                    };
+                    return Err(deadline_error(&desc, kind, self.timeout));
+                }
                 Ok(Err(Failed::Final(e))) => return Err(e),
-                Ok(Err(Failed::Transport(e))) => match retry::after_transport(route.kind, attempt, remaining) {
-                    Some(wait) => wait,
-                    None => return Err(transport_error(&e, &desc, route.kind)),
-                },
-                Ok(Ok(resp)) => match retry::after_status(route.kind, attempt, resp.status, resp.retry_after, remaining) {
+                Ok(Err(Failed::Transport(e))) => {
+                    match retry::after_transport(route.kind, attempt, remaining) {
+                        Some(wait) => wait,
+                        None => return Err(transport_error(&e, &desc, route.kind)),
+                    }
+                }
+                Ok(Ok(resp)) => match retry::after_status(
+                    route.kind,
+                    attempt,
+                    resp.status,
+                    resp.retry_after,
+                    remaining,
+                ) {
                     Some(wait) => wait,
                     None => return Ok(resp),
                 },
@@ -304,9 +349,12 @@ impl Upstream {
         url: &Url,
         desc: &str,
         cap: usize,
+        sent: &AtomicBool,
     ) -> Result<UpstreamResponse, Failed> {
         let creds = self.credentials(acting_user).await.map_err(Failed::Final)?;
-        let resp = self.exchange(route, url, desc, creds.headers, cap).await?;
+        let resp = self
+            .exchange(route, url, desc, creds.headers, cap, sent)
+            .await?;
         if resp.status != 401 {
             return Ok(resp);
         }
@@ -322,7 +370,8 @@ impl Upstream {
             .await
             .map_err(Failed::Final)?;
         let creds = session::bearer(&token).map_err(Failed::Final)?;
-        self.exchange(route, url, desc, creds.headers, cap).await
+        self.exchange(route, url, desc, creds.headers, cap, sent)
+            .await
     }
 
     async fn exchange(
@@ -332,6 +381,7 @@ impl Upstream {
         desc: &str,
         auth: HeaderMap,
         cap: usize,
+        sent: &AtomicBool,
     ) -> Result<UpstreamResponse, Failed> {
         let accept = match route.accept {
             Accept::Json => "application/json",
@@ -342,15 +392,25 @@ impl Upstream {
             .request(route.method.clone(), url.clone())
             .headers(auth)
             .header(ACCEPT, accept);
-        if let Some(body) = &route.body {
-            req = req.header(CONTENT_TYPE, "application/json").body(body.clone());
+        if let Some(Ok(body)) = &route.body {
+            req = req
+                .header(CONTENT_TYPE, "application/json")
+                .body(body.clone());
         }
+        sent.store(true, Ordering::SeqCst);
         let resp = req.send().await.map_err(Failed::Transport)?;
         let status = resp.status().as_u16();
-        let header = |name| resp.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let header = |name| {
+            resp.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
         let content_type = header(CONTENT_TYPE);
         let retry_after = retry::parse_retry_after(header(RETRY_AFTER).as_deref());
-        let (body, cut) = body::read_capped(resp, cap).await.map_err(Failed::Transport)?;
+        let (body, cut) = body::read_capped(resp, cap)
+            .await
+            .map_err(Failed::Transport)?;
         Ok(UpstreamResponse {
             status,
             content_type,
@@ -364,9 +424,16 @@ impl Upstream {
 }
 
 /// Parses a top-level array answer element by element (see [`Upstream::get_array`]).
-pub fn parse_array<T: DeserializeOwned>(resp: &UpstreamResponse) -> Result<Bounded<Vec<T>>, ToolError> {
+pub fn parse_array<T: DeserializeOwned>(
+    resp: &UpstreamResponse,
+) -> Result<Bounded<Vec<T>>, ToolError> {
     let bytes = match resp.payload()? {
-        Payload::Null | Payload::Empty => return Ok(Bounded { value: Vec::new(), cut: false }),
+        Payload::Null | Payload::Empty => {
+            return Ok(Bounded {
+                value: Vec::new(),
+                cut: false,
+            });
+        }
         Payload::Json(b) | Payload::Text(b) => b,
     };
     let mismatch = |what: String| {
@@ -431,11 +498,17 @@ fn transport_error(e: &reqwest::Error, desc: &str, kind: Kind) -> ToolError {
         src = s.source();
     }
     let cause = sanitize::sanitize(&cause);
-    let cause = if cause.is_empty() { String::new() } else { format!(" ({cause})") };
+    let cause = if cause.is_empty() {
+        String::new()
+    } else {
+        format!(" ({cause})")
+    };
     if e.is_connect() {
         return ToolError::new(
             ErrorCode::UpstreamRejected,
-            format!("cannot connect to Ombi for {desc}{cause}: is OMBI_URL right and Ombi running?"),
+            format!(
+                "cannot connect to Ombi for {desc}{cause}: is OMBI_URL right and Ombi running?"
+            ),
         )
         .retryable(true);
     }

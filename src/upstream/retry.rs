@@ -48,8 +48,14 @@ mod tests {
 
     #[test]
     fn reads_retry_once_on_429_and_503_only() {
-        assert_eq!(after_status(Kind::Read, 0, 503, None, LONG), Some(DEFAULT_BACKOFF));
-        assert_eq!(after_status(Kind::Read, 0, 429, Some(Duration::from_secs(2)), LONG), Some(Duration::from_secs(2)));
+        assert_eq!(
+            after_status(Kind::Read, 0, 503, None, LONG),
+            Some(DEFAULT_BACKOFF)
+        );
+        assert_eq!(
+            after_status(Kind::Read, 0, 429, Some(Duration::from_secs(2)), LONG),
+            Some(Duration::from_secs(2))
+        );
         assert_eq!(after_status(Kind::Read, 1, 503, None, LONG), None);
         assert_eq!(after_status(Kind::Read, 0, 500, None, LONG), None);
         assert_eq!(after_status(Kind::Write, 0, 503, None, LONG), None);
@@ -58,8 +64,14 @@ mod tests {
 
     #[test]
     fn retry_after_must_fit_the_deadline() {
-        assert_eq!(after_status(Kind::Read, 0, 429, Some(Duration::from_secs(60)), LONG), None);
+        assert_eq!(
+            after_status(Kind::Read, 0, 429, Some(Duration::from_secs(60)), LONG),
+            None
+        );
         assert_eq!(parse_retry_after(Some(" 7 ")), Some(Duration::from_secs(7)));
-        assert_eq!(parse_retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT")), None);
+        assert_eq!(
+            parse_retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT")),
+            None
+        );
     }
 }

@@ -46,8 +46,18 @@ pub fn sanitize_with(raw: &str, secrets: &[&str]) -> String {
         let bare = lower.trim_end_matches([':', '=']);
         if matches!(
             bare,
-            "bearer" | "basic" | "authorization" | "apikey" | "api-key" | "x-api-key" | "token"
-                | "x-plex-token" | "password" | "cookie" | "set-cookie" | "useraccesstoken"
+            "bearer"
+                | "basic"
+                | "authorization"
+                | "apikey"
+                | "api-key"
+                | "x-api-key"
+                | "token"
+                | "x-plex-token"
+                | "password"
+                | "cookie"
+                | "set-cookie"
+                | "useraccesstoken"
         ) {
             redact_next = true;
             out.push(word.to_string());
@@ -155,7 +165,8 @@ fn redact_word(word: &str) -> String {
             return format!("{}={REDACTED}", &word[..eq]);
         }
     }
-    let core = word.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'));
+    let core = word
+        .trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'));
     if core.starts_with("eyJ") && core.matches('.').count() >= 2 {
         return REDACTED.to_string();
     }
@@ -174,13 +185,12 @@ fn looks_like_key(s: &str) -> bool {
     if hex_run {
         return true;
     }
-    s.split(['.', '/'])
-        .filter(|p| p.len() >= 20)
-        .any(|p| {
-            p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-                && p.chars().any(|c| c.is_ascii_digit())
-                && p.chars().any(|c| c.is_ascii_alphabetic())
-        })
+    s.split(['.', '/']).filter(|p| p.len() >= 20).any(|p| {
+        p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && p.chars().any(|c| c.is_ascii_digit())
+            && p.chars().any(|c| c.is_ascii_alphabetic())
+    })
 }
 
 fn cap(text: &str, max: usize) -> String {
@@ -207,9 +217,23 @@ X-Plex-Token=AbCdEf1234567890xyZZ plextoken q1w2e3r4t5y6u7i8o9p0zz</body></html>
     fn strips_every_planted_nasty() {
         let s = sanitize_with(NASTY, &["SuperSecretPw"]);
         for bad in [
-            "<", "script", "var k", "Ombi.Core.Engine", "line 42", "End of inner", "db.lan", "Hunter2",
-            "Database=", "radarr.lan", "admin:pw", "0123456789abcdef", "0123456789ABCDEF", "bob@example.org",
-            "eyJhbGci", "AbCdEf1234567890xyZZ", "q1w2e3r4t5y6u7i8o9p0zz",
+            "<",
+            "script",
+            "var k",
+            "Ombi.Core.Engine",
+            "line 42",
+            "End of inner",
+            "db.lan",
+            "Hunter2",
+            "Database=",
+            "radarr.lan",
+            "admin:pw",
+            "0123456789abcdef",
+            "0123456789ABCDEF",
+            "bob@example.org",
+            "eyJhbGci",
+            "AbCdEf1234567890xyZZ",
+            "q1w2e3r4t5y6u7i8o9p0zz",
         ] {
             assert!(!s.contains(bad), "{bad:?} survived in {s:?}");
         }
@@ -229,7 +253,10 @@ X-Plex-Token=AbCdEf1234567890xyZZ plextoken q1w2e3r4t5y6u7i8o9p0zz</body></html>
 
     #[test]
     fn keeps_plain_business_messages() {
-        assert_eq!(sanitize("You have already voted!"), "You have already voted!");
+        assert_eq!(
+            sanitize("You have already voted!"),
+            "You have already voted!"
+        );
         assert_eq!(
             sanitize("Inception (2010) has been successfully added!"),
             "Inception (2010) has been successfully added!"

@@ -62,7 +62,10 @@ pub(crate) enum Session {
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Session::Jwt(j) => f.debug_struct("Jwt").field("username", &j.username).finish_non_exhaustive(),
+            Session::Jwt(j) => f
+                .debug_struct("Jwt")
+                .field("username", &j.username)
+                .finish_non_exhaustive(),
             Session::ApiKey { user_name, .. } => f
                 .debug_struct("ApiKey")
                 .field("key", &"[REDACTED]")
@@ -80,6 +83,10 @@ pub(crate) struct JwtSession {
     renewing: tokio::sync::Mutex<()>,
     generation: AtomicU64,
     logins: AtomicU64,
+    /// Logins completed (counted after `last_error` is stored).
+    finished: AtomicU64,
+    /// How the latest login failed (shared with the calls that waited on it).
+    last_error: StdMutex<Option<ToolError>>,
 }
 
 #[derive(Serialize)]
@@ -106,6 +113,8 @@ impl Session {
                 renewing: tokio::sync::Mutex::new(()),
                 generation: AtomicU64::new(0),
                 logins: AtomicU64::new(0),
+                finished: AtomicU64::new(0),
+                last_error: StdMutex::new(None),
             }),
             AuthConfig::ApiKey { key, user_name } => Session::ApiKey {
                 key: key.clone(),
@@ -175,7 +184,10 @@ pub(crate) fn api_key_headers(
 /// `Authorization: Bearer <jwt>`, marked sensitive.
 pub(crate) fn bearer(token: &Token) -> Result<Credentials, ToolError> {
     let mut headers = HeaderMap::new();
-    headers.insert(AUTHORIZATION, sensitive(&format!("Bearer {}", token.value.expose_secret()))?);
+    headers.insert(
+        AUTHORIZATION,
+        sensitive(&format!("Bearer {}", token.value.expose_secret()))?,
+    );
     Ok(Credentials {
         headers,
         generation: Some(token.generation),
@@ -188,25 +200,36 @@ impl JwtSession {
     }
 
     pub fn logins(&self) -> u64 {
-        self.logins.load(Ordering::Relaxed)
+        self.logins.load(Ordering::SeqCst)
     }
 
     /// A fresh token's header, logging in when there is none or it is due.
-    pub async fn credentials(&self, client: &reqwest::Client, base: &reqwest::Url) -> Result<Credentials, ToolError> {
+    pub async fn credentials(
+        &self,
+        client: &reqwest::Client,
+        base: &reqwest::Url,
+    ) -> Result<Credentials, ToolError> {
         let token = match self.current() {
             Some(t) if SystemTime::now() < t.renew_at => t,
-            stale => self.renew(client, base, stale.map(|t| t.generation)).await?,
+            stale => {
+                self.renew(client, base, stale.map(|t| t.generation))
+                    .await?
+            }
         };
         bearer(&token)
     }
 
     /// Logs in unless someone else already replaced generation `seen`.
+    ///
+    /// Waiters share the outcome of the login they waited for, failures
+    /// included: 50 calls with a wrong password make one login, not 50.
     pub async fn renew(
         &self,
         client: &reqwest::Client,
         base: &reqwest::Url,
         seen: Option<u64>,
     ) -> Result<std::sync::Arc<Token>, ToolError> {
+        let finished_seen = self.finished.load(Ordering::SeqCst);
         let _flight = self.renewing.lock().await;
         if let Some(t) = self.current()
             && Some(t.generation) != seen
@@ -214,13 +237,30 @@ impl JwtSession {
         {
             return Ok(t);
         }
-        let token = std::sync::Arc::new(self.login(client, base).await?);
+        if self.finished.load(Ordering::SeqCst) != finished_seen
+            && let Some(e) = self
+                .last_error
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone()
+        {
+            return Err(e);
+        }
+        let outcome = self.login(client, base).await;
+        *self.last_error.lock().unwrap_or_else(|p| p.into_inner()) =
+            outcome.as_ref().err().cloned();
+        self.finished.fetch_add(1, Ordering::SeqCst);
+        let token = std::sync::Arc::new(outcome?);
         *self.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());
         Ok(token)
     }
 
-    async fn login(&self, client: &reqwest::Client, base: &reqwest::Url) -> Result<Token, ToolError> {
-        self.logins.fetch_add(1, Ordering::Relaxed);
+    async fn login(
+        &self,
+        client: &reqwest::Client,
+        base: &reqwest::Url,
+    ) -> Result<Token, ToolError> {
+        self.logins.fetch_add(1, Ordering::SeqCst);
         let url = base
             .join("api/v1/Token")
             .map_err(|_| ToolError::internal("cannot build the login URL"))?;
@@ -290,7 +330,6 @@ impl JwtSession {
             generation: self.generation.fetch_add(1, Ordering::Relaxed) + 1,
         })
     }
-
 }
 
 impl Token {
@@ -381,12 +420,24 @@ mod tests {
     #[test]
     fn parses_ombi_expirations() {
         let t = parse_utc("2026-05-09T10:11:12Z").unwrap();
-        assert_eq!(t.duration_since(UNIX_EPOCH).unwrap().as_secs(), 1_778_321_472);
+        assert_eq!(
+            t.duration_since(UNIX_EPOCH).unwrap().as_secs(),
+            1_778_321_472
+        );
         assert_eq!(format_utc(t), "2026-05-09T10:11:12Z");
         let f = parse_utc("2024-02-29T23:59:59.1234567Z").unwrap();
-        assert_eq!(f.duration_since(UNIX_EPOCH).unwrap().subsec_nanos(), 123_456_700);
+        assert_eq!(
+            f.duration_since(UNIX_EPOCH).unwrap().subsec_nanos(),
+            123_456_700
+        );
         assert_eq!(format_utc(f), "2024-02-29T23:59:59Z");
-        for bad in ["2026-05-09 10:11:12Z", "2026-13-01T00:00:00Z", "2026-05-09T10:11:12", "x", "2026-05-09T10:11:1xZ"] {
+        for bad in [
+            "2026-05-09 10:11:12Z",
+            "2026-13-01T00:00:00Z",
+            "2026-05-09T10:11:12",
+            "x",
+            "2026-05-09T10:11:1xZ",
+        ] {
             assert!(parse_utc(bad).is_none(), "{bad}");
         }
     }

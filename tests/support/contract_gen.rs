@@ -28,18 +28,24 @@ impl Gen<'_> {
         }
         let ty = match schema.get("type") {
             Some(Value::String(t)) => t.clone(),
-            Some(Value::Array(ts)) => ts[(s as usize) % ts.len()].as_str().unwrap_or("null").to_string(),
+            Some(Value::Array(ts)) => ts[(s as usize) % ts.len()]
+                .as_str()
+                .unwrap_or("null")
+                .to_string(),
             _ => "null".into(),
         };
         match ty.as_str() {
             "string" => json!(format!("text-{s}")),
             "integer" => {
                 let min = schema.get("minimum").and_then(Value::as_i64).unwrap_or(0);
-                let max = schema.get("maximum").and_then(Value::as_i64).unwrap_or(i64::MAX);
+                let max = schema
+                    .get("maximum")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(i64::MAX);
                 json!((min.max(1) + (s % 7) as i64).min(max))
             }
             "number" => json!(1.5 + (s % 3) as f64),
-            "boolean" => json!(s % 2 == 0),
+            "boolean" => json!(s.is_multiple_of(2)),
             "object" => {
                 let props = schema.get("properties").and_then(Value::as_object);
                 let required: Vec<&str> = schema
@@ -56,10 +62,22 @@ impl Gen<'_> {
                 Value::Object(out)
             }
             "array" => {
-                let max = schema.get("maxItems").and_then(Value::as_u64).unwrap_or(100) as usize;
-                let n = if depth <= 1 { self.items } else { self.items.min(2) }.min(max);
+                let max = schema
+                    .get("maxItems")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(100) as usize;
+                let n = if depth <= 1 {
+                    self.items
+                } else {
+                    self.items.min(2)
+                }
+                .min(max);
                 let item = &schema["items"];
-                Value::Array((0..n).map(|i| self.value(item, depth + 1, salt + i as u64)).collect())
+                Value::Array(
+                    (0..n)
+                        .map(|i| self.value(item, depth + 1, salt + i as u64))
+                        .collect(),
+                )
             }
             _ => Value::Null,
         }

@@ -95,7 +95,10 @@ impl TokenStore {
 /// `2026-05-09T10:11:12.1234567Z` (Newtonsoft writes 7 fraction digits when non-zero).
 pub fn iso(t: SystemTime) -> String {
     let base = ombi_mcp::upstream::session::format_utc(t);
-    let nanos = t.duration_since(UNIX_EPOCH).unwrap_or_default().subsec_nanos();
+    let nanos = t
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .subsec_nanos();
     if nanos == 0 {
         base
     } else {
@@ -105,7 +108,12 @@ pub fn iso(t: SystemTime) -> String {
 
 fn text_401(text: &str) -> Response {
     // Written straight to the response: no JSON content type.
-    (StatusCode::UNAUTHORIZED, [(header::CONTENT_TYPE, "text/plain")], text.to_string()).into_response()
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::CONTENT_TYPE, "text/plain")],
+        text.to_string(),
+    )
+        .into_response()
 }
 
 /// The JwtBearer challenge: 401, empty body.
@@ -114,14 +122,18 @@ pub fn challenge(error: Option<&str>) -> Response {
         Some(desc) => format!("Bearer error=\"invalid_token\", error_description=\"{desc}\""),
         None => "Bearer".to_string(),
     };
-    (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, value)]).into_response()
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::WWW_AUTHENTICATE, value)],
+    )
+        .into_response()
 }
 
 /// Result of the middleware: a principal (maybe none), or the response that
 /// ends the request. `Ok((principal, bearer_error))`.
 pub type AuthOutcome = (Option<Principal>, Option<String>);
 
-pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Response> {
+pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Box<Response>> {
     let opts = shared.options.lock().unwrap();
     let mut principal = None;
     if call.path.to_ascii_lowercase().starts_with("/api") {
@@ -137,12 +149,15 @@ pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Respons
             });
         if let Some(key) = key {
             if !key.eq_ignore_ascii_case(&opts.api_key) {
-                return Err(text_401("Invalid API Key"));
+                return Err(Box::new(text_401("Invalid API Key")));
             }
             match call.headers.get("username") {
                 Some(v) => {
                     let wanted = String::from_utf8_lossy(v.as_bytes()).to_uppercase();
-                    let user = opts.users.iter().find(|(u, _, _)| !wanted.is_empty() && u.to_uppercase() == wanted);
+                    let user = opts
+                        .users
+                        .iter()
+                        .find(|(u, _, _)| !wanted.is_empty() && u.to_uppercase() == wanted);
                     match user {
                         Some((u, _, roles)) => {
                             principal = Some(Principal {
@@ -151,7 +166,7 @@ pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Respons
                                 api_user: false,
                             })
                         }
-                        None => return Err(text_401("Invalid User")),
+                        None => return Err(Box::new(text_401("Invalid User"))),
                     }
                 }
                 None => {
@@ -212,7 +227,8 @@ pub fn token(shared: &Shared, call: &Call) -> Response {
     let Some((user, password, roles)) = user else {
         return StatusCode::UNAUTHORIZED.into_response();
     };
-    if Some(password.as_str()) != model.password.as_deref() || roles.iter().any(|r| r == "Disabled") {
+    if Some(password.as_str()) != model.password.as_deref() || roles.iter().any(|r| r == "Disabled")
+    {
         return StatusCode::UNAUTHORIZED.into_response();
     }
     let lifetime = if model.remember_me {

@@ -99,7 +99,11 @@ impl FaultBuilder {
             "traceId": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00",
             "errors": { "id": ["The value 'abc' is not valid. Server=db.internal;Password=Sup3rSecret;"] }
         });
-        self.respond(400, Some("application/problem+json; charset=utf-8"), &body.to_string())
+        self.respond(
+            400,
+            Some("application/problem+json; charset=utf-8"),
+            &body.to_string(),
+        )
     }
 
     pub fn rate_limited(self, retry_after_secs: u64) -> Fault {
@@ -111,7 +115,11 @@ impl FaultBuilder {
     }
 
     pub fn unavailable(self) -> Fault {
-        self.respond(503, Some("text/html"), "<html><body>503 Service Unavailable</body></html>")
+        self.respond(
+            503,
+            Some("text/html"),
+            "<html><body>503 Service Unavailable</body></html>",
+        )
     }
 
     pub fn no_content(self) -> Fault {
@@ -134,7 +142,11 @@ impl FaultBuilder {
 
     /// A business failure on HTTP 200.
     pub fn business(self, body: serde_json::Value) -> Fault {
-        self.respond(200, Some("application/json; charset=utf-8"), &body.to_string())
+        self.respond(
+            200,
+            Some("application/json; charset=utf-8"),
+            &body.to_string(),
+        )
     }
 }
 
@@ -154,7 +166,9 @@ impl Fault {
             return false;
         }
         match self.path.strip_suffix('*') {
-            Some(prefix) => path.len() >= prefix.len() && path[..prefix.len()].eq_ignore_ascii_case(prefix),
+            Some(prefix) => {
+                path.len() >= prefix.len() && path[..prefix.len()].eq_ignore_ascii_case(prefix)
+            }
             None => path.eq_ignore_ascii_case(&self.path),
         }
     }
@@ -165,9 +179,21 @@ pub const NASTY_ERROR: &str = "<html><body><h1>Unhandled</h1><script>alert(1)</s
 
 /// Fragments of [`NASTY_ERROR`] that must be absent after sanitizing.
 pub const NASTY_FRAGMENTS: &[&str] = &[
-    "<html", "<script", "alert(1)", "MovieRequestEngine.cs", "line 311", "End of inner exception", "db.internal",
-    "Sup3rSecret", "Password=", "hunter2", "radarr.internal", "0123456789abcdef0123456789abcdef", "owner@example.org",
-    "eyJhbGciOiJIUzI1NiJ9", "fedcba9876543210fedcba9876543210",
+    "<html",
+    "<script",
+    "alert(1)",
+    "MovieRequestEngine.cs",
+    "line 311",
+    "End of inner exception",
+    "db.internal",
+    "Sup3rSecret",
+    "Password=",
+    "hunter2",
+    "radarr.internal",
+    "0123456789abcdef0123456789abcdef",
+    "owner@example.org",
+    "eyJhbGciOiJIUzI1NiJ9",
+    "fedcba9876543210fedcba9876543210",
 ];
 
 pub const SPA_INDEX: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Ombi</title><base href=\"/\"></head><body><app-ombi></app-ombi><script src=\"main.js\"></script></body></html>";
@@ -214,11 +240,18 @@ pub async fn apply(fault: Fault) -> Option<Response> {
             body,
             headers,
         } => {
-            let mut resp = (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), body).into_response();
+            let mut resp = (
+                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                body,
+            )
+                .into_response();
             let h = resp.headers_mut();
             h.remove(header::CONTENT_TYPE);
             if let Some(ct) = content_type {
-                h.insert(header::CONTENT_TYPE, HeaderValue::from_str(&ct).expect("content type"));
+                h.insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_str(&ct).expect("content type"),
+                );
             }
             for (k, v) in headers {
                 h.insert(
@@ -231,16 +264,26 @@ pub async fn apply(fault: Fault) -> Option<Response> {
         FaultAction::Drop => {
             let stream = futures::stream::iter(vec![
                 Ok::<_, std::io::Error>(axum::body::Bytes::from_static(b"[{\"id\":1,")),
-                Err(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "fault: drop")),
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionReset,
+                    "fault: drop",
+                )),
             ]);
             let mut resp = Response::new(Body::from_stream(stream));
-            resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            resp.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from_static("1000"));
+            resp.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            resp.headers_mut()
+                .insert(header::CONTENT_LENGTH, HeaderValue::from_static("1000"));
             Some(resp)
         }
         FaultAction::Oversized { bytes } => {
             let mut resp = Response::new(Body::from_stream(super::state::big_array_stream(bytes)));
-            resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));
+            resp.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json; charset=utf-8"),
+            );
             Some(resp)
         }
     }

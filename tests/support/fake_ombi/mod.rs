@@ -54,7 +54,11 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             users: vec![
-                (ADMIN_USER.into(), ADMIN_PASSWORD.into(), vec!["Admin".into()]),
+                (
+                    ADMIN_USER.into(),
+                    ADMIN_PASSWORD.into(),
+                    vec!["Admin".into()],
+                ),
                 (
                     PLAIN_USER.into(),
                     PLAIN_PASSWORD.into(),
@@ -181,12 +185,18 @@ pub struct Call {
 
 async fn handle(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    let body = axum::body::to_bytes(body, 16 * 1024 * 1024).await.unwrap_or_default();
+    let body = axum::body::to_bytes(body, 16 * 1024 * 1024)
+        .await
+        .unwrap_or_default();
     let raw_path = parts.uri.path().to_string();
     let base = shared.options.lock().unwrap().base_path.clone();
     // UsePathBase: "/ombi/api/..." and "/api/..." both route.
     let path = match base.as_deref().map(|b| b.trim_end_matches('/')) {
-        Some(b) if !b.is_empty() && raw_path.len() > b.len() && raw_path[..b.len()].eq_ignore_ascii_case(b) => {
+        Some(b)
+            if !b.is_empty()
+                && raw_path.len() > b.len()
+                && raw_path[..b.len()].eq_ignore_ascii_case(b) =>
+        {
             raw_path[b.len()..].to_string()
         }
         _ => raw_path.clone(),
@@ -212,7 +222,12 @@ async fn handle(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response
         headers: parts
             .headers
             .iter()
-            .map(|(k, v)| (k.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
             .collect(),
         body: String::from_utf8_lossy(&body).into_owned(),
     });
@@ -223,15 +238,15 @@ async fn handle(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response
         headers: parts.headers,
         body,
     };
-    if let Some(fault) = shared.faults.take(call.method.as_str(), &call.path) {
-        if let Some(resp) = faults::apply(fault).await {
-            return resp;
-        }
+    if let Some(fault) = shared.faults.take(call.method.as_str(), &call.path)
+        && let Some(resp) = faults::apply(fault).await
+    {
+        return resp;
     }
     // ApiKeyMiddlewear runs only for paths starting with /api.
     let principal = match auth::authenticate(&shared, &call) {
         Ok(p) => p,
-        Err(resp) => return resp,
+        Err(resp) => return *resp,
     };
     routes::dispatch(&shared, &call, principal)
 }
@@ -240,7 +255,10 @@ async fn handle(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response
 pub fn json(value: serde_json::Value) -> Response {
     (
         StatusCode::OK,
-        [(axum::http::header::CONTENT_TYPE, "application/json; charset=utf-8")],
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/json; charset=utf-8",
+        )],
         value.to_string(),
     )
         .into_response()
@@ -270,7 +288,10 @@ pub fn error_500(message: &str) -> Response {
 pub fn problem_400(field: &str, message: &str) -> Response {
     (
         StatusCode::BAD_REQUEST,
-        [(axum::http::header::CONTENT_TYPE, "application/problem+json; charset=utf-8")],
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/problem+json; charset=utf-8",
+        )],
         serde_json::json!({
             "type": "https://tools.ietf.org/html/rfc7231#section-6.5.1",
             "title": "One or more validation errors occurred.",

@@ -55,9 +55,11 @@ pub struct Data {
     pub comments: Vec<Value>,
     pub votes: Vec<Vote>,
     pub vote_enabled: bool,
+    /// Log files (name, content), newest first.
+    pub logs: Vec<(String, String)>,
     /// `/api/v2/Features`.
     pub features: Vec<(String, bool)>,
-    /// Users, settings, integrations and logs (state_admin.rs).
+    /// Users, settings and integrations (state_admin.rs).
     pub admin: super::state_admin::AdminData,
     next_id: i64,
 }
@@ -86,7 +88,14 @@ impl Data {
             comments: Vec::new(),
             votes: Vec::new(),
             vote_enabled: true,
-            features: vec![("Movie4KRequests".into(), false), ("PlayedSync".into(), false)],
+            logs: vec![
+                ("log20260502.txt".into(), sample_log(40)),
+                ("log20260501.txt".into(), sample_log(3)),
+            ],
+            features: vec![
+                ("Movie4KRequests".into(), false),
+                ("PlayedSync".into(), false),
+            ],
             admin: super::state_admin::AdminData::sample(),
             next_id: 100,
         };
@@ -96,7 +105,8 @@ impl Data {
         req["requestStatus"] = json!("Common.ProcessingRequest");
         req["canApprove"] = json!(false);
         data.movie_requests.push(req);
-        data.movie_requests.push(movie_request(2, 157336, "Interstellar", "bob"));
+        data.movie_requests
+            .push(movie_request(2, 157336, "Interstellar", "bob"));
         let mut denied = movie_request(3, 129, "Spirited Away", "alice");
         denied["denied"] = json!(true);
         denied["deniedReason"] = json!("Already on the shelf");
@@ -123,7 +133,9 @@ impl Data {
     }
 
     pub fn movie_request_mut(&mut self, id: i64) -> Option<&mut Value> {
-        self.movie_requests.iter_mut().find(|r| r["id"] == json!(id))
+        self.movie_requests
+            .iter_mut()
+            .find(|r| r["id"] == json!(id))
     }
 }
 
@@ -134,7 +146,14 @@ pub fn user_id(name: &str) -> String {
         h = (h ^ b as u64).wrapping_mul(1099511628211);
     }
     let s = format!("{h:016x}{:016x}", h.rotate_left(17));
-    format!("{}-{}-{}-{}-{}", &s[0..8], &s[8..12], &s[12..16], &s[16..20], &s[20..32])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &s[0..8],
+        &s[8..12],
+        &s[12..16],
+        &s[16..20],
+        &s[20..32]
+    )
 }
 
 /// `OmbiUser` (shapes.md §1.1), secrets included as the real wire does.
@@ -157,8 +176,19 @@ pub fn ombi_user(name: &str) -> Value {
 /// `UserViewModel` (shapes.md §1.2) for `GET /api/v1/Identity`.
 pub fn user_view(name: &str, roles: &[String]) -> Value {
     const ALL: &[&str] = &[
-        "Admin", "AutoApproveMovie", "AutoApproveTv", "AutoApproveMusic", "PowerUser", "RequestTv", "RequestMovie",
-        "RequestMusic", "Disabled", "ReceivesNewsletter", "ManageOwnRequests", "EditCustomPage", "Request4KMovie",
+        "Admin",
+        "AutoApproveMovie",
+        "AutoApproveTv",
+        "AutoApproveMusic",
+        "PowerUser",
+        "RequestTv",
+        "RequestMovie",
+        "RequestMusic",
+        "Disabled",
+        "ReceivesNewsletter",
+        "ManageOwnRequests",
+        "EditCustomPage",
+        "Request4KMovie",
         "AutoApprove4KMovie",
     ];
     json!({
@@ -266,7 +296,13 @@ pub fn search_tv(tmdb: i64, title: &str, seasons: i64, episodes: i64) -> Value {
 }
 
 /// `RequestEngineResult` (shapes.md §3.10).
-pub fn engine_result(ok: bool, message: Option<&str>, error: Option<&str>, code: Option<&str>, request_id: i64) -> Value {
+pub fn engine_result(
+    ok: bool,
+    message: Option<&str>,
+    error: Option<&str>,
+    code: Option<&str>,
+    request_id: i64,
+) -> Value {
     json!({
         "result": ok, "message": message,
         "isError": error.is_some_and(|e| !e.is_empty()) || code.is_some(),
@@ -285,12 +321,15 @@ pub fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -300,9 +339,14 @@ pub fn percent_decode(s: &str) -> String {
 
 /// A JSON array of about `bytes` bytes of hydrated TV shows, generated while
 /// streaming (the fake never holds it whole).
-pub fn big_array_stream(bytes: usize) -> impl futures::Stream<Item = Result<Bytes, std::io::Error>> + Send {
+pub fn big_array_stream(
+    bytes: usize,
+) -> impl futures::Stream<Item = Result<Bytes, std::io::Error>> + Send {
     let template = search_tv(0, "Generated Show", 10, 24).to_string();
-    let rest = template.strip_prefix("{\"id\":0,").expect("id first").to_string();
+    let rest = template
+        .strip_prefix("{\"id\":0,")
+        .expect("id first")
+        .to_string();
     let state = (0usize, 0i64, false);
     futures::stream::unfold(state, move |(sent, n, done)| {
         let rest = rest.clone();
@@ -333,4 +377,17 @@ pub fn big_array_stream(bytes: usize) -> impl futures::Stream<Item = Result<Byte
             Some((Ok(Bytes::from(chunk)), (sent, n, false)))
         }
     })
+}
+
+/// Serilog lines, some carrying what `read_logs` must redact.
+fn sample_log(lines: usize) -> String {
+    (0..lines)
+        .map(|i| match i % 4 {
+            0 => format!("2026-05-02 10:{:02}:00.000 +00:00 [INF] Request finished in 12ms 200 application/json", i % 60),
+            1 => format!("2026-05-02 10:{:02}:01.000 +00:00 [WRN] Radarr call http://radarr.lan:7878/api/v3/movie?apikey=0123456789abcdef0123456789abcdef failed", i % 60),
+            2 => format!("2026-05-02 10:{:02}:02.000 +00:00 [INF] User bob@example.org logged in", i % 60),
+            _ => format!("2026-05-02 10:{:02}:03.000 +00:00 [ERR] Plex sync: X-Plex-Token=plexTok3nSecretValue123 rejected", i % 60),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

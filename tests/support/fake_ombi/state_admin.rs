@@ -1,6 +1,6 @@
 //! The administration data set of the fake Ombi: users, notification
 //! preferences, server status, settings sections, *arr / Plex / Emby /
-//! Jellyfin options and log files, in the real wire shapes of
+//! Jellyfin options and a log file, in the real wire shapes of
 //! shared/ombi/shapes.md §1, §7, §8. Every secret, URL, host, e-mail address
 //! and delivery token is PLANTED with a value containing [`LEAK`] (or a
 //! port in [`LEAK_PORTS`]) so tests can prove none reaches a tool result.
@@ -52,8 +52,6 @@ pub struct AdminData {
     pub plex_friends: Vec<Value>,
     pub emby_users: Vec<Value>,
     pub jellyfin_users: Vec<Value>,
-    /// Log files (name, whole content), newest first.
-    pub logs: Vec<(String, String)>,
 }
 
 /// A `UserViewModel` (shapes.md §1.2) with PII planted.
@@ -320,13 +318,6 @@ impl AdminData {
             ],
             emby_users: vec![json!({"username": "frank", "id": "e-1"})],
             jellyfin_users: Vec::new(),
-            logs: vec![
-                ("log20260502.txt".into(), sample_log()),
-                (
-                    "log20260501.txt".into(),
-                    "2026-05-01 [INF] quiet day\n".into(),
-                ),
-            ],
         }
     }
 }

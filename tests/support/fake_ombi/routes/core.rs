@@ -2,20 +2,72 @@
 
 use serde_json::json;
 
-use super::{Access, Ctx, RouteDef};
 use super::super::{json, state};
+use super::{Access, Ctx, RouteDef};
 use axum::response::Response;
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "POST", template: "api/v1/Token", access: Access::Anonymous, handler: token },
-        RouteDef { method: "GET", template: "api/v1/Status", access: Access::Anonymous, handler: status },
-        RouteDef { method: "GET", template: "api/v1/Status/info", access: Access::Anonymous, handler: status_info },
-        RouteDef { method: "GET", template: "api/v1/Identity", access: Access::Authenticated, handler: me },
-        RouteDef { method: "GET", template: "api/v1/Settings/about", access: Access::Anonymous, handler: about },
-        RouteDef { method: "GET", template: "api/v1/Settings/voteenabled", access: Access::Anonymous, handler: vote_enabled },
-        RouteDef { method: "GET", template: "api/v2/Features", access: Access::Anonymous, handler: features },
-        RouteDef { method: "GET", template: "api/v1/Request/count", access: Access::Anonymous, handler: request_count },
+        RouteDef {
+            method: "POST",
+            template: "api/v1/Token",
+            access: Access::Anonymous,
+            handler: token,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Status",
+            access: Access::Anonymous,
+            handler: status,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Status/info",
+            access: Access::Anonymous,
+            handler: status_info,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Identity",
+            access: Access::Authenticated,
+            handler: me,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Settings/about",
+            access: Access::Anonymous,
+            handler: about,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Settings/voteenabled",
+            access: Access::Anonymous,
+            handler: vote_enabled,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Features",
+            access: Access::Anonymous,
+            handler: features,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/count",
+            access: Access::Anonymous,
+            handler: request_count,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/System/logs",
+            access: Access::Admin,
+            handler: log_list,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/System/logs/{logFileName}",
+            access: Access::Admin,
+            handler: log_file,
+        },
     ]
 }
 
@@ -35,7 +87,11 @@ fn status_info(ctx: &Ctx) -> Response {
 /// `UserViewModel` of the caller; the bare ApiKey principal is the seeded `Api` user.
 fn me(ctx: &Ctx) -> Response {
     let p = ctx.principal.clone().expect("authenticated route");
-    let roles = if p.api_user { Vec::new() } else { p.roles.clone() };
+    let roles = if p.api_user {
+        Vec::new()
+    } else {
+        p.roles.clone()
+    };
     json(state::user_view(&p.user_name, &roles))
 }
 
@@ -57,21 +113,62 @@ fn vote_enabled(ctx: &Ctx) -> Response {
 
 fn features(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
-    json(json!(data
-        .features
-        .iter()
-        .map(|(name, enabled)| json!({"name": name, "enabled": enabled}))
-        .collect::<Vec<_>>()))
+    json(json!(
+        data.features
+            .iter()
+            .map(|(name, enabled)| json!({"name": name, "enabled": enabled}))
+            .collect::<Vec<_>>()
+    ))
 }
 
 /// `RequestCountModel`: movies (+ TV children, none here).
 fn request_count(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
-    let count = |f: &dyn Fn(&serde_json::Value) -> bool| data.movie_requests.iter().filter(|r| f(r)).count();
+    let count = |f: &dyn Fn(&serde_json::Value) -> bool| {
+        data.movie_requests.iter().filter(|r| f(r)).count()
+    };
     json(json!({
         "pending": count(&|r| r["approved"] == json!(false) && r["denied"] != json!(true) && r["available"] == json!(false)),
         "approved": count(&|r| r["approved"] == json!(true) && r["available"] == json!(false)),
         "available": count(&|r| r["available"] == json!(true)),
         "denied": count(&|r| r["denied"] == json!(true)),
     }))
+}
+
+/// Serilog's daily files, newest first (shapes.md §7).
+fn log_list(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    json(json!(
+        data.logs.iter().map(|(name, _)| name).collect::<Vec<_>>()
+    ))
+}
+
+/// The whole file: `text/plain`, or a JSON string under `Accept: application/json`.
+fn log_file(ctx: &Ctx) -> Response {
+    use axum::response::IntoResponse;
+    let data = ctx.shared.data.lock().unwrap();
+    let Some((_, text)) = data
+        .logs
+        .iter()
+        .find(|(n, _)| n == ctx.param("logFileName"))
+    else {
+        // SystemController.ReadLogFile: exact name match, else `NotFound()`.
+        return axum::http::StatusCode::NOT_FOUND.into_response();
+    };
+    let wants_json = ctx
+        .call
+        .headers
+        .get(axum::http::header::ACCEPT)
+        .is_some_and(|a| a.as_bytes().starts_with(b"application/json"));
+    if wants_json {
+        return json(json!(text));
+    }
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; charset=utf-8",
+        )],
+        text.clone(),
+    )
+        .into_response()
 }

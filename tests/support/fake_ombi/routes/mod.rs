@@ -5,7 +5,6 @@
 
 pub mod core;
 pub mod integration;
-pub mod logs;
 pub mod requests;
 pub mod search;
 pub mod server;
@@ -58,7 +57,10 @@ impl Ctx<'_> {
 
     /// The acting user name (`Api` for the bare ApiKey principal).
     pub fn user(&self) -> String {
-        self.principal.as_ref().map(|p| p.user_name.clone()).unwrap_or_default()
+        self.principal
+            .as_ref()
+            .map(|p| p.user_name.clone())
+            .unwrap_or_default()
     }
 
     /// The `[FromBody]` JSON, or `None` when absent or malformed (→ 400).
@@ -78,7 +80,6 @@ fn table() -> Vec<RouteDef> {
     t.extend(server::routes());
     t.extend(integration::routes());
     t.extend(settings::routes());
-    t.extend(logs::routes());
     t
 }
 
@@ -102,7 +103,11 @@ fn matches(template: &str, segs: &[String]) -> Option<HashMap<String, String>> {
     Some(params)
 }
 
-pub fn dispatch(shared: &Shared, call: &Call, (principal, bearer_error): auth::AuthOutcome) -> Response {
+pub fn dispatch(
+    shared: &Shared,
+    call: &Call,
+    (principal, bearer_error): auth::AuthOutcome,
+) -> Response {
     // ASP.NET decodes each segment; an encoded '/' stays inside its segment.
     let segs: Vec<String> = call
         .path

@@ -10,13 +10,48 @@ use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "GET", template: "api/v2/Requests/movie/{count:int}/{position:int}/{sort}/{sortOrder}", access: Access::Authenticated, handler: movie_list },
-        RouteDef { method: "GET", template: "api/v1/Request/movie/info/{requestId}", access: Access::Authenticated, handler: movie_info },
-        RouteDef { method: "POST", template: "api/v1/Request/movie", access: Access::Authenticated, handler: movie_create },
-        RouteDef { method: "POST", template: "api/v1/Request/movie/approve", access: Access::PowerUser, handler: movie_approve },
-        RouteDef { method: "PUT", template: "api/v1/Request/movie/deny", access: Access::PowerUser, handler: movie_deny },
-        RouteDef { method: "POST", template: "api/v1/Vote/up/{type}/{requestId:int}", access: Access::Authenticated, handler: vote_up },
-        RouteDef { method: "POST", template: "api/v1/Issues/comments", access: Access::Authenticated, handler: add_comment },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Requests/movie/{count:int}/{position:int}/{sort}/{sortOrder}",
+            access: Access::Authenticated,
+            handler: movie_list,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/movie/info/{requestId}",
+            access: Access::Authenticated,
+            handler: movie_info,
+        },
+        RouteDef {
+            method: "POST",
+            template: "api/v1/Request/movie",
+            access: Access::Authenticated,
+            handler: movie_create,
+        },
+        RouteDef {
+            method: "POST",
+            template: "api/v1/Request/movie/approve",
+            access: Access::PowerUser,
+            handler: movie_approve,
+        },
+        RouteDef {
+            method: "PUT",
+            template: "api/v1/Request/movie/deny",
+            access: Access::PowerUser,
+            handler: movie_deny,
+        },
+        RouteDef {
+            method: "POST",
+            template: "api/v1/Vote/up/{type}/{requestId:int}",
+            access: Access::Authenticated,
+            handler: vote_up,
+        },
+        RouteDef {
+            method: "POST",
+            template: "api/v1/Issues/comments",
+            access: Access::Authenticated,
+            handler: add_comment,
+        },
     ]
 }
 
@@ -51,7 +86,10 @@ fn movie_list(ctx: &Ctx) -> Response {
 /// Unknown id: `FillAdditionalFields` dereferences null → 500.
 fn movie_info(ctx: &Ctx) -> Response {
     let Ok(id) = ctx.param("requestId").parse::<i64>() else {
-        return problem_400("requestId", &format!("The value '{}' is not valid.", ctx.param("requestId")));
+        return problem_400(
+            "requestId",
+            &format!("The value '{}' is not valid.", ctx.param("requestId")),
+        );
     };
     match ctx.shared.data.lock().unwrap().movie_request(id) {
         Some(r) => json(r.clone()),
@@ -73,13 +111,27 @@ fn movie_create(ctx: &Ctx) -> Response {
     };
     let p = ctx.principal.clone().expect("authenticated route");
     let mut data = ctx.shared.data.lock().unwrap();
-    let Some(movie) = data.movies.iter().find(|m| m["id"] == json!(model.the_movie_db_id)).cloned() else {
+    let Some(movie) = data
+        .movies
+        .iter()
+        .find(|m| m["id"] == json!(model.the_movie_db_id))
+        .cloned()
+    else {
         return error_500("The remote server returned an error: (404) Not Found.");
     };
     let title = movie["title"].as_str().unwrap_or_default().to_string();
-    let year = movie["releaseDate"].as_str().unwrap_or("").get(..4).unwrap_or("").to_string();
+    let year = movie["releaseDate"]
+        .as_str()
+        .unwrap_or("")
+        .get(..4)
+        .unwrap_or("")
+        .to_string();
     let full = format!("{title} ({year})");
-    if data.movie_requests.iter().any(|r| r["theMovieDbId"] == json!(model.the_movie_db_id)) {
+    if data
+        .movie_requests
+        .iter()
+        .any(|r| r["theMovieDbId"] == json!(model.the_movie_db_id))
+    {
         return json(state::engine_result(
             false,
             None,
@@ -88,7 +140,8 @@ fn movie_create(ctx: &Ctx) -> Response {
             0,
         ));
     }
-    let may = p.api_user || p.is_admin() || p.has_role("RequestMovie") || p.has_role("AutoApproveMovie");
+    let may =
+        p.api_user || p.is_admin() || p.has_role("RequestMovie") || p.has_role("AutoApproveMovie");
     if !may {
         return json(state::engine_result(
             false,
@@ -99,7 +152,11 @@ fn movie_create(ctx: &Ctx) -> Response {
         ));
     }
     let id = data.next_id();
-    let requester = if p.api_user { "Api" } else { p.user_name.as_str() };
+    let requester = if p.api_user {
+        "Api"
+    } else {
+        p.user_name.as_str()
+    };
     let mut req = state::movie_request(id, model.the_movie_db_id, &title, requester);
     req["releaseDate"] = movie["releaseDate"].clone();
     req["requestedDate"] = json!(super::super::auth::iso(std::time::SystemTime::now()));
@@ -113,13 +170,19 @@ fn movie_create(ctx: &Ctx) -> Response {
         req["requestStatus"] = json!("Common.ProcessingRequest");
         req["canApprove"] = json!(false);
     }
-    if ctx.call.headers.contains_key("apikey") {
-        if let Some(alias) = ctx.call.headers.get("apialias") {
-            req["requestedByAlias"] = json!(String::from_utf8_lossy(alias.as_bytes()));
-        }
+    if ctx.call.headers.contains_key("apikey")
+        && let Some(alias) = ctx.call.headers.get("apialias")
+    {
+        req["requestedByAlias"] = json!(String::from_utf8_lossy(alias.as_bytes()));
     }
     data.movie_requests.push(req);
-    json(state::engine_result(true, Some(&format!("{full} has been successfully added!")), None, None, id))
+    json(state::engine_result(
+        true,
+        Some(&format!("{full} has been successfully added!")),
+        None,
+        None,
+        id,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -138,9 +201,19 @@ fn movie_approve(ctx: &Ctx) -> Response {
     };
     let mut data = ctx.shared.data.lock().unwrap();
     let Some(r) = data.movie_request_mut(model.id) else {
-        return json(state::engine_result(false, None, Some("Request does not exist"), None, 0));
+        return json(state::engine_result(
+            false,
+            None,
+            Some("Request does not exist"),
+            None,
+            0,
+        ));
     };
-    let (flag, date) = if model.is4_k { ("approved4K", "markedAsApproved4K") } else { ("approved", "markedAsApproved") };
+    let (flag, date) = if model.is4_k {
+        ("approved4K", "markedAsApproved4K")
+    } else {
+        ("approved", "markedAsApproved")
+    };
     r[flag] = json!(true);
     r[date] = json!(super::super::auth::iso(std::time::SystemTime::now()));
     if !model.is4_k {
@@ -156,7 +229,13 @@ fn movie_deny(ctx: &Ctx) -> Response {
     };
     let mut data = ctx.shared.data.lock().unwrap();
     let Some(r) = data.movie_request_mut(model.id) else {
-        return json(state::engine_result(false, None, Some("Request does not exist"), None, 0));
+        return json(state::engine_result(
+            false,
+            None,
+            Some("Request does not exist"),
+            None,
+            0,
+        ));
     };
     let (flag, date, reason) = if model.is4_k {
         ("denied4K", "markedAsDenied4K", "deniedReason4K")
@@ -169,7 +248,13 @@ fn movie_deny(ctx: &Ctx) -> Response {
     if !model.is4_k {
         r["requestStatus"] = json!("Common.Denied");
     }
-    json(state::engine_result(true, Some("Request successfully deleted"), None, None, model.id))
+    json(state::engine_result(
+        true,
+        Some("Request successfully deleted"),
+        None,
+        None,
+        model.id,
+    ))
 }
 
 /// `VoteEngineResult`. Disabled voting answers success and records nothing;
@@ -179,22 +264,38 @@ fn vote_up(ctx: &Ctx) -> Response {
         "movie" => 1,
         "tv" => 0,
         "album" => 2,
-        _ => return super::super::error_500("The SPA default page middleware could not return the default page '/index.html' because it was not found, and no other middleware handled the request."),
+        _ => {
+            return super::super::error_500(
+                "The SPA default page middleware could not return the default page '/index.html' because it was not found, and no other middleware handled the request.",
+            );
+        }
     };
     let user = ctx.user();
     let request_id = ctx.int("requestId");
     let mut data = ctx.shared.data.lock().unwrap();
     let vote = |result: bool, error: Option<&str>| {
-        json(json!({"result": result, "message": null, "isError": error.is_some(), "errorMessage": error}))
+        json(
+            json!({"result": result, "message": null, "isError": error.is_some(), "errorMessage": error}),
+        )
     };
     if !data.vote_enabled {
         return vote(true, None);
     }
-    if data.votes.iter().any(|v| v.user == user && v.request_id == request_id && v.vote_type == 0) {
+    if data
+        .votes
+        .iter()
+        .any(|v| v.user == user && v.request_id == request_id && v.vote_type == 0)
+    {
         return vote(false, Some("You have already voted!"));
     }
-    data.votes.retain(|v| !(v.user == user && v.request_id == request_id));
-    data.votes.push(Vote { user, request_id, vote_type: 0, request_type });
+    data.votes
+        .retain(|v| !(v.user == user && v.request_id == request_id));
+    data.votes.push(Vote {
+        user,
+        request_id,
+        vote_type: 0,
+        request_type,
+    });
     vote(true, None)
 }
 
@@ -216,7 +317,12 @@ fn add_comment(ctx: &Ctx) -> Response {
         return error_500(NRE);
     }
     let mut data = ctx.shared.data.lock().unwrap();
-    let Some(issue) = data.issues.iter().find(|i| i["id"] == json!(model.issue_id)).cloned() else {
+    let Some(issue) = data
+        .issues
+        .iter()
+        .find(|i| i["id"] == json!(model.issue_id))
+        .cloned()
+    else {
         return no_content();
     };
     let id = data.next_id();

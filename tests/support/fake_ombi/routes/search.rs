@@ -9,10 +9,30 @@ use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
-        RouteDef { method: "POST", template: "api/v2/Search/multi/{searchTerm}", access: Access::Authenticated, handler: multi },
-        RouteDef { method: "GET", template: "api/v2/Search/movie/popular", access: Access::Authenticated, handler: movie_popular },
-        RouteDef { method: "GET", template: "api/v2/Search/movie/popular/{currentPosition:int}/{amountToLoad:int}", access: Access::Authenticated, handler: movie_popular_paged },
-        RouteDef { method: "GET", template: "api/v2/Search/tv/popular/{currentPosition:int}/{amountToLoad:int}", access: Access::Authenticated, handler: tv_popular },
+        RouteDef {
+            method: "POST",
+            template: "api/v2/Search/multi/{searchTerm}",
+            access: Access::Authenticated,
+            handler: multi,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Search/movie/popular",
+            access: Access::Authenticated,
+            handler: movie_popular,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Search/movie/popular/{currentPosition:int}/{amountToLoad:int}",
+            access: Access::Authenticated,
+            handler: movie_popular_paged,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Search/tv/popular/{currentPosition:int}/{amountToLoad:int}",
+            access: Access::Authenticated,
+            handler: tv_popular,
+        },
     ]
 }
 
@@ -32,11 +52,20 @@ fn multi(ctx: &Ctx) -> Response {
     };
     let term = ctx.param("searchTerm").to_lowercase();
     let data = ctx.shared.data.lock().unwrap();
-    let hit = |v: &Value| v["title"].as_str().unwrap_or("").to_lowercase().contains(&term);
+    let hit = |v: &Value| {
+        v["title"]
+            .as_str()
+            .unwrap_or("")
+            .to_lowercase()
+            .contains(&term)
+    };
     let mut out = Vec::new();
     if filter.movies {
         for m in data.movies.iter().filter(|m| hit(m)) {
-            let year = m["releaseDate"].as_str().and_then(|d| d.get(..4)).unwrap_or("");
+            let year = m["releaseDate"]
+                .as_str()
+                .and_then(|d| d.get(..4))
+                .unwrap_or("");
             out.push(json!({
                 "id": m["id"].to_string(), "mediaType": "movie",
                 "title": format!("{} ({year})", m["title"].as_str().unwrap_or("")),
