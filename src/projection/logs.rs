@@ -16,7 +16,7 @@ pub const MAX_LINES: usize = 500;
 pub const DEFAULT_LINES: usize = 100;
 /// Longest line returned (characters); longer ones end in `…`.
 pub const MAX_LINE_CHARS: usize = 1000;
-/// Line bytes per result, below the 64 KiB envelope budget.
+/// Serialized line bytes per result, below the 64 KiB envelope budget.
 pub const MAX_LINE_BYTES: usize = 48 * 1024;
 /// Longest file name accepted as a `file_id`.
 pub const MAX_FILE_ID: usize = 200;
@@ -89,11 +89,14 @@ pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow 
             }
             None => line,
         };
-        if bytes + line.len() > MAX_LINE_BYTES && !lines.is_empty() {
+        // Counted as serialized (escapes included), so the envelope budget
+        // never has to drop lines behind `next_offset`'s back.
+        let size = serde_json::to_string(&line).map_or(line.len() * 6, |j| j.len()) + 1;
+        if bytes + size > MAX_LINE_BYTES && !lines.is_empty() {
             budget_hit = true;
             break;
         }
-        bytes += line.len() + 3;
+        bytes += size;
         lines.push(line);
     }
     let end = offset + lines.len();

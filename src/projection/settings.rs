@@ -22,6 +22,8 @@ use crate::contract::budget::shorten;
 pub const MAX_VALUES: usize = 100;
 /// Longest string value returned (custom CSS, notification templates).
 pub const MAX_VALUE_CHARS: usize = 2000;
+/// Serialized bytes of `values` per result, below the 64 KiB envelope budget.
+pub const MAX_VALUES_BYTES: usize = 48 * 1024;
 
 /// One section `read_settings` offers.
 #[derive(Debug)]
@@ -217,6 +219,8 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
     let mut omitted: Vec<String> = Vec::new();
     let mut warnings = Vec::new();
     let mut shortened = 0;
+    let mut bytes = 0;
+    let mut left_out = 0;
     if section.is_features() {
         features(raw, &mut values);
     } else {
@@ -239,7 +243,14 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
                 },
                 other => other.clone(),
             };
-            values.push(json!({"name": pointer, "value": value}));
+            let entry = json!({"name": pointer, "value": value});
+            let size = entry.to_string().len() + 1;
+            if bytes + size > MAX_VALUES_BYTES {
+                left_out += 1;
+                continue;
+            }
+            bytes += size;
+            values.push(entry);
         }
     }
     if raw.is_null() {
@@ -253,7 +264,12 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
             "{shortened} long text values were shortened to {MAX_VALUE_CHARS} characters (ending in …)"
         ));
     }
-    let mut truncated = shortened > 0;
+    if left_out > 0 {
+        warnings.push(format!(
+            "{left_out} settings were left out to fit the result size"
+        ));
+    }
+    let mut truncated = shortened > 0 || left_out > 0;
     if values.len() > MAX_VALUES {
         warnings.push(format!(
             "only the first {MAX_VALUES} of {} settings are shown",
@@ -475,6 +491,20 @@ mod tests {
         assert!(p.truncated);
         let css = p.data["values"][1]["value"].as_str().unwrap();
         assert_eq!(css.chars().count(), MAX_VALUE_CHARS + 1);
+    }
+
+    #[test]
+    fn many_long_values_stay_within_the_byte_budget() {
+        let templates: Vec<Value> = (0..60)
+            .map(|i| json!({"id": i, "notificationType": i, "agent": 0, "subject": "s", "message": "m".repeat(1500), "enabled": true}))
+            .collect();
+        let p = project(
+            section("notifications/email").unwrap(),
+            &json!({"enabled": true, "notificationTemplates": templates}),
+        );
+        assert!(p.truncated);
+        assert!(p.data.to_string().len() < 60 * 1024);
+        assert!(p.warnings.iter().any(|w| w.contains("left out")));
     }
 
     #[test]
