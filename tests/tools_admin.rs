@@ -820,3 +820,21 @@ async fn the_default_sample_log_is_redacted() {
     }
     assert!(r["data"]["next_offset"].is_null());
 }
+
+#[tokio::test]
+async fn the_acting_user_is_sent_and_its_rights_apply() {
+    let mut h = start().await;
+    let mut identity = Identity::local(BundleSet::all(), false);
+    identity.ombi_user = Some(fake::PLAIN_USER.into());
+    h.ctx.identity = Arc::new(identity);
+    let r = h.call("read_users", json!({"action": "me"})).await;
+    assert_eq!(r["data"]["items"][0]["user_name"], fake::PLAIN_USER);
+    let sent = h.fake.requests().pop().unwrap();
+    assert_eq!(sent.header("username"), Some(fake::PLAIN_USER));
+    let r = h.call("read_users", json!({"action": "list"})).await;
+    assert_eq!(err_code(&r), "FORBIDDEN");
+    let r = h
+        .call("read_integration", json!({"action": "plex_servers"}))
+        .await;
+    assert_eq!(err_code(&r), "FORBIDDEN");
+}
