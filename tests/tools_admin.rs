@@ -777,6 +777,11 @@ async fn a_2_mib_log_read_is_bounded() {
     );
     assert!(lines[0].as_str().unwrap().contains("request 1000 "));
     assert_eq!(r["data"]["next_offset"], json!(1000 + lines.len()));
+    eprintln!(
+        "2 MiB log: {} lines from offset 1000, {} bytes of structuredContent",
+        lines.len(),
+        r.to_string().len()
+    );
     assert_no_leak(&r);
 }
 
