@@ -492,12 +492,17 @@ fn daemon_is_not_dumpable() {
         .unwrap();
     let start = std::time::Instant::now();
     while !socket.exists() {
-        assert!(start.elapsed() < Duration::from_secs(10), "daemon did not start as uid {uid}");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "daemon did not start as uid {uid}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     // A non-dumpable process's /proc files belong to root, not to its uid:
     // other processes of the same user cannot ptrace it or read its memory.
-    let owner = std::fs::metadata(format!("/proc/{}/mem", child.id())).unwrap().uid();
+    let owner = std::fs::metadata(format!("/proc/{}/mem", child.id()))
+        .unwrap()
+        .uid();
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(owner, 0, "PR_SET_DUMPABLE 0 makes /proc/PID/mem root-owned");

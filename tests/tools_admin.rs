@@ -459,11 +459,12 @@ async fn sonarr_partial_failure_keeps_other_lists() {
 #[tokio::test]
 async fn lidarr_disabled_then_enabled() {
     let h = start().await;
+    h.fake.with_data(|d| d.requests.lidarr_enabled = false);
     let r = h
         .call("read_integration", json!({"action": "lidarr_options"}))
         .await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
-    h.fake.with_data(|d| d.admin.lidarr_enabled = true);
+    h.fake.with_data(|d| d.requests.lidarr_enabled = true);
     let r = h
         .call("read_integration", json!({"action": "lidarr_options"}))
         .await;

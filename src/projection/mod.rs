@@ -3,8 +3,14 @@
 //! exists for.
 
 pub mod integration;
+pub mod issues;
 pub mod local_window;
 pub mod logs;
+pub mod metrics;
+pub mod page_window;
+pub mod requests;
 pub mod server;
 pub mod settings;
 pub mod users;
+pub mod votes;
+pub mod wire;

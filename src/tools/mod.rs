@@ -71,7 +71,17 @@ pub fn handler(name: &str) -> Option<Handler> {
         "read_integration" => integration::read_integration,
         "read_settings" => settings::read_settings,
         "read_logs" => logs::read_logs,
+        // requests, stats, issues, votes
+        "read_requests" => requests::read_requests,
+        "read_request_stats" => request_stats::read_request_stats,
+        "read_issues" => issues::read_issues,
+        "read_votes" => votes::read_votes,
         _ => return None,
     };
     Some(h)
 }
+
+pub mod issues;
+pub mod request_stats;
+pub mod requests;
+pub mod votes;

@@ -14,6 +14,7 @@ pub mod faults;
 pub mod routes;
 pub mod state;
 pub mod state_admin;
+pub mod state_requests;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};

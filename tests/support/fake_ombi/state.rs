@@ -61,6 +61,8 @@ pub struct Data {
     pub features: Vec<(String, bool)>,
     /// Users, settings and integrations (state_admin.rs).
     pub admin: super::state_admin::AdminData,
+    /// Request-domain reads (state_requests.rs).
+    pub requests: super::state_requests::RequestData,
     next_id: i64,
 }
 
@@ -97,6 +99,7 @@ impl Data {
                 ("PlayedSync".into(), false),
             ],
             admin: super::state_admin::AdminData::sample(),
+            requests: Default::default(),
             next_id: 100,
         };
         let mut req = movie_request(1, 603, "The Matrix", "bob");
@@ -120,6 +123,7 @@ impl Data {
             "resovledDate": null, "createdDate": "2026-04-04T12:00:00Z", "userReportedId": user_id("bob"),
             "userReported": ombi_user("bob"), "comments": null, "posterPath": null
         }));
+        super::state_requests::extend_sample(&mut data);
         data
     }
 

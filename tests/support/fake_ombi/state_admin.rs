@@ -42,7 +42,6 @@ pub struct AdminData {
     pub sonarr_root_folders: Vec<Value>,
     pub sonarr_language_profiles: Vec<Value>,
     pub sonarr_tags: Vec<Value>,
-    pub lidarr_enabled: bool,
     pub lidarr_profiles: Vec<Value>,
     pub lidarr_root_folders: Vec<Value>,
     /// `PlexServersAddUserModel` rows (`GET /api/v1/Plex/servers`).
@@ -299,7 +298,6 @@ impl AdminData {
                 "languages": [{"languages": {"id": 1, "name": "English"}, "allowed": true}], "id": 1}),
             ],
             sonarr_tags: vec![json!({"id": 3, "label": "anime"})],
-            lidarr_enabled: false,
             lidarr_profiles: vec![json!({"name": "Lossless", "id": 2})],
             lidarr_root_folders: vec![json!({"id": 5, "path": "/music", "freespace": 9})],
             plex_servers: vec![

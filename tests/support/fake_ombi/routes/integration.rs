@@ -10,7 +10,7 @@ use super::super::{json, no_content};
 use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
-    use Access::{Admin, Anonymous, PowerUser};
+    use Access::{Admin, PowerUser};
     vec![
         RouteDef {
             method: "GET",
@@ -90,21 +90,15 @@ pub fn routes() -> Vec<RouteDef> {
         },
         RouteDef {
             method: "GET",
-            template: "api/v1/Lidarr/enabled",
-            access: Anonymous,
-            handler: |c| flag(c, |a| a.lidarr_enabled),
-        },
-        RouteDef {
-            method: "GET",
             template: "api/v1/Lidarr/Profiles",
             access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.lidarr_enabled, &a.lidarr_profiles)),
+            handler: |c| lidarr_list(c, |a| &a.lidarr_profiles),
         },
         RouteDef {
             method: "GET",
             template: "api/v1/Lidarr/RootFolders",
             access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.lidarr_enabled, &a.lidarr_root_folders)),
+            handler: |c| lidarr_list(c, |a| &a.lidarr_root_folders),
         },
         RouteDef {
             method: "GET",
@@ -164,6 +158,17 @@ fn null_when_off(ctx: &Ctx, f: fn(&AdminData) -> (bool, &Vec<Value>)) -> Respons
     let (on, rows) = f(&data.admin);
     if on {
         json(Value::Array(rows.clone()))
+    } else {
+        no_content()
+    }
+}
+
+/// Lidarr's switch is the request domain's (`Lidarr/enabled` is served by
+/// requests.rs from `Data.requests.lidarr_enabled`); null when off.
+fn lidarr_list(ctx: &Ctx, f: fn(&AdminData) -> &Vec<Value>) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    if data.requests.lidarr_enabled {
+        json(Value::Array(f(&data.admin).clone()))
     } else {
         no_content()
     }

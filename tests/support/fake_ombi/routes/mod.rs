@@ -5,11 +5,13 @@
 
 pub mod core;
 pub mod integration;
+pub mod issues;
 pub mod requests;
 pub mod search;
 pub mod server;
 pub mod settings;
 pub mod users;
+pub mod votes;
 
 use std::collections::HashMap;
 
@@ -74,6 +76,8 @@ fn table() -> Vec<RouteDef> {
     let mut t = Vec::new();
     t.extend(core::routes());
     t.extend(requests::routes());
+    t.extend(issues::routes());
+    t.extend(votes::routes());
     t.extend(search::routes());
     // administration reads
     t.extend(users::routes());
