@@ -801,6 +801,19 @@ async fn logs_need_an_admin() {
     assert_eq!(err_code(&r), "FORBIDDEN");
     let r = h.call("read_settings", json!({"section": "ombi"})).await;
     assert_eq!(err_code(&r), "FORBIDDEN");
+    // The updater's own check needs Admin: left out with a warning, the feed stays.
+    let r = h.call("read_server", json!({"action": "update"})).await;
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(metric(&r, "latest_version"), "v4.60.1");
+    assert!(
+        r["data"]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["name"] != "updater_reports_update"),
+        "{r}"
+    );
+    assert!(r["warnings"][0].as_str().unwrap().contains("admin"));
     // Anonymous sections stay readable.
     let r = h.call("read_settings", json!({"section": "issues"})).await;
     assert_eq!(r["ok"], true);
