@@ -2,9 +2,15 @@
 //! of `04-results.md` is a named function here, tested on the quirky shape it
 //! exists for.
 
+pub mod integration;
 pub mod issues;
+pub mod local_window;
+pub mod logs;
 pub mod metrics;
 pub mod page_window;
 pub mod requests;
+pub mod server;
+pub mod settings;
+pub mod users;
 pub mod votes;
 pub mod wire;

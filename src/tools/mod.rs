@@ -2,6 +2,12 @@
 //! [`CallCtx`], calls Ombi through [`crate::upstream`], projects the answer
 //! with [`crate::projection`] and returns the family object as `data`.
 
+pub mod integration;
+pub mod logs;
+pub mod server;
+pub mod settings;
+pub mod users;
+
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
@@ -59,6 +65,12 @@ pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
 /// never listed nor callable.
 pub fn handler(name: &str) -> Option<Handler> {
     let h: Handler = match name {
+        // administration reads (users, server, integration, settings, logs)
+        "read_users" => users::read_users,
+        "read_server" => server::read_server,
+        "read_integration" => integration::read_integration,
+        "read_settings" => settings::read_settings,
+        "read_logs" => logs::read_logs,
         // requests, stats, issues, votes
         "read_requests" => requests::read_requests,
         "read_request_stats" => request_stats::read_request_stats,

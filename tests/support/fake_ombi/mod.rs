@@ -13,6 +13,7 @@ pub mod auth;
 pub mod faults;
 pub mod routes;
 pub mod state;
+pub mod state_admin;
 pub mod state_requests;
 
 use std::net::SocketAddr;

@@ -59,6 +59,8 @@ pub struct Data {
     pub logs: Vec<(String, String)>,
     /// `/api/v2/Features`.
     pub features: Vec<(String, bool)>,
+    /// Users, settings and integrations (state_admin.rs).
+    pub admin: super::state_admin::AdminData,
     /// Request-domain reads (state_requests.rs).
     pub requests: super::state_requests::RequestData,
     next_id: i64,
@@ -96,6 +98,7 @@ impl Data {
                 ("Movie4KRequests".into(), false),
                 ("PlayedSync".into(), false),
             ],
+            admin: super::state_admin::AdminData::sample(),
             requests: Default::default(),
             next_id: 100,
         };

@@ -152,7 +152,8 @@ fn log_file(ctx: &Ctx) -> Response {
         .iter()
         .find(|(n, _)| n == ctx.param("logFileName"))
     else {
-        return super::super::error_500("Could not find file '/config/Logs/missing.txt'.");
+        // SystemController.ReadLogFile: exact name match, else `NotFound()`.
+        return axum::http::StatusCode::NOT_FOUND.into_response();
     };
     let wants_json = ctx
         .call

@@ -4,9 +4,13 @@
 //! GET → `200 text/html`, other verbs → 500 `{error}`.
 
 pub mod core;
+pub mod integration;
 pub mod issues;
 pub mod requests;
 pub mod search;
+pub mod server;
+pub mod settings;
+pub mod users;
 pub mod votes;
 
 use std::collections::HashMap;
@@ -75,6 +79,11 @@ fn table() -> Vec<RouteDef> {
     t.extend(issues::routes());
     t.extend(votes::routes());
     t.extend(search::routes());
+    // administration reads
+    t.extend(users::routes());
+    t.extend(server::routes());
+    t.extend(integration::routes());
+    t.extend(settings::routes());
     t
 }
 

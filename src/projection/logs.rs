@@ -1,0 +1,302 @@
+//! Ombi's log files → the `logs` family: vetted file ids, and a window of
+//! lines cut out of the (byte-capped) file, with credential-looking values
+//! redacted (`apikey=`, `X-Plex-Token=`, `token=`, `Authorization:` values,
+//! passwords, URL user info, e-mail addresses).
+
+use std::sync::LazyLock;
+
+use regex::{Regex, RegexBuilder};
+use serde_json::{Value, json};
+
+use crate::contract::budget::shorten;
+
+/// Lines per result (`$defs/logs.lines.maxItems`).
+pub const MAX_LINES: usize = 500;
+/// Default window when `limit` is not given.
+pub const DEFAULT_LINES: usize = 100;
+/// Longest line returned (characters); longer ones end in `…`.
+pub const MAX_LINE_CHARS: usize = 1000;
+/// Serialized line bytes per result, below the 64 KiB envelope budget.
+pub const MAX_LINE_BYTES: usize = 48 * 1024;
+/// Longest file name accepted as a `file_id`.
+pub const MAX_FILE_ID: usize = 200;
+
+/// Whether `name` is a plain file name Ombi's log folder can hold: no path
+/// separators, no `..`, no control characters, not hidden.
+pub fn valid_file_id(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_FILE_ID
+        && !name.starts_with('.')
+        && !name.contains("..")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ' '))
+}
+
+/// `GET /api/v2/System/logs` (`string[]`, newest first) → `files`; names
+/// that are not plain file names are skipped (and counted).
+pub fn files(names: &[String]) -> (Vec<Value>, usize) {
+    let mut skipped = 0;
+    let files = names
+        .iter()
+        .filter_map(|n| {
+            if valid_file_id(n) {
+                Some(json!({"file_id": n, "name": n}))
+            } else {
+                skipped += 1;
+                None
+            }
+        })
+        .collect();
+    (files, skipped)
+}
+
+/// A window of lines out of a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineWindow {
+    pub lines: Vec<String>,
+    pub offset: usize,
+    /// Where the next window starts, when more lines are known to exist and
+    /// can be read.
+    pub next_offset: Option<usize>,
+    /// Something was cut: lines shortened, the window ended early for the
+    /// byte budget, or the file was longer than the read cap.
+    pub truncated: bool,
+    pub warnings: Vec<String>,
+}
+
+/// Cuts lines `offset .. offset+limit` out of `text`. `cut` says the body
+/// was longer than the read cap: its last (partial) line is dropped, the
+/// line count is unknown past it, and no continuation is offered there.
+pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow {
+    let limit = limit.clamp(1, MAX_LINES);
+    let mut all: Vec<&str> = text.split('\n').collect();
+    // A cut body ends in a partial line; a complete one in "" after its last '\n'.
+    if cut || all.last() == Some(&"") {
+        all.pop();
+    }
+    let held = all.len();
+    let mut lines = Vec::new();
+    let mut bytes = 0;
+    let mut shortened = 0;
+    let mut budget_hit = false;
+    for raw in all.iter().skip(offset).take(limit) {
+        let line = redact(raw.strip_suffix('\r').unwrap_or(raw));
+        let line = match shorten(&line, MAX_LINE_CHARS) {
+            Some(s) => {
+                shortened += 1;
+                s
+            }
+            None => line,
+        };
+        // Counted as serialized (escapes included), so the envelope budget
+        // never has to drop lines behind `next_offset`'s back.
+        let size = serde_json::to_string(&line).map_or(line.len() * 6, |j| j.len()) + 1;
+        if bytes + size > MAX_LINE_BYTES && !lines.is_empty() {
+            budget_hit = true;
+            break;
+        }
+        bytes += size;
+        lines.push(line);
+    }
+    let end = offset + lines.len();
+    let mut warnings = Vec::new();
+    if shortened > 0 {
+        warnings.push(format!(
+            "{shortened} long lines were shortened to {MAX_LINE_CHARS} characters"
+        ));
+    }
+    if budget_hit {
+        warnings.push(format!(
+            "the window stopped after {} lines to fit the result size; continue at offset {end}",
+            lines.len()
+        ));
+    }
+    let more_held = end < held;
+    if cut && !more_held {
+        warnings.push(format!(
+            "the log file is larger than the read limit; lines past line {held} cannot be read through this tool"
+        ));
+    }
+    if offset >= held && held > 0 && !cut {
+        warnings.push(format!(
+            "offset {offset} is past the end of the file ({held} lines)"
+        ));
+    }
+    LineWindow {
+        offset,
+        next_offset: more_held.then_some(end),
+        truncated: shortened > 0 || budget_hit || cut,
+        lines,
+        warnings,
+    }
+}
+
+fn ci(pattern: &str) -> Regex {
+    RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .build()
+        .expect("the redaction patterns are valid")
+}
+
+/// (pattern, replacement), applied in order.
+static RULES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+    vec![
+        // Credentials in URLs: scheme://user:password@host
+        (ci(r"(://)[^/\s:@]+:[^/\s@]+@"), "${1}[REDACTED]@"),
+        // Authorization / Proxy-Authorization header values (scheme kept).
+        (
+            ci(
+                r#"((?:proxy-)?authorization"?\s*[:=]\s*"?)(?:(bearer|basic|digest|token)\s+)?[^\s",;]+"#,
+            ),
+            "${1}${2} [REDACTED]",
+        ),
+        // A bare bearer token anywhere.
+        (ci(r"(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"), "${1}[REDACTED]"),
+        // key=value / key: value / "key":"value" for anything named like a
+        // credential: apikey, api_key, X-Plex-Token, token, access_token,
+        // password, secret, ...
+        (
+            ci(
+                r#"("?[\w.-]*(?:api[_-]?key|token|password|passwd|pwd|secret|authtoken|accountsid)"?\s*[:=]\s*"?)[^\s&"',;}<>]+"#,
+            ),
+            "${1}[REDACTED]",
+        ),
+        // E-mail addresses.
+        (
+            ci(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+            "[REDACTED_EMAIL]",
+        ),
+    ]
+});
+
+/// `line` with every credential-looking value replaced.
+pub fn redact(line: &str) -> String {
+    let mut out = line.to_string();
+    for (re, with) in RULES.iter() {
+        if re.is_match(&out) {
+            out = re.replace_all(&out, *with).into_owned();
+        }
+    }
+    // "${1}${2} [REDACTED]" leaves a double space when no scheme was present.
+    out.replace(": [REDACTED]", ":[REDACTED]")
+        .replace("=  [REDACTED]", "= [REDACTED]")
+}
+
+/// The `logs` object of a `read`.
+pub fn lines_data(w: &LineWindow) -> Value {
+    json!({
+        "kind": "logs",
+        "lines": w.lines,
+        "offset": w.offset,
+        "next_offset": w.next_offset,
+        "truncated": w.truncated,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_ids_reject_paths() {
+        for bad in [
+            "../etc/passwd",
+            "a/b.txt",
+            "a\\b.txt",
+            "",
+            ".hidden",
+            "log..txt",
+            "x\0y",
+        ] {
+            assert!(!valid_file_id(bad), "{bad:?} accepted");
+        }
+        assert!(valid_file_id("log20260502.txt"));
+        assert!(valid_file_id("log20260502_001.txt"));
+    }
+
+    #[test]
+    fn listing_skips_bad_names() {
+        let (f, skipped) = files(&["log20260502.txt".into(), "../x".into()]);
+        assert_eq!(
+            f,
+            vec![json!({"file_id": "log20260502.txt", "name": "log20260502.txt"})]
+        );
+        assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn credentials_are_redacted() {
+        let cases = [
+            (
+                "GET http://radarr:7878/api/v3/movie?apikey=0123456789abcdef HTTP/1.1",
+                "0123456789abcdef",
+            ),
+            (
+                "calling https://plex.tv/api/users?X-Plex-Token=PlexTok3nXYZ&x=1",
+                "PlexTok3nXYZ",
+            ),
+            (
+                "url https://ntfy.sh/topic?token=tk_abcdef123",
+                "tk_abcdef123",
+            ),
+            (
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig",
+                "eyJhbGciOiJIUzI1NiJ9",
+            ),
+            ("header Authorization: Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"),
+            (
+                "body {\"apiKey\":\"5d41402abc4b2a76\",\"enabled\":true}",
+                "5d41402abc4b2a76",
+            ),
+            ("user carol@example.org logged in", "carol@example.org"),
+            (
+                "connect smtp://mailer:s3cretpw@mail.example.org:587",
+                "s3cretpw",
+            ),
+            ("login failed password=hunter2", "hunter2"),
+        ];
+        for (line, secret) in cases {
+            let out = redact(line);
+            assert!(!out.contains(secret), "{secret} survived in {out}");
+            assert!(out.contains("[REDACTED"), "{out}");
+        }
+        assert_eq!(
+            redact("2026-05-02 10:00:01 [INF] Started job"),
+            "2026-05-02 10:00:01 [INF] Started job"
+        );
+    }
+
+    #[test]
+    fn window_cuts_lines_and_offers_continuation() {
+        let text: String = (0..10).map(|i| format!("line {i}\r\n")).collect();
+        let w = window(&text, 2, 3, false);
+        assert_eq!(w.lines, vec!["line 2", "line 3", "line 4"]);
+        assert_eq!(w.next_offset, Some(5));
+        assert!(!w.truncated);
+        let w = window(&text, 8, 5, false);
+        assert_eq!(w.lines, vec!["line 8", "line 9"]);
+        assert_eq!(w.next_offset, None);
+    }
+
+    #[test]
+    fn cut_body_drops_the_partial_line_and_warns() {
+        let w = window("a\nb\nparti", 0, 10, true);
+        assert_eq!(w.lines, vec!["a", "b"]);
+        assert_eq!(w.next_offset, None);
+        assert!(w.truncated && !w.warnings.is_empty());
+    }
+
+    #[test]
+    fn byte_budget_stops_early_with_exact_continuation() {
+        let text: String = (0..500)
+            .map(|i| format!("{i:04} {}\n", "x".repeat(900)))
+            .collect();
+        let w = window(&text, 0, 500, false);
+        assert!(w.lines.len() < 500);
+        assert_eq!(w.next_offset, Some(w.lines.len()));
+        assert!(w.truncated);
+        let size: usize = w.lines.iter().map(|l| l.len() + 3).sum();
+        assert!(size <= MAX_LINE_BYTES + 1100);
+    }
+}

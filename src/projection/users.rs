@@ -1,0 +1,264 @@
+//! Ombi users → `user_page`, and the caller's notification preferences →
+//! `reference_page`. Only ids, user names/aliases and language / country /
+//! online state come out: the wire types below simply have no field for
+//! e-mails, claims, quotas or tokens, so serde skips them unread.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value, json};
+
+/// `UserViewModel` (shapes.md §1.2): `GET /api/v1/Identity`, `/Identity/Users`,
+/// `/Identity/User/{id}`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireUser {
+    pub id: Option<String>,
+    pub user_name: Option<String>,
+    pub alias: Option<String>,
+    pub language: Option<String>,
+    pub streaming_country: Option<String>,
+}
+
+/// `ConnectedUsersViewModel` (`GET /api/v2/Hub/Users`): one row per live
+/// SignalR connection, so a user can appear more than once.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireConnectedUser {
+    pub user_id: Option<String>,
+    pub display_name: Option<String>,
+}
+
+/// `UsersViewModel` of the media servers (`GET /api/v1/{Plex/friends,
+/// Emby/users,Jellyfin/users}`): `{username, id}` (ids are the media
+/// server's, not Ombi's).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireServerUser {
+    pub id: Option<String>,
+    pub username: Option<String>,
+}
+
+/// `UserNotificationPreferences` (shapes.md §1.3). `value` is a delivery
+/// token (chat id, user key, phone number): only whether one is set is kept.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WirePreference {
+    pub agent: Option<i64>,
+    #[serde(default, rename = "value", deserialize_with = "is_set")]
+    pub configured: bool,
+}
+
+/// Reads a string and keeps only whether it is non-empty.
+fn is_set<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let v: Option<String> = Option::deserialize(d)?;
+    Ok(v.is_some_and(|s| !s.trim().is_empty()))
+}
+
+/// `NotificationAgent` (enums.md §3), labelled as `write_user_preferences`
+/// names the agents.
+pub const NOTIFICATION_AGENTS: &[(i64, &str)] = &[
+    (0, "email"),
+    (1, "discord"),
+    (2, "pushbullet"),
+    (3, "pushover"),
+    (4, "telegram"),
+    (5, "slack"),
+    (6, "mattermost"),
+    (7, "mobile"),
+    (8, "gotify"),
+    (9, "webhook"),
+    (10, "whatsapp"),
+    (11, "ntfy"),
+];
+
+pub fn agent_label(code: i64) -> Option<&'static str> {
+    NOTIFICATION_AGENTS
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, l)| *l)
+}
+
+fn non_empty(s: &Option<String>) -> Option<&str> {
+    s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// One `$defs/user` from a `UserViewModel`; `None` without an id.
+pub fn user(u: &WireUser) -> Option<Value> {
+    let id = non_empty(&u.id)?;
+    let mut m = Map::new();
+    m.insert("id".into(), json!(id));
+    let fields = [
+        ("user_name", &u.user_name),
+        ("alias", &u.alias),
+        ("language", &u.language),
+        ("streaming_country", &u.streaming_country),
+    ];
+    for (name, v) in fields {
+        if let Some(v) = non_empty(v) {
+            m.insert(name.into(), json!(v));
+        }
+    }
+    Some(Value::Object(m))
+}
+
+/// Connected users, one record per user (first connection's display name),
+/// all `online: true`.
+pub fn online_users(rows: &[WireConnectedUser]) -> Vec<Value> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for r in rows {
+        let Some(id) = non_empty(&r.user_id) else {
+            continue;
+        };
+        if !seen.insert(id.to_string()) {
+            continue;
+        }
+        let mut m = Map::new();
+        m.insert("id".into(), json!(id));
+        if let Some(n) = non_empty(&r.display_name) {
+            m.insert("user_name".into(), json!(n));
+        }
+        m.insert("online".into(), json!(true));
+        out.push(Value::Object(m));
+    }
+    out
+}
+
+/// Media-server accounts as `$defs/user` (id and user name only).
+pub fn server_users(rows: &[WireServerUser]) -> Vec<Value> {
+    let mut seen = std::collections::HashSet::new();
+    rows.iter()
+        .filter_map(|r| {
+            let id = non_empty(&r.id)?;
+            if !seen.insert(id.to_string()) {
+                return None;
+            }
+            let mut m = Map::new();
+            m.insert("id".into(), json!(id));
+            if let Some(n) = non_empty(&r.username) {
+                m.insert("user_name".into(), json!(n));
+            }
+            Some(Value::Object(m))
+        })
+        .collect()
+}
+
+/// Notification agents as references: `id` the code as text, `name` the
+/// label, `value` the code, `category` whether a delivery value is set.
+/// Never the value itself. Unknown codes keep the code as name, with a warning.
+pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) -> Vec<Value> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for r in rows {
+        let Some(code) = r.agent else { continue };
+        if !seen.insert(code) {
+            continue;
+        }
+        let name = match agent_label(code) {
+            Some(l) => l.to_string(),
+            None => {
+                warnings.push(format!("notification agent code {code} has no known label"));
+                code.to_string()
+            }
+        };
+        let category = if r.configured {
+            "configured"
+        } else {
+            "not_configured"
+        };
+        out.push(
+            json!({"id": code.to_string(), "name": name, "value": code, "category": category}),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A real `UserViewModel` with everything that must never come out.
+    fn wire_user() -> Value {
+        json!({
+            "id": "9f3a2b1c-0000-4000-8000-000000000001", "userName": "carol", "alias": "Caz",
+            "claims": [{"value": "Admin", "enabled": true}],
+            "emailAddress": "carol@example.org", "password": null, "lastLoggedIn": null,
+            "language": "fr", "hasLoggedIn": true, "userType": 1,
+            "movieRequestLimit": 0, "episodeRequestLimit": 0, "musicRequestLimit": 0,
+            "movieRequestLimitType": 1, "musicRequestLimitType": 1, "episodeRequestLimitType": 1,
+            "streamingCountry": "FR", "episodeRequestQuota": null, "movieRequestQuota": null,
+            "musicRequestQuota": null, "userAccessToken": "tok-SECRET-123",
+            "userQualityProfiles": {"id": 0, "userId": "x", "radarrRootPath": 0}
+        })
+    }
+
+    #[test]
+    fn user_keeps_ids_names_language_country_only() {
+        let u: WireUser = serde_json::from_value(wire_user()).unwrap();
+        let out = user(&u).unwrap();
+        assert_eq!(
+            out,
+            json!({"id": "9f3a2b1c-0000-4000-8000-000000000001", "user_name": "carol", "alias": "Caz",
+                   "language": "fr", "streaming_country": "FR"})
+        );
+        let text = out.to_string();
+        for secret in ["carol@example.org", "tok-SECRET-123", "Admin", "claims"] {
+            assert!(!text.contains(secret), "{secret} leaked");
+        }
+    }
+
+    #[test]
+    fn null_alias_and_language_stay_absent() {
+        let mut w = wire_user();
+        w["alias"] = Value::Null;
+        w["language"] = json!("");
+        let out = user(&serde_json::from_value(w).unwrap()).unwrap();
+        assert!(out.get("alias").is_none() && out.get("language").is_none());
+    }
+
+    #[test]
+    fn user_without_id_is_skipped() {
+        let u: WireUser = serde_json::from_value(json!({"userName": "x", "id": null})).unwrap();
+        assert!(user(&u).is_none());
+    }
+
+    #[test]
+    fn connected_users_are_deduplicated_and_online() {
+        let rows: Vec<WireConnectedUser> = serde_json::from_value(json!([
+            {"userId": "a", "displayName": "alice", "userType": 1},
+            {"userId": "a", "displayName": "alice", "userType": 1},
+            {"userId": "b", "displayName": null, "userType": 2}
+        ]))
+        .unwrap();
+        assert_eq!(
+            online_users(&rows),
+            vec![
+                json!({"id": "a", "user_name": "alice", "online": true}),
+                json!({"id": "b", "online": true})
+            ]
+        );
+    }
+
+    #[test]
+    fn notification_agents_never_carry_the_delivery_value() {
+        let rows: Vec<WirePreference> = serde_json::from_value(json!([
+            {"id": 3, "userId": "u", "agent": 4, "enabled": false, "value": "123456789-chat"},
+            {"id": 0, "userId": "u", "agent": 3, "enabled": false, "value": null},
+            {"id": 0, "userId": "u", "agent": 42, "enabled": false, "value": "user-key-XYZ"}
+        ]))
+        .unwrap();
+        let mut warnings = Vec::new();
+        let out = notification_agents(&rows, &mut warnings);
+        assert_eq!(
+            out[0],
+            json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"})
+        );
+        assert_eq!(
+            out[1],
+            json!({"id": "3", "name": "pushover", "value": 3, "category": "not_configured"})
+        );
+        assert_eq!(out[2]["name"], "42");
+        assert_eq!(warnings.len(), 1);
+        let text = serde_json::to_string(&out).unwrap();
+        assert!(!text.contains("123456789-chat") && !text.contains("user-key-XYZ"));
+    }
+}

@@ -1,0 +1,174 @@
+//! `read_server`: status, about, media_servers, update, features,
+//! cron_validate. Never `GET /api/v1/Status/demo` (it toggles demo mode) and
+//! never `POST /api/v1/Job/update` (it runs the updater).
+
+use futures::future::BoxFuture;
+use serde_json::json;
+
+use super::{CallCtx, Failure, Outcome, Reply};
+use crate::catalogue::Args;
+use crate::contract::{ErrorCode, ToolError};
+use crate::projection::local_window;
+use crate::projection::server::{
+    self, WireAbout, WireCronTest, WireFeature, WireMediaServers, WireUpdate, WireWizard,
+};
+use crate::upstream::Route;
+
+pub fn read_server<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.action() {
+            "status" => status(ctx).await,
+            "about" => about(ctx).await,
+            "media_servers" => media_servers(ctx).await,
+            "update" => update(ctx).await,
+            "features" => features(ctx).await,
+            "cron_validate" => cron_validate(ctx, args).await,
+            other => Err(ToolError::invalid(
+                "action",
+                format!("read_server has no action {other:?}"),
+            )
+            .into()),
+        }
+    })
+}
+
+fn acting(ctx: &CallCtx) -> Option<&str> {
+    ctx.identity.ombi_user.as_deref()
+}
+
+fn ok(data: serde_json::Value, warnings: Vec<String>) -> Reply {
+    Reply {
+        data,
+        warnings,
+        truncated: false,
+    }
+}
+
+/// `GET /api/v1/Status` (the number 200), `Status/info` (version) and
+/// `Status/Wizard`. The first is the health check and must succeed; the
+/// other two are reported as a partial failure when they fail.
+async fn status(ctx: &CallCtx) -> Outcome {
+    let up = &ctx.upstream;
+    let (code, info, wizard) = tokio::join!(
+        up.get_json::<i64>(acting(ctx), Route::get("api/v1/Status")),
+        up.get_json::<String>(acting(ctx), Route::get("api/v1/Status/info")),
+        up.get_json::<WireWizard>(acting(ctx), Route::get("api/v1/Status/Wizard")),
+    );
+    let code = code?;
+    let mut failed = Vec::new();
+    let info = info.unwrap_or_else(|e| {
+        failed.push(format!("version (Status/info): {}", e.message));
+        None
+    });
+    let wizard = wizard.unwrap_or_else(|e| {
+        failed.push(format!("wizard state (Status/Wizard): {}", e.message));
+        None
+    });
+    let data = server::status(code, info.as_deref(), wizard.as_ref());
+    if failed.is_empty() {
+        return Ok(ok(data, Vec::new()));
+    }
+    Err(Failure {
+        error: ToolError::new(
+            ErrorCode::PartialFailure,
+            format!(
+                "Ombi is up, but part of the status could not be read: {}",
+                failed.join("; ")
+            ),
+        ),
+        data: Some(data),
+        warnings: failed,
+    })
+}
+
+/// `GET /api/v1/Settings/about` (anonymous), without its storage paths.
+async fn about(ctx: &CallCtx) -> Outcome {
+    let a: Option<WireAbout> = ctx
+        .upstream
+        .get_json(acting(ctx), Route::get("api/v1/Settings/about"))
+        .await?;
+    let a =
+        a.ok_or_else(|| ToolError::new(ErrorCode::NotFound, "Ombi returned no about information"))?;
+    Ok(ok(server::about(&a), Vec::new()))
+}
+
+/// `GET /api/v1/LandingPage` (anonymous; Ombi probes every media server).
+async fn media_servers(ctx: &CallCtx) -> Outcome {
+    let m: Option<WireMediaServers> = ctx
+        .upstream
+        .get_json(acting(ctx), Route::get("api/v1/LandingPage"))
+        .await?;
+    let m = m.ok_or_else(|| {
+        ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status")
+    })?;
+    Ok(ok(server::media_servers(&m), Vec::new()))
+}
+
+/// `GET /api/v1/Update` (anonymous release feed) and the updater's check
+/// `GET /api/v1/Job/update` (admin; a read: it only compares versions). The
+/// second is optional: without admin rights it is left out with a warning.
+async fn update(ctx: &CallCtx) -> Outcome {
+    let up = &ctx.upstream;
+    let (feed, check) = tokio::join!(
+        up.get_json::<WireUpdate>(acting(ctx), Route::get("api/v1/Update")),
+        up.get_json::<bool>(acting(ctx), Route::get("api/v1/Job/update")),
+    );
+    let feed = feed?;
+    let mut warnings = Vec::new();
+    let check = match check {
+        Ok(b) => b,
+        Err(e)
+            if matches!(
+                e.code,
+                ErrorCode::Forbidden | ErrorCode::AuthenticationFailed
+            ) =>
+        {
+            warnings.push(
+                "the updater's own check needs an Ombi admin; updater_reports_update is left out"
+                    .into(),
+            );
+            None
+        }
+        Err(e) => {
+            warnings.push(format!("the updater's own check failed: {}", e.message));
+            None
+        }
+    };
+    if feed.is_none() {
+        warnings.push("Ombi returned no release information".into());
+    }
+    if check == Some(false) {
+        warnings
+            .push("updater_reports_update is also false when the updater could not check".into());
+    }
+    Ok(ok(server::update(feed.as_ref(), check), warnings))
+}
+
+/// `GET /api/v2/Features` (anonymous) → references `{name, value: bool}`.
+async fn features(ctx: &CallCtx) -> Outcome {
+    let rows = ctx
+        .upstream
+        .get_array::<WireFeature>(acting(ctx), Route::get("api/v2/Features"))
+        .await?;
+    let (items, page) = local_window::first(server::features(&rows.value), !rows.cut, "references");
+    Ok(ok(
+        json!({"kind": "reference_page", "items": items, "page": page}),
+        Vec::new(),
+    ))
+}
+
+/// `POST /api/v1/Settings/testcron` `{expression}` (admin): a pure
+/// validation that happens to use POST; read-kind, so it may be retried.
+async fn cron_validate(ctx: &CallCtx, args: &Args) -> Outcome {
+    let expression = args.str("expression").unwrap_or_default();
+    let route =
+        Route::post_read("api/v1/Settings/testcron").json(&json!({"expression": expression}));
+    let c: Option<WireCronTest> = ctx.upstream.get_json(acting(ctx), route).await?;
+    let c = c.ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            "Ombi returned no result for the cron check",
+        )
+    })?;
+    Ok(ok(server::cron(&c, expression), Vec::new()))
+}

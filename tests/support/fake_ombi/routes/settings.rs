@@ -1,0 +1,61 @@
+//! `GET /api/v1/Settings/<section>` for every section read_settings offers,
+//! with the real secret-bearing shapes (see state_admin.rs). Anonymous
+//! sections as upstream: customization, authentication, Issues, landingpage;
+//! sonarr and radarr need PowerUser; the rest Admin.
+
+use axum::response::Response;
+
+use super::super::{json, no_content};
+use super::{Access, Ctx, RouteDef};
+
+const ANONYMOUS: &[&str] = &["customization", "authentication", "Issues", "landingpage"];
+const POWER_USER: &[&str] = &["sonarr", "radarr"];
+const ADMIN: &[&str] = &[
+    "ombi",
+    "UserManagement",
+    "vote",
+    "themoviedb",
+    "jobs",
+    "Update",
+    "plex",
+    "emby",
+    "jellyfin",
+    "lidarr",
+];
+
+pub fn routes() -> Vec<RouteDef> {
+    let mut t = Vec::new();
+    for (names, access) in [
+        (ANONYMOUS, Access::Anonymous),
+        (POWER_USER, Access::PowerUser),
+        (ADMIN, Access::Admin),
+    ] {
+        for name in names {
+            let template: &'static str =
+                Box::leak(format!("api/v1/Settings/{name}").into_boxed_str());
+            t.push(RouteDef {
+                method: "GET",
+                template,
+                access,
+                handler: section,
+            });
+        }
+    }
+    t.push(RouteDef {
+        method: "GET",
+        template: "api/v1/Settings/notifications/{agent}",
+        access: Access::Admin,
+        handler: section,
+    });
+    t
+}
+
+/// The section named by the path after `Settings/`, case-insensitively.
+fn section(ctx: &Ctx) -> Response {
+    let path = ctx.call.path.trim_matches('/').to_ascii_lowercase();
+    let key = path.split_once("settings/").map(|(_, k)| k).unwrap_or("");
+    match ctx.shared.data.lock().unwrap().admin.settings.get(key) {
+        Some(v) => json(v.clone()),
+        None => no_content(),
+    }
+}
