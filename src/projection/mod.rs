@@ -1,3 +1,9 @@
 //! Wire shapes of Ombi → the contract's result families. Each projection rule
 //! of `04-results.md` is a named function here, tested on the quirky shape it
 //! exists for.
+
+#[cfg(test)]
+pub(crate) mod family_schema;
+pub mod identifiers;
+pub mod media;
+pub mod window;
