@@ -13,30 +13,36 @@ use rmcp::model::{
 use rmcp::model::{ClientNotification, ClientRequest, ServerResult};
 use rmcp::service::{NotificationContext, RequestContext, Service};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use tokio_util::task::TaskTracker;
+use std::panic::AssertUnwindSafe;
+use std::time::Instant;
 
+use futures::FutureExt;
+use tokio_util::task::TaskTracker;
+use tracing::{info, warn};
+
+use crate::catalogue::{self, ToolDef};
+use crate::contract::{ToolError, envelope};
+use crate::tools::{self, CallCtx, Failure, Outcome};
 use crate::transport::Identity;
+use crate::upstream::Upstream;
 
 /// The protocol revision we implement (and answer newer requests with).
 pub const PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
 
 /// State shared by every session of the daemon.
 pub struct App {
+    /// The Ombi client (one session and connection pool for the daemon).
+    pub upstream: Arc<Upstream>,
     /// Tracks in-flight tool calls so shutdown can let them finish.
     pub calls: TaskTracker,
 }
 
 impl App {
-    pub fn new() -> App {
+    pub fn new(upstream: Upstream) -> App {
         App {
+            upstream: Arc::new(upstream),
             calls: TaskTracker::new(),
         }
-    }
-}
-
-impl Default for App {
-    fn default() -> Self {
-        App::new()
     }
 }
 
@@ -55,10 +61,39 @@ impl Session {
         }
     }
 
-    /// The tools this session may see and call.
+    /// The tools this session may see and call: its bundles, its read-only
+    /// flag, and only tools that are implemented.
+    fn visible(&self) -> Vec<&'static ToolDef> {
+        catalogue::visible(self.identity.bundles, self.identity.read_only, |name| {
+            tools::handler(name).is_some()
+        })
+    }
+
     fn visible_tools(&self) -> Vec<Tool> {
-        let _ = &self.identity;
-        Vec::new()
+        self.visible()
+            .into_iter()
+            .map(|t| t.mcp_tool().clone())
+            .collect()
+    }
+
+    /// Validates, runs and renders one call. A handler panic becomes
+    /// INTERNAL_ERROR: one bad call never takes the daemon down.
+    async fn run_call(
+        &self,
+        def: &'static ToolDef,
+        ctx: &CallCtx,
+        arguments: Option<&rmcp::model::JsonObject>,
+    ) -> Outcome {
+        let args = def.validate(arguments)?;
+        let handler =
+            tools::handler(def.name).ok_or_else(|| ToolError::internal("tool has no handler"))?;
+        let work = AssertUnwindSafe(handler(ctx, &args)).catch_unwind();
+        tokio::select! {
+            result = work => result.unwrap_or_else(|_| {
+                Err(Failure::from(ToolError::internal("the tool failed unexpectedly; see the daemon log")))
+            }),
+            _ = ctx.cancel.cancelled() => Err(Failure::from(ToolError::internal("cancelled"))),
+        }
     }
 }
 
@@ -92,13 +127,38 @@ impl ServerHandler for Session {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let _guard = self.app.calls.token();
-        Err(McpError::invalid_params(
-            format!("unknown tool: {}", request.name),
-            None,
-        ))
+        // Outside the session's set (other bundle, write when read-only, not
+        // implemented) a tool does not exist: a protocol error, not a result.
+        let Some(def) = self.visible().into_iter().find(|t| t.name == request.name) else {
+            return Err(McpError::invalid_params(
+                format!("unknown tool: {}", request.name),
+                None,
+            ));
+        };
+        // Shutdown waits for this token: in-flight calls finish.
+        let _in_flight = self.app.calls.token();
+        let started = Instant::now();
+        let ctx = CallCtx {
+            identity: self.identity.clone(),
+            correlation_id: uuid::Uuid::new_v4().simple().to_string(),
+            cancel: context.ct.clone(),
+            upstream: self.app.upstream.clone(),
+        };
+        let outcome = self.run_call(def, &ctx, request.arguments.as_ref()).await;
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        match &outcome {
+            Ok(reply) => info!(
+                tool = def.name, correlation_id = %ctx.correlation_id, uid = self.identity.uid,
+                elapsed_ms, truncated = reply.truncated, "tool call ok"
+            ),
+            Err(f) => warn!(
+                tool = def.name, correlation_id = %ctx.correlation_id, uid = self.identity.uid,
+                elapsed_ms, code = ?f.error.code, field = ?f.error.field, "tool call failed"
+            ),
+        }
+        Ok(envelope::render(def.name, outcome, &ctx.correlation_id).into())
     }
 }
 

@@ -11,7 +11,10 @@ use std::time::Duration;
 use harness::*;
 
 fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap()
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 async fn initialize_list_and_call(socket: &std::path::Path) {
@@ -22,10 +25,17 @@ async fn initialize_list_and_call(socket: &std::path::Path) {
     assert_eq!(server.version, env!("CARGO_PKG_VERSION"));
     assert_eq!(info.protocol_version.to_string(), "2025-11-25");
     let tools_cap = info.capabilities.tools.as_ref().expect("tools capability");
-    assert_eq!(tools_cap.list_changed, None, "listChanged must not be advertised");
+    assert_eq!(
+        tools_cap.list_changed, None,
+        "listChanged must not be advertised"
+    );
     let tools = client.list_all_tools().await.expect("tools/list");
     for t in &tools {
-        assert!(t.name.starts_with("read_") || t.name.starts_with("write_"), "{}", t.name);
+        assert!(
+            t.name.starts_with("read_") || t.name.starts_with("write_"),
+            "{}",
+            t.name
+        );
     }
     // A tool the session cannot see is an unknown tool: a JSON-RPC error, not a result.
     let err = client
@@ -43,16 +53,29 @@ fn self_bound_daemon_serves_mcp_through_the_shim() {
     assert_eq!(mode, 0o660, "self-bound socket mode");
     rt().block_on(initialize_list_and_call(&d.socket));
     let status = d.stop();
-    assert!(status.success(), "SIGTERM must end with exit 0: {status:?}\n{}", d.logs());
-    assert!(!d.socket.exists(), "a self-bound socket is removed on shutdown");
+    assert!(
+        status.success(),
+        "SIGTERM must end with exit 0: {status:?}\n{}",
+        d.logs()
+    );
+    assert!(
+        !d.socket.exists(),
+        "a self-bound socket is removed on shutdown"
+    );
     let logs = d.logs();
     assert!(logs.contains("accepted peer"), "{logs}");
-    assert!(!logs.contains("test-api-key-0123456789abcdef"), "secret in logs:\n{logs}");
+    assert!(
+        !logs.contains("test-api-key-0123456789abcdef"),
+        "secret in logs:\n{logs}"
+    );
 }
 
 #[test]
 fn socket_activated_daemon_serves_mcp_through_the_shim() {
-    if !require(std::path::Path::new(SOCKET_ACTIVATE).exists(), "systemd-socket-activate") {
+    if !require(
+        std::path::Path::new(SOCKET_ACTIVATE).exists(),
+        "systemd-socket-activate",
+    ) {
         return;
     }
     let mut d = Daemon::start(DaemonOpts {
@@ -87,11 +110,17 @@ fn refuses_to_start_over_a_live_daemon_and_replaces_a_stale_socket() {
     drop(UnixListener::bind(&stale).unwrap());
     assert!(stale.exists());
     let mut cmd = Command::new(DAEMON);
-    cmd.arg("--socket").arg(&stale).envs(offline_env()).stderr(Stdio::null());
+    cmd.arg("--socket")
+        .arg(&stale)
+        .envs(offline_env())
+        .stderr(Stdio::null());
     let mut child = cmd.spawn().unwrap();
     let start = std::time::Instant::now();
     while std::os::unix::net::UnixStream::connect(&stale).is_err() {
-        assert!(start.elapsed() < Duration::from_secs(10), "daemon did not take over the stale socket");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "daemon did not take over the stale socket"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap();
@@ -100,7 +129,12 @@ fn refuses_to_start_over_a_live_daemon_and_replaces_a_stale_socket() {
     // A path that is not a socket is never deleted.
     let file = dir.path().join("not-a-socket");
     std::fs::write(&file, "keep me").unwrap();
-    let out = Command::new(DAEMON).arg("--socket").arg(&file).envs(offline_env()).output().unwrap();
+    let out = Command::new(DAEMON)
+        .arg("--socket")
+        .arg(&file)
+        .envs(offline_env())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(69));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
 }
@@ -114,10 +148,24 @@ fn peer_policy_refuses_other_users_before_any_reply_and_admits_listed_ones() {
     // Default policy: only root and the daemon's own uid.
     let d = Daemon::start(DaemonOpts::default());
     d.open_socket_to_all();
-    let run = run_shim(&d.socket, &format!("{INITIALIZE}\n"), Some((uid, gid)), Duration::from_millis(300));
+    let run = run_shim(
+        &d.socket,
+        &format!("{INITIALIZE}\n"),
+        Some((uid, gid)),
+        Duration::from_millis(300),
+    );
     assert_eq!(run.status.code(), Some(77), "stderr: {}", run.stderr);
-    assert!(run.stdout.is_empty(), "a refused peer gets no MCP byte: {:?}", run.stdout);
-    assert_eq!(run.stderr.lines().count(), 1, "one clear line: {}", run.stderr);
+    assert!(
+        run.stdout.is_empty(),
+        "a refused peer gets no MCP byte: {:?}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stderr.lines().count(),
+        1,
+        "one clear line: {}",
+        run.stderr
+    );
     assert!(run.stderr.contains("refused"), "{}", run.stderr);
     let logs = d.wait_log("refused peer");
     assert!(logs.contains("refused peer"), "{logs}");
@@ -131,8 +179,18 @@ fn peer_policy_refuses_other_users_before_any_reply_and_admits_listed_ones() {
         ..DaemonOpts::default()
     });
     d.open_socket_to_all();
-    let run = run_shim(&d.socket, &format!("{INITIALIZE}\n"), Some((uid, gid)), Duration::from_millis(500));
-    assert!(run.stdout.contains(r#""serverInfo""#), "stdout: {} stderr: {}", run.stdout, run.stderr);
+    let run = run_shim(
+        &d.socket,
+        &format!("{INITIALIZE}\n"),
+        Some((uid, gid)),
+        Duration::from_millis(500),
+    );
+    assert!(
+        run.stdout.contains(r#""serverInfo""#),
+        "stdout: {} stderr: {}",
+        run.stdout,
+        run.stderr
+    );
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
     let logs = d.wait_log("accepted peer");
     assert!(logs.contains("read_only=true"), "{logs}");
@@ -146,8 +204,18 @@ fn peer_policy_refuses_other_users_before_any_reply_and_admits_listed_ones() {
             ..DaemonOpts::default()
         });
         d.open_socket_to_all();
-        let run = run_shim(&d.socket, &format!("{INITIALIZE}\n"), Some((uid, gid)), Duration::from_millis(800));
-        assert!(run.stdout.contains(r#""serverInfo""#), "stdout: {} stderr: {}", run.stdout, run.stderr);
+        let run = run_shim(
+            &d.socket,
+            &format!("{INITIALIZE}\n"),
+            Some((uid, gid)),
+            Duration::from_millis(800),
+        );
+        assert!(
+            run.stdout.contains(r#""serverInfo""#),
+            "stdout: {} stderr: {}",
+            run.stdout,
+            run.stderr
+        );
     }
 }
 
@@ -159,7 +227,11 @@ fn shim_reports_an_absent_daemon_in_one_line() {
     assert_eq!(run.status.code(), Some(69));
     assert!(run.stdout.is_empty());
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains(&socket.display().to_string()), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&socket.display().to_string()),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("no such socket"), "{}", run.stderr);
 
     // A socket file with nobody listening: connection refused.
@@ -217,7 +289,12 @@ fn protocol_edges_discover_unknown_methods_and_garbage() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("every stdout line is JSON-RPC"))
         .collect();
-    let by_id = |id: i64| replies.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("no reply {id}: {}", run.stdout));
+    let by_id = |id: i64| {
+        replies
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("no reply {id}: {}", run.stdout))
+    };
     assert_eq!(by_id(0)["error"]["code"], -32601, "server/discover");
     assert_eq!(by_id(1)["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(by_id(2)["error"]["code"], -32601);
@@ -230,7 +307,9 @@ fn notifies_systemd_ready_status_watchdog_and_stopping() {
     let dir = tempfile::tempdir().unwrap();
     let notify_path = dir.path().join("notify.sock");
     let notify = UnixDatagram::bind(&notify_path).unwrap();
-    notify.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    notify
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
     let socket = dir.path().join("mcp.sock");
     let mut child = Command::new(DAEMON)
         .arg("--socket")
@@ -248,7 +327,11 @@ fn notifies_systemd_ready_status_watchdog_and_stopping() {
         seen.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
     assert!(seen.contains("STATUS=listening on"), "{seen}");
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM).unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
     while !seen.contains("STOPPING=1") {
         let n = notify.recv(&mut buf).expect("STOPPING within 10 s");
         seen.push_str(&String::from_utf8_lossy(&buf[..n]));
@@ -262,30 +345,67 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty");
     std::fs::write(&empty, "\n").unwrap();
-    let base = [("OMBI_URL", "http://ombi.lan:5000"), ("OMBI_AUTH_MODE", "jwt"), ("OMBI_USERNAME", "alice"), ("OMBI_PASSWORD", secret)];
+    let base = [
+        ("OMBI_URL", "http://ombi.lan:5000"),
+        ("OMBI_AUTH_MODE", "jwt"),
+        ("OMBI_USERNAME", "alice"),
+        ("OMBI_PASSWORD", secret),
+    ];
     let empty_s = empty.display().to_string();
     // (variables to set over `base`, variables to remove, the variable the error names)
     let cases: Vec<(Vec<(&str, &str)>, Vec<&str>, &str)> = vec![
         (vec![], vec!["OMBI_URL"], "OMBI_URL"),
         (vec![("OMBI_URL", "ftp://ombi")], vec![], "OMBI_URL"),
         (vec![("OMBI_URL", "not a url")], vec![], "OMBI_URL"),
-        (vec![("OMBI_URL", "http://u:s3cr3t-Pa55w0rd-never-print@h/")], vec![], "OMBI_URL"),
+        (
+            vec![("OMBI_URL", "http://u:s3cr3t-Pa55w0rd-never-print@h/")],
+            vec![],
+            "OMBI_URL",
+        ),
         (vec![("OMBI_URL", "http://h/?apikey=1")], vec![], "OMBI_URL"),
         (vec![("OMBI_URL", "http://h/#x")], vec![], "OMBI_URL"),
         (vec![], vec!["OMBI_AUTH_MODE"], "OMBI_AUTH_MODE"),
         (vec![("OMBI_AUTH_MODE", "basic")], vec![], "OMBI_AUTH_MODE"),
         (vec![], vec!["OMBI_USERNAME"], "OMBI_USERNAME"),
         (vec![], vec!["OMBI_PASSWORD"], "OMBI_PASSWORD"),
-        (vec![("OMBI_PASSWORD_FILE", "/nonexistent/pw")], vec!["OMBI_PASSWORD"], "OMBI_PASSWORD_FILE"),
-        (vec![("OMBI_PASSWORD_FILE", &empty_s)], vec!["OMBI_PASSWORD"], "OMBI_PASSWORD_FILE"),
+        (
+            vec![("OMBI_PASSWORD_FILE", "/nonexistent/pw")],
+            vec!["OMBI_PASSWORD"],
+            "OMBI_PASSWORD_FILE",
+        ),
+        (
+            vec![("OMBI_PASSWORD_FILE", &empty_s)],
+            vec!["OMBI_PASSWORD"],
+            "OMBI_PASSWORD_FILE",
+        ),
         (vec![("OMBI_AUTH_MODE", "api_key")], vec![], "OMBI_API_KEY"),
-        (vec![("OMBI_AUTH_MODE", "api_key"), ("OMBI_API_KEY", secret), ("OMBI_USER_NAME", " ")], vec![], "OMBI_USER_NAME"),
+        (
+            vec![
+                ("OMBI_AUTH_MODE", "api_key"),
+                ("OMBI_API_KEY", secret),
+                ("OMBI_USER_NAME", " "),
+            ],
+            vec![],
+            "OMBI_USER_NAME",
+        ),
         (vec![("OMBI_BUNDLES", "core,admin")], vec![], "OMBI_BUNDLES"),
         (vec![("OMBI_BUNDLES", ",")], vec![], "OMBI_BUNDLES"),
         (vec![("OMBI_READ_ONLY", "maybe")], vec![], "OMBI_READ_ONLY"),
-        (vec![("OMBI_HTTP_TIMEOUT", "0")], vec![], "OMBI_HTTP_TIMEOUT"),
-        (vec![("OMBI_HTTP_TIMEOUT", "abc")], vec![], "OMBI_HTTP_TIMEOUT"),
-        (vec![("OMBI_MCP_POLICY", "/nonexistent/policy.json")], vec![], "OMBI_MCP_POLICY"),
+        (
+            vec![("OMBI_HTTP_TIMEOUT", "0")],
+            vec![],
+            "OMBI_HTTP_TIMEOUT",
+        ),
+        (
+            vec![("OMBI_HTTP_TIMEOUT", "abc")],
+            vec![],
+            "OMBI_HTTP_TIMEOUT",
+        ),
+        (
+            vec![("OMBI_MCP_POLICY", "/nonexistent/policy.json")],
+            vec![],
+            "OMBI_MCP_POLICY",
+        ),
     ];
     for (set, unset, var) in cases {
         let mut cmd = Command::new(DAEMON);
@@ -299,10 +419,16 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(78), "{var}: {stderr}");
-        let error_lines: Vec<&str> = stderr.lines().filter(|l| l.contains("configuration error")).collect();
+        let error_lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains("configuration error"))
+            .collect();
         assert_eq!(error_lines.len(), 1, "{var}: one line: {stderr}");
         assert!(error_lines[0].contains(var), "{var} not named: {stderr}");
-        assert!(!stderr.contains(secret) && !stdout.contains(secret), "{var}: secret printed: {stderr}");
+        assert!(
+            !stderr.contains(secret) && !stdout.contains(secret),
+            "{var}: secret printed: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{var}: {stderr}");
     }
     // A valid configuration passes, and the plain secret variable is warned about.
@@ -314,7 +440,10 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("OMBI_PASSWORD is set in the environment"), "{stderr}");
+    assert!(
+        stderr.contains("OMBI_PASSWORD is set in the environment"),
+        "{stderr}"
+    );
     assert!(!stderr.contains(secret) && !String::from_utf8_lossy(&out.stdout).contains(secret));
 }
 
@@ -323,11 +452,13 @@ fn help_and_version() {
     for bin in [DAEMON, SHIM] {
         let out = Command::new(bin).arg("--version").output().unwrap();
         assert!(out.status.success());
-        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
         assert!(text.contains(env!("CARGO_PKG_VERSION")), "{text}");
         let out = Command::new(bin).arg("--help").output().unwrap();
         assert!(out.status.success());
-        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
         assert!(text.contains("--socket"), "{text}");
         let out = Command::new(bin).arg("--bogus").output().unwrap();
         assert_eq!(out.status.code(), Some(64));

@@ -24,7 +24,11 @@ fn python() -> Option<PathBuf> {
 }
 
 /// Runs tests/python/e2e_client.py against `socket`; returns its JSON report.
-pub fn run_python_client(python: &PathBuf, socket: &std::path::Path, calls: &[(&str, &str)]) -> serde_json::Value {
+pub fn run_python_client(
+    python: &PathBuf,
+    socket: &std::path::Path,
+    calls: &[(&str, &str)],
+) -> serde_json::Value {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/e2e_client.py");
     let mut cmd = Command::new(python);
     cmd.arg(script).arg(SHIM).arg(socket);
@@ -33,14 +37,22 @@ pub fn run_python_client(python: &PathBuf, socket: &std::path::Path, calls: &[(&
     }
     let out = cmd.output().expect("run python");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "python client failed:\n{}\n{}", stdout, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "python client failed:\n{}\n{}",
+        stdout,
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_str(stdout.trim()).expect("python client report")
 }
 
 #[test]
 fn official_python_sdk_initializes_and_lists_through_the_shim() {
     let Some(python) = python() else {
-        require(false, "the MCP Python SDK in .venv (run .ci/run, or set OMBI_MCP_PYTHON)");
+        require(
+            false,
+            "the MCP Python SDK in .venv (run .ci/run, or set OMBI_MCP_PYTHON)",
+        );
         return;
     };
     let d = Daemon::start(DaemonOpts::default());

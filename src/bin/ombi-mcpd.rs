@@ -8,6 +8,7 @@ use ombi_mcp::config::{Config, Env};
 use ombi_mcp::server::App;
 use ombi_mcp::transport::listener::{self, Listener};
 use ombi_mcp::transport::policy::Policy;
+use ombi_mcp::upstream::Upstream;
 use ombi_mcp::{daemon, logging};
 use tokio_util::sync::CancellationToken;
 
@@ -193,8 +194,14 @@ fn run(listener: Listener, policy: Policy, config: Config) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let _ = &config;
-    let app = Arc::new(App::new());
+    let upstream = match Upstream::new(&config) {
+        Ok(u) => u,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot build the Ombi client");
+            return ExitCode::FAILURE;
+        }
+    };
+    let app = Arc::new(App::new(upstream));
     let result = rt.block_on(daemon::run(
         listener,
         Arc::new(policy),
@@ -226,6 +233,21 @@ fn check_config(config: &Config, offline: bool) -> ExitCode {
         println!("ombi-mcpd: {summary}; Ombi not contacted (--offline)");
         return ExitCode::SUCCESS;
     }
-    println!("ombi-mcpd: {summary}");
-    ExitCode::SUCCESS
+    let probe = runtime().map_err(|e| e.to_string()).and_then(|rt| {
+        let upstream = Upstream::new(config)?;
+        rt.block_on(upstream.probe()).map_err(|e| e.message)
+    });
+    match probe {
+        Ok(report) => {
+            println!("ombi-mcpd: {summary}; {report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "ombi-mcpd: configuration loads, but Ombi at {} is not usable: {e}",
+                config.ombi_url
+            );
+            ExitCode::from(EXIT_UNAVAILABLE)
+        }
+    }
 }

@@ -20,6 +20,8 @@ pub struct CallCtx {
     pub correlation_id: String,
     /// Cancelled when the client cancels the call or the daemon shuts down.
     pub cancel: CancellationToken,
+    /// The Ombi client (session, bounded reads, error mapping).
+    pub upstream: Arc<crate::upstream::Upstream>,
 }
 
 /// A successful result: one family object (`{"kind": "media_page", ...}`).

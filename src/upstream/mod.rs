@@ -1,2 +1,510 @@
 //! The one place that talks to Ombi: HTTP client, session (JWT / API key),
 //! bounded body reading, response interpretation and retry policy.
+//!
+//! A tool handler builds a [`Route`] and calls one typed helper:
+//! [`Upstream::get_json`] (one object, `None` on 204), [`Upstream::get_array`]
+//! (a list read under the 8 MiB cap, `cut` when it did not fit),
+//! [`Upstream::get_text`] (logs), [`Upstream::write`] (a business result such as
+//! [`RequestEngineResult`], failures already mapped to the contract's errors).
+
+pub mod body;
+pub mod interpret;
+pub mod retry;
+pub mod route;
+pub mod sanitize;
+pub mod session;
+
+use std::time::Duration;
+
+use reqwest::Url;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use tokio::time::Instant;
+
+pub use body::{ArrayScan, Bounded, MAX_BODY_BYTES};
+pub use interpret::{
+    BusinessResult, IdentityResult, Payload, RequestEngineResult, UpstreamResponse,
+    VoteEngineResult,
+};
+pub use route::{Accept, Kind, Route};
+
+use crate::config::Config;
+use crate::contract::{ErrorCode, ToolError};
+use session::{Credentials, Session};
+
+/// Longest wait for a TCP/TLS connection, within the call's deadline.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The Ombi client shared by every call of the daemon.
+pub struct Upstream {
+    client: reqwest::Client,
+    base: Url,
+    timeout: Duration,
+    session: Session,
+}
+
+impl std::fmt::Debug for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upstream")
+            .field("base", &self.base.as_str())
+            .field("timeout", &self.timeout)
+            .field("session", &self.session)
+            .finish()
+    }
+}
+
+/// Why one attempt failed: a transport error may be retried (reads), a
+/// final error is returned as is.
+enum Failed {
+    Transport(reqwest::Error),
+    Final(ToolError),
+}
+
+impl Upstream {
+    /// Builds the client (connection pool, keep-alive, no redirects: a
+    /// redirect would mean OMBI_URL is wrong, and following one could carry
+    /// credentials elsewhere).
+    pub fn new(config: &Config) -> Result<Upstream, String> {
+        // Another part of the process may have installed it already.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("ombi-mcp/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(CONNECT_TIMEOUT.min(config.http_timeout))
+            .pool_idle_timeout(Duration::from_secs(60))
+            .tcp_keepalive(Duration::from_secs(30))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok(Upstream {
+            client,
+            base: config.ombi_url.clone(),
+            timeout: config.http_timeout,
+            session: Session::from_config(&config.auth),
+        })
+    }
+
+    /// `OMBI_URL`, ending in `/`.
+    pub fn base_url(&self) -> &Url {
+        &self.base
+    }
+
+    /// How many times this client logged in (jwt; 0 in api_key mode).
+    pub fn logins(&self) -> u64 {
+        match &self.session {
+            Session::Jwt(j) => j.logins(),
+            Session::ApiKey { .. } => 0,
+        }
+    }
+
+    /// Sends `route` acting as `acting_user` (api_key mode: the `UserName`
+    /// header; ignored in jwt mode) and returns the raw answer, its body read
+    /// under [`MAX_BODY_BYTES`]. Only transport problems are errors here.
+    pub async fn send(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<UpstreamResponse, ToolError> {
+        self.send_capped(acting_user, route, MAX_BODY_BYTES).await
+    }
+
+    /// [`Upstream::send`] with a smaller body cap.
+    pub async fn send_capped(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+        max_bytes: usize,
+    ) -> Result<UpstreamResponse, ToolError> {
+        self.send_inner(acting_user, &route, max_bytes.min(MAX_BODY_BYTES))
+            .await
+            .map_err(|e| self.scrub(e))
+    }
+
+    /// GET (or read-only POST) of one JSON value; `None` on 204 / empty 200.
+    pub async fn get_json<T: DeserializeOwned>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<Option<T>, ToolError> {
+        let resp = self.send(acting_user, route).await?;
+        resp.json::<T>().map_err(|e| self.scrub(e))
+    }
+
+    /// A top-level JSON array read under the 8 MiB cap, each element parsed
+    /// into `T` on its own (unknown fields are skipped, never allocated). A
+    /// body over the cap yields the elements that fit and `cut: true`.
+    pub async fn get_array<T: DeserializeOwned>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<Bounded<Vec<T>>, ToolError> {
+        self.get_array_within(acting_user, route, MAX_BODY_BYTES)
+            .await
+    }
+
+    /// [`Upstream::get_array`] with a smaller byte cap.
+    pub async fn get_array_within<T: DeserializeOwned>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+        max_bytes: usize,
+    ) -> Result<Bounded<Vec<T>>, ToolError> {
+        let resp = self.send_capped(acting_user, route, max_bytes).await?;
+        parse_array(&resp).map_err(|e| self.scrub(e))
+    }
+
+    /// A text body (logs): `Accept: text/plain`, at most `max_bytes`.
+    pub async fn get_text(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+        max_bytes: usize,
+    ) -> Result<Bounded<String>, ToolError> {
+        let resp = self
+            .send_capped(acting_user, route.text(), max_bytes)
+            .await?;
+        let text = match resp.payload().map_err(|e| self.scrub(e))? {
+            Payload::Null | Payload::Empty => String::new(),
+            Payload::Text(b) => String::from_utf8_lossy(b).into_owned(),
+            // Ombi answers a JSON string when it ignores our Accept.
+            Payload::Json(b) => match serde_json::from_slice::<String>(b) {
+                Ok(s) => s,
+                Err(_) if resp.cut => {
+                    String::from_utf8_lossy(b.strip_prefix(b"\"").unwrap_or(b)).into_owned()
+                }
+                Err(e) => return Err(self.scrub(resp.shape_error(&e))),
+            },
+        };
+        Ok(Bounded {
+            value: text,
+            cut: resp.cut,
+        })
+    }
+
+    /// A mutation answering a business result (`RequestEngineResult`,
+    /// `VoteEngineResult`, `IdentityResult`, `bool`): failures on HTTP 200
+    /// become `UPSTREAM_REJECTED` / `CONFLICT`; an answer we cannot read after
+    /// the write was sent is `UNKNOWN_OUTCOME`.
+    pub async fn write<R: BusinessResult>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<R, ToolError> {
+        let resp = self.send(acting_user, route).await?;
+        let status = resp.status;
+        match resp.json::<R>() {
+            Ok(Some(r)) => r.check(status),
+            Ok(None) => Err(ToolError::new(
+                ErrorCode::UnknownOutcome,
+                format!(
+                    "Ombi answered {} with no result ({status}); the change may or may not have been made: read before retrying",
+                    resp.route
+                ),
+            )
+            .retryable(false)
+            .with_status(status)),
+            Err(e) => Err(e),
+        }
+        .map_err(|e| self.scrub(e))
+    }
+
+    /// A mutation answering an entity (e.g. the new `IssueComments`), or
+    /// nothing: `None` on 204 / empty 200 (the caller decides what that means).
+    pub async fn write_json<T: DeserializeOwned>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<Option<T>, ToolError> {
+        let resp = self.send(acting_user, route).await?;
+        resp.json::<T>().map_err(|e| self.scrub(e))
+    }
+
+    /// For `ombi-mcpd --check-config`: proves the credentials with one login
+    /// (jwt) or one authenticated GET (api_key) and says so in one line.
+    pub async fn probe(&self) -> Result<String, ToolError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Me {
+            user_name: Option<String>,
+        }
+        let version = self
+            .get_json::<String>(None, Route::get("api/v1/Status/info"))
+            .await
+            .ok()
+            .flatten()
+            .map(|v| format!(", Ombi {}", sanitize::sanitize(&v)))
+            .unwrap_or_default();
+        match &self.session {
+            Session::Jwt(j) => {
+                let deadline = Instant::now() + self.timeout;
+                let token =
+                    tokio::time::timeout_at(deadline, j.renew(&self.client, &self.base, None))
+                        .await
+                        .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
+                        .map_err(|e| self.scrub(e))?;
+                Ok(format!(
+                    "logged in to Ombi at {} as {}{} (token valid until {})",
+                    self.base,
+                    j.username,
+                    version,
+                    session::format_utc(token.expires_at())
+                ))
+            }
+            Session::ApiKey { user_name, .. } => {
+                let me = self
+                    .get_json::<Me>(None, Route::get("api/v1/Identity"))
+                    .await?
+                    .and_then(|m| m.user_name)
+                    .unwrap_or_else(|| "an unknown user".into());
+                let acting = match user_name {
+                    Some(_) => format!("acting as {me} (OMBI_USER_NAME)"),
+                    None => format!(
+                        "acting as the system user {me} (no OMBI_USER_NAME: Admin rights, auto-approve)"
+                    ),
+                };
+                Ok(format!(
+                    "API key accepted by Ombi at {}{}; {}",
+                    self.base, version, acting
+                ))
+            }
+        }
+    }
+
+    fn scrub(&self, mut e: ToolError) -> ToolError {
+        e.message = self.session.scrub(&e.message);
+        e
+    }
+
+    async fn credentials(&self, acting_user: Option<&str>) -> Result<Credentials, ToolError> {
+        match &self.session {
+            Session::Jwt(j) => j.credentials(&self.client, &self.base).await,
+            Session::ApiKey { key, user_name } => Ok(Credentials {
+                headers: session::api_key_headers(key, user_name.as_deref(), acting_user)?,
+                generation: None,
+            }),
+        }
+    }
+
+    async fn send_inner(
+        &self,
+        acting_user: Option<&str>,
+        route: &Route,
+        cap: usize,
+    ) -> Result<UpstreamResponse, ToolError> {
+        let url = route.url(&self.base)?;
+        let desc = route.to_string();
+        let deadline = Instant::now() + self.timeout;
+        let mut attempt = 0;
+        loop {
+            let outcome = tokio::time::timeout_at(
+                deadline,
+                self.attempt(acting_user, route, &url, &desc, cap),
+            )
+            .await;
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            let wait = match outcome {
+                Err(_) => return Err(deadline_error(&desc, route.kind, self.timeout)),
+                Ok(Err(Failed::Final(e))) => return Err(e),
+                Ok(Err(Failed::Transport(e))) => {
+                    match retry::after_transport(route.kind, attempt, remaining) {
+                        Some(wait) => wait,
+                        None => return Err(transport_error(&e, &desc, route.kind)),
+                    }
+                }
+                Ok(Ok(resp)) => match retry::after_status(
+                    route.kind,
+                    attempt,
+                    resp.status,
+                    resp.retry_after,
+                    remaining,
+                ) {
+                    Some(wait) => wait,
+                    None => return Ok(resp),
+                },
+            };
+            tracing::debug!(route = %desc, attempt, ?wait, "retrying a read");
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+
+    /// One attempt, plus (jwt) one renewal and resend on a 401.
+    async fn attempt(
+        &self,
+        acting_user: Option<&str>,
+        route: &Route,
+        url: &Url,
+        desc: &str,
+        cap: usize,
+    ) -> Result<UpstreamResponse, Failed> {
+        let creds = self.credentials(acting_user).await.map_err(Failed::Final)?;
+        let resp = self.exchange(route, url, desc, creds.headers, cap).await?;
+        if resp.status != 401 {
+            return Ok(resp);
+        }
+        let (Session::Jwt(j), Some(generation)) = (&self.session, creds.generation) else {
+            return Ok(resp);
+        };
+        // The token was refused (expired early, key rotated, user changed):
+        // log in once (unless another call already did) and resend once. A
+        // 401 is answered before any controller runs, so resending a write
+        // is safe.
+        let token = j
+            .renew(&self.client, &self.base, Some(generation))
+            .await
+            .map_err(Failed::Final)?;
+        let creds = session::bearer(&token).map_err(Failed::Final)?;
+        self.exchange(route, url, desc, creds.headers, cap).await
+    }
+
+    async fn exchange(
+        &self,
+        route: &Route,
+        url: &Url,
+        desc: &str,
+        auth: HeaderMap,
+        cap: usize,
+    ) -> Result<UpstreamResponse, Failed> {
+        let accept = match route.accept {
+            Accept::Json => "application/json",
+            Accept::Text => "text/plain",
+        };
+        let mut req = self
+            .client
+            .request(route.method.clone(), url.clone())
+            .headers(auth)
+            .header(ACCEPT, accept);
+        if let Some(body) = &route.body {
+            req = req
+                .header(CONTENT_TYPE, "application/json")
+                .body(body.clone());
+        }
+        let resp = req.send().await.map_err(Failed::Transport)?;
+        let status = resp.status().as_u16();
+        let header = |name| {
+            resp.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header(CONTENT_TYPE);
+        let retry_after = retry::parse_retry_after(header(RETRY_AFTER).as_deref());
+        let (body, cut) = body::read_capped(resp, cap)
+            .await
+            .map_err(Failed::Transport)?;
+        Ok(UpstreamResponse {
+            status,
+            content_type,
+            body,
+            cut,
+            retry_after,
+            route: desc.to_string(),
+            kind: route.kind,
+        })
+    }
+}
+
+/// Parses a top-level array answer element by element (see [`Upstream::get_array`]).
+pub fn parse_array<T: DeserializeOwned>(
+    resp: &UpstreamResponse,
+) -> Result<Bounded<Vec<T>>, ToolError> {
+    let bytes = match resp.payload()? {
+        Payload::Null | Payload::Empty => {
+            return Ok(Bounded {
+                value: Vec::new(),
+                cut: false,
+            });
+        }
+        Payload::Json(b) | Payload::Text(b) => b,
+    };
+    let mismatch = |what: String| {
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            format!("Ombi's answer to {} {what}", resp.route),
+        )
+        .with_status(resp.status)
+    };
+    let mut scan = ArrayScan::new(bytes);
+    let mut items = Vec::new();
+    for (i, element) in scan.by_ref().enumerate() {
+        let element = element.map_err(|e| match e {
+            body::ScanError::NotAnArray if resp.cut => {
+                mismatch("exceeded the 8 MiB read limit and is not a list that can be cut".into())
+            }
+            body::ScanError::NotAnArray => mismatch("is not a JSON array".into()),
+            body::ScanError::Malformed(at) => mismatch(format!("is malformed JSON at byte {at}")),
+        })?;
+        let item = serde_json::from_slice::<T>(element).map_err(|e| {
+            mismatch(format!(
+                "has an element #{i} without the expected shape ({})",
+                sanitize::sanitize(&e.to_string())
+            ))
+        })?;
+        items.push(item);
+    }
+    if scan.incomplete() && !resp.cut {
+        return Err(mismatch("ended in the middle of the list".into()));
+    }
+    Ok(Bounded {
+        value: items,
+        cut: scan.incomplete(),
+    })
+}
+
+/// The call's deadline passed (the whole call, body included).
+fn deadline_error(desc: &str, kind: Kind, timeout: Duration) -> ToolError {
+    match kind {
+        Kind::Read => ToolError::new(
+            ErrorCode::Timeout,
+            format!("Ombi did not answer {desc} within {} s (OMBI_HTTP_TIMEOUT)", timeout.as_secs()),
+        ),
+        Kind::Write => ToolError::new(
+            ErrorCode::UnknownOutcome,
+            format!(
+                "Ombi did not answer {desc} within {} s after it was sent; the change may or may not have been made: read before retrying",
+                timeout.as_secs()
+            ),
+        )
+        .retryable(false),
+    }
+}
+
+/// A transport failure. Before the request left (connect failed) it is safe
+/// to retry; after a write was sent, the outcome is unknown.
+fn transport_error(e: &reqwest::Error, desc: &str, kind: Kind) -> ToolError {
+    let mut cause = String::new();
+    let mut src: Option<&dyn std::error::Error> = std::error::Error::source(e);
+    while let Some(s) = src {
+        cause = s.to_string();
+        src = s.source();
+    }
+    let cause = sanitize::sanitize(&cause);
+    let cause = if cause.is_empty() {
+        String::new()
+    } else {
+        format!(" ({cause})")
+    };
+    if e.is_connect() {
+        return ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!(
+                "cannot connect to Ombi for {desc}{cause}: is OMBI_URL right and Ombi running?"
+            ),
+        )
+        .retryable(true);
+    }
+    match kind {
+        Kind::Read => ToolError::new(
+            ErrorCode::UpstreamRejected,
+            format!("the connection to Ombi failed during {desc}{cause}"),
+        )
+        .retryable(true),
+        Kind::Write => ToolError::new(
+            ErrorCode::UnknownOutcome,
+            format!(
+                "the connection to Ombi failed after {desc} was sent{cause}; the change may or may not have been made: read before retrying"
+            ),
+        )
+        .retryable(false),
+    }
+}

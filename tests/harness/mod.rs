@@ -41,7 +41,10 @@ pub fn offline_env() -> Vec<(String, String)> {
     vec![
         ("OMBI_URL".into(), "http://127.0.0.1:9/".into()),
         ("OMBI_AUTH_MODE".into(), "api_key".into()),
-        ("OMBI_API_KEY".into(), "test-api-key-0123456789abcdef".into()),
+        (
+            "OMBI_API_KEY".into(),
+            "test-api-key-0123456789abcdef".into(),
+        ),
     ]
 }
 
@@ -74,7 +77,10 @@ pub struct Daemon {
 
 impl Daemon {
     pub fn start(opts: DaemonOpts) -> Daemon {
-        let dir = tempfile::Builder::new().prefix("ombi-mcp-test").tempdir().unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("ombi-mcp-test")
+            .tempdir()
+            .unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         let socket = dir.path().join("mcp.sock");
         let log = dir.path().join("daemon.log");
@@ -105,7 +111,12 @@ impl Daemon {
             .stdout(File::create(&log).unwrap())
             .stderr(File::create(&log).unwrap());
         let child = cmd.spawn().expect("spawn ombi-mcpd");
-        let d = Daemon { child, socket, dir, log };
+        let d = Daemon {
+            child,
+            socket,
+            dir,
+            log,
+        };
         d.wait_for_socket();
         d
     }
@@ -154,7 +165,8 @@ impl Daemon {
     /// SIGTERM and wait (bounded).
     pub fn stop(&mut self) -> ExitStatus {
         let _ = kill(self.pid(), Signal::SIGTERM);
-        self.wait(Duration::from_secs(20)).expect("daemon did not stop after SIGTERM")
+        self.wait(Duration::from_secs(20))
+            .expect("daemon did not stop after SIGTERM")
     }
 
     pub fn wait(&mut self, limit: Duration) -> Option<ExitStatus> {
@@ -192,8 +204,11 @@ pub fn shim_command(socket: &Path) -> tokio::process::Command {
 /// Connects a real rmcp client through the real shim.
 pub async fn client(socket: &Path) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
     use rmcp::ServiceExt;
-    let transport = rmcp::transport::TokioChildProcess::new(shim_command(socket)).expect("spawn shim");
-    ().serve(transport).await.expect("MCP initialize through the shim")
+    let transport =
+        rmcp::transport::TokioChildProcess::new(shim_command(socket)).expect("spawn shim");
+    ().serve(transport)
+        .await
+        .expect("MCP initialize through the shim")
 }
 
 /// One JSON-RPC `initialize` line, as a client would send it.
@@ -208,7 +223,12 @@ pub struct ShimRun {
 
 /// Runs the shim (optionally as another user via setpriv) with `input`,
 /// keeping stdin open `hold` after writing so replies can arrive.
-pub fn run_shim(socket: &Path, input: &str, as_user: Option<(u32, u32)>, hold: Duration) -> ShimRun {
+pub fn run_shim(
+    socket: &Path,
+    input: &str,
+    as_user: Option<(u32, u32)>,
+    hold: Duration,
+) -> ShimRun {
     use std::io::Write;
     let mut cmd = match as_user {
         Some((uid, gid)) => {
@@ -262,12 +282,20 @@ pub fn test_user() -> (u32, u32) {
     let name = "ombi-mcp-peer";
     if nix::unistd::User::from_name(name).unwrap().is_none() {
         let status = Command::new("useradd")
-            .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name])
+            .args([
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                name,
+            ])
             .status()
             .expect("run useradd");
         // Another test may have created it concurrently: re-check rather than trust the status.
         let _ = status;
     }
-    let user = nix::unistd::User::from_name(name).unwrap().expect("test user exists");
+    let user = nix::unistd::User::from_name(name)
+        .unwrap()
+        .expect("test user exists");
     (user.uid.as_raw(), user.gid.as_raw())
 }

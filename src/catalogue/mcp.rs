@@ -1,0 +1,155 @@
+//! The MCP face of the catalogue: each tool's input schema rendered from its
+//! data, and its `rmcp::model::Tool` (built once).
+
+use std::sync::{Arc, LazyLock};
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde_json::{Map, Value, json};
+
+use super::shape::{Dflt, Field, Ty, list};
+use super::table::{TOOLS, ToolDef};
+
+/// Renders one type as a flat JSON Schema fragment.
+fn ty_schema(ty: &Ty) -> Map<String, Value> {
+    let v = match ty {
+        Ty::Str { min, max } => json!({"type": "string", "minLength": min, "maxLength": max}),
+        Ty::Date => {
+            json!({"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"})
+        }
+        Ty::Enum(labels) => json!({"type": "string", "enum": labels}),
+        Ty::Int { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
+        Ty::Bool => json!({"type": "boolean"}),
+        Ty::Scalar => json!({"type": ["string", "number", "boolean", "null"]}),
+        Ty::Obj(fields) => {
+            let props: Map<String, Value> = fields
+                .iter()
+                .map(|f| (f.name.to_string(), Value::Object(field_schema(f, None))))
+                .collect();
+            let required: Vec<&str> = fields
+                .iter()
+                .filter(|f| f.required)
+                .map(|f| f.name)
+                .collect();
+            let mut o = json!({"type": "object", "properties": props});
+            if !required.is_empty() {
+                o["required"] = json!(required);
+            }
+            o["additionalProperties"] = json!(false);
+            o
+        }
+        Ty::Arr { item, min, max } => {
+            json!({"type": "array", "items": ty_schema(item), "minItems": min, "maxItems": max})
+        }
+    };
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+fn field_schema(f: &Field, desc: Option<String>) -> Map<String, Value> {
+    let mut m = ty_schema(&f.ty);
+    m.insert(
+        "description".into(),
+        Value::String(desc.unwrap_or_else(|| f.desc.to_string())),
+    );
+    match f.default {
+        Dflt::Str(s) => {
+            m.insert("default".into(), json!(s));
+        }
+        Dflt::Int(i) => {
+            m.insert("default".into(), json!(i));
+        }
+        Dflt::Bool(b) => {
+            m.insert("default".into(), json!(b));
+        }
+        Dflt::None | Dflt::Obj => {}
+    }
+    m
+}
+
+/// "`similar`: movies similar to a movie; needs `tmdb_id`; optional `language`, `page`."
+fn action_doc(tool: &ToolDef) -> String {
+    let mut lines = vec!["What to do:".to_string()];
+    for a in tool.actions {
+        let mut line = format!("`{}`", a.name);
+        if tool.default_action == Some(a.name) {
+            line.push_str(" (default)");
+        }
+        line.push_str(": ");
+        line.push_str(a.doc);
+        if !a.required.is_empty() {
+            line.push_str(&format!("; needs {}", list(a.required)));
+        }
+        if !a.one_of.is_empty() {
+            line.push_str(&format!("; needs one of {}", list(a.one_of)));
+        }
+        for (arg, labels) in a.only {
+            line.push_str(&format!(" (`{arg}` {})", labels.join("/")));
+        }
+        if !a.optional.is_empty() {
+            line.push_str(&format!("; optional {}", list(a.optional)));
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+/// The tool's `inputSchema`: a flat object schema, no top-level combinators.
+pub fn input_schema(tool: &ToolDef) -> JsonObject {
+    let mut props = Map::new();
+    let mut required: Vec<&str> = Vec::new();
+    if tool.has_action_arg() {
+        let names: Vec<&str> = tool.actions.iter().map(|a| a.name).collect();
+        let mut a = json!({"type": "string", "enum": names, "description": action_doc(tool)});
+        match tool.default_action {
+            Some(d) => a["default"] = json!(d),
+            None => required.push("action"),
+        }
+        props.insert("action".into(), a);
+    } else {
+        required.extend(tool.actions[0].required);
+    }
+    for f in tool.params {
+        props.insert(f.name.into(), Value::Object(field_schema(f, None)));
+    }
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(props));
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    schema
+}
+
+pub fn annotations(tool: &ToolDef) -> ToolAnnotations {
+    let write = tool.is_write();
+    ToolAnnotations::with_title(tool.title)
+        .read_only(!write)
+        .destructive(write && tool.destructive)
+        .idempotent(!write)
+        .open_world(true)
+}
+
+fn build(tool: &ToolDef) -> Tool {
+    let output = crate::contract::schema::output_schema(tool.name, tool.families);
+    Tool::new(tool.name, tool.description, Arc::new(input_schema(tool)))
+        .with_title(tool.title)
+        .with_raw_output_schema(Arc::new(output))
+        .with_annotations(annotations(tool))
+}
+
+/// The MCP tool objects, in table order (index = position in [`TOOLS`]).
+pub static MCP_TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| TOOLS.iter().map(build).collect());
+
+impl ToolDef {
+    /// This tool as `tools/list` advertises it (built once).
+    pub fn mcp_tool(&'static self) -> &'static Tool {
+        let i = TOOLS
+            .iter()
+            .position(|t| std::ptr::eq(t, self))
+            .expect("a ToolDef reference always points into TOOLS");
+        &MCP_TOOLS[i]
+    }
+}

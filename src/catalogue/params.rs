@@ -1,0 +1,470 @@
+//! Argument shapes shared by several tools, defined once. A tool's parameter
+//! list picks from these; per-tool variants only where the catalogue differs.
+
+use super::shape::{Dflt, Field, Ty};
+
+pub const MEDIA_MTA: &[&str] = &["movie", "tv", "album"];
+pub const MEDIA_MT: &[&str] = &["movie", "tv"];
+pub const TARGET_KINDS: &[&str] = &["movie", "tv_parent", "tv_child", "album"];
+pub const ISSUE_STATUS: &[&str] = &["pending", "in_progress", "resolved", "closed"];
+pub const REQUEST_STATUS: &[&str] = &[
+    "all",
+    "pending",
+    "processing",
+    "available",
+    "denied",
+    "unavailable",
+];
+
+const PAGE_FIELDS: &[Field] = &[
+    Field::opt(
+        "offset",
+        Ty::Int {
+            min: 0,
+            max: 1_000_000,
+        },
+        "Records to skip (default 0).",
+    )
+    .default(Dflt::Int(0)),
+    Field::opt(
+        "limit",
+        Ty::Int { min: 1, max: 100 },
+        "Records to return, 1–100 (default 20).",
+    )
+    .default(Dflt::Int(20)),
+];
+
+pub const PAGE: Field = Field::opt(
+    "page",
+    Ty::Obj(PAGE_FIELDS),
+    "Result window `{offset, limit}`; continue with the returned `page.next_offset`.",
+)
+.default(Dflt::Obj);
+
+const TARGET_FIELDS: &[Field] = &[
+    Field::req(
+        "kind",
+        Ty::Enum(TARGET_KINDS),
+        "Request kind: `tv_parent` is the show-level request, `tv_child` a season-level child request.",
+    ),
+    Field::req("id", Ty::ID, "The Ombi request id in that kind's id space."),
+];
+
+pub const TARGET: Field = Field::opt(
+    "target",
+    Ty::Obj(TARGET_FIELDS),
+    "An Ombi request `{kind, id}` as returned in `target` by read_requests.",
+);
+
+pub const QUERY: Field = Field::opt(
+    "query",
+    Ty::Str { min: 1, max: 200 },
+    "Search text, 1–200 characters.",
+);
+pub const LANGUAGE: Field = Field::opt(
+    "language",
+    Ty::Str { min: 2, max: 10 },
+    "Language code such as `en` or `pt-BR`; defaults to the user's Ombi language.",
+);
+pub const YEAR: Field = Field::opt(
+    "year",
+    Ty::Int {
+        min: 1800,
+        max: 2200,
+    },
+    "Release year.",
+);
+pub const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_MTA), "Media type.");
+pub const MEDIA_MOVIE_TV: Field = Field::opt("media", Ty::Enum(MEDIA_MT), "Media type.");
+pub const TMDB_ID: Field = Field::opt("tmdb_id", Ty::ID, "The Movie Database id.");
+pub const TVDB_ID: Field = Field::opt("tvdb_id", Ty::ID, "TheTVDB id.");
+pub const IMDB_ID: Field = Field::opt(
+    "imdb_id",
+    Ty::Str { min: 3, max: 20 },
+    "IMDb id such as `tt0133093`.",
+);
+pub const MUSICBRAINZ_ID: Field = Field::opt(
+    "musicbrainz_id",
+    Ty::SID,
+    "MusicBrainz id (release group for albums, artist id for artists).",
+);
+pub const COLLECTION_ID: Field = Field::opt("collection_id", Ty::ID, "TMDB collection id.");
+pub const REQUEST_ID: Field = Field::opt(
+    "request_id",
+    Ty::ID,
+    "Ombi request id; for TV the child (season-level) request id.",
+);
+pub const PARENT_REQUEST_ID: Field = Field::opt(
+    "parent_request_id",
+    Ty::ID,
+    "Ombi TV parent (show-level) request id.",
+);
+pub const REQUEST_TYPE: Field = Field::opt(
+    "request_type",
+    Ty::Enum(MEDIA_MTA),
+    "Kind of request the issue or entry belongs to.",
+);
+pub const IS_4K: Field = Field::opt(
+    "is_4k",
+    Ty::Bool,
+    "Act on the 4K request instead of the standard one (default false).",
+)
+.default(Dflt::Bool(false));
+pub const ISSUE_ID: Field = Field::opt("issue_id", Ty::ID, "Ombi issue id.");
+pub const PROVIDER_ID: Field = Field::opt(
+    "provider_id",
+    Ty::Str { min: 1, max: 100 },
+    "Provider id of the media an issue is about (TMDB/TVDB id or MBID, as a string).",
+);
+pub const ISSUE_STATUS_OPT: Field = Field::opt("status", Ty::Enum(ISSUE_STATUS), "Issue status.");
+pub const USER_ID: Field = Field::opt(
+    "user_id",
+    Ty::Str { min: 1, max: 64 },
+    "Ombi user id (a GUID string).",
+);
+pub const NAME: Field = Field::opt("name", Ty::Str { min: 1, max: 200 }, "Name or title.");
+pub const CATEGORY_ID: Field = Field::opt(
+    "category_id",
+    Ty::ID,
+    "Issue category id (from read_reference `issue_categories`).",
+);
+pub const ROOT_FOLDER_ID: Field = Field::opt(
+    "root_folder_id",
+    Ty::ID,
+    "Root folder id (from read_integration).",
+);
+pub const QUALITY_PROFILE_ID: Field = Field::opt(
+    "quality_profile_id",
+    Ty::ID,
+    "Quality profile id (from read_integration).",
+);
+pub const LANGUAGE_PROFILE_ID: Field = Field::opt(
+    "language_profile_id",
+    Ty::ID,
+    "Sonarr language profile id (from read_integration).",
+);
+
+const OVERRIDE_FIELDS: &[Field] = &[ROOT_FOLDER_ID, QUALITY_PROFILE_ID];
+pub const OVERRIDES: Field = Field::opt(
+    "overrides",
+    Ty::Obj(OVERRIDE_FIELDS),
+    "Optional Radarr/Sonarr destination overrides (needs permission to set advanced options).",
+);
+
+const OPTION_FIELDS: &[Field] = &[ROOT_FOLDER_ID, QUALITY_PROFILE_ID, LANGUAGE_PROFILE_ID];
+pub const OPTIONS: Field = Field::opt(
+    "options",
+    Ty::Obj(OPTION_FIELDS),
+    "Advanced options to set; give at least one.",
+);
+
+const IDS: Ty = Ty::Arr {
+    item: &Ty::ID,
+    min: 1,
+    max: 100,
+};
+const FILTER_FIELDS: &[Field] = &[
+    Field::opt(
+        "release_year",
+        Ty::Int {
+            min: 1800,
+            max: 2200,
+        },
+        "Release year.",
+    ),
+    Field::opt(
+        "decade",
+        Ty::Int {
+            min: 1800,
+            max: 2200,
+        },
+        "First year of a decade, e.g. 1990.",
+    ),
+    Field::opt("genre_ids", IDS, "Genre ids (read_reference `genres`)."),
+    Field::opt(
+        "keyword_ids",
+        IDS,
+        "Keyword ids (read_reference `keywords`).",
+    ),
+    Field::opt(
+        "watch_provider_ids",
+        IDS,
+        "Watch provider ids (read_reference `watch_providers`).",
+    ),
+    Field::opt("company_ids", IDS, "TMDB company ids."),
+];
+pub const FILTERS: Field = Field::opt(
+    "filters",
+    Ty::Obj(FILTER_FIELDS),
+    "Discovery filters; all optional.",
+);
+
+pub const SELECTION_MODES: &[&str] =
+    &["all", "first_season", "latest_season", "season", "episodes"];
+const EPISODE_NUMBERS: Ty = Ty::Arr {
+    item: &Ty::Int {
+        min: 1,
+        max: 10_000,
+    },
+    min: 1,
+    max: 100,
+};
+const SEASON_NUMBER: Ty = Ty::Int { min: 0, max: 1000 };
+const SEASON_FIELDS: &[Field] = &[
+    Field::req(
+        "season_number",
+        SEASON_NUMBER,
+        "Season number (0 = specials).",
+    ),
+    Field::req("episodes", EPISODE_NUMBERS, "Episode numbers to request."),
+];
+const SEASON_OBJ: Ty = Ty::Obj(SEASON_FIELDS);
+const SELECTION_FIELDS: &[Field] = &[
+    Field::req(
+        "mode",
+        Ty::Enum(SELECTION_MODES),
+        "What to request: every season, the first, the latest, the seasons in `season_numbers` (mode `season`) or the episodes in `seasons` (mode `episodes`).",
+    ),
+    Field::opt(
+        "season_numbers",
+        Ty::Arr {
+            item: &SEASON_NUMBER,
+            min: 1,
+            max: 100,
+        },
+        "Seasons to request; only with mode `season`, where it is required.",
+    ),
+    Field::opt(
+        "seasons",
+        Ty::Arr {
+            item: &SEASON_OBJ,
+            min: 1,
+            max: 100,
+        },
+        "Episodes to request per season; only with mode `episodes`, where it is required.",
+    ),
+];
+pub const SELECTION: Field = Field::opt(
+    "selection",
+    Ty::Obj(SELECTION_FIELDS),
+    "Which seasons or episodes of the show to request.",
+);
+
+pub const NOTIFICATION_AGENTS: &[&str] = &[
+    "email",
+    "discord",
+    "pushbullet",
+    "pushover",
+    "telegram",
+    "slack",
+    "mattermost",
+    "mobile",
+    "gotify",
+    "webhook",
+    "whatsapp",
+    "ntfy",
+];
+const AGENT_FIELDS: &[Field] = &[
+    Field::req(
+        "agent",
+        Ty::Enum(NOTIFICATION_AGENTS),
+        "Notification agent.",
+    ),
+    Field::req(
+        "value",
+        Ty::Str { min: 0, max: 500 },
+        "Your delivery address for that agent (chat id, user key, phone number); empty to clear.",
+    ),
+];
+const AGENT_OBJ: Ty = Ty::Obj(AGENT_FIELDS);
+pub const AGENTS: Field = Field::opt(
+    "agents",
+    Ty::Arr {
+        item: &AGENT_OBJ,
+        min: 1,
+        max: 20,
+    },
+    "Per-agent delivery values to set for yourself.",
+);
+
+pub const SETTINGS_SECTIONS: &[&str] = &[
+    "ombi",
+    "customization",
+    "authentication",
+    "user_management",
+    "issues",
+    "vote",
+    "landing_page",
+    "the_movie_db",
+    "jobs",
+    "update",
+    "plex",
+    "emby",
+    "jellyfin",
+    "sonarr",
+    "radarr",
+    "lidarr",
+    "notifications/email",
+    "notifications/discord",
+    "notifications/telegram",
+    "notifications/pushbullet",
+    "notifications/pushover",
+    "notifications/slack",
+    "notifications/mattermost",
+    "notifications/twilio",
+    "notifications/mobile",
+    "notifications/gotify",
+    "notifications/ntfy",
+    "notifications/webhook",
+    "notifications/newsletter",
+    "features",
+];
+pub const SECTION: Field = Field::opt("section", Ty::Enum(SETTINGS_SECTIONS), "Settings section.");
+
+const CHANGE_FIELDS: &[Field] = &[
+    Field::req(
+        "name",
+        Ty::Str { min: 1, max: 300 },
+        "The setting's name exactly as read_settings lists it (an escaped JSON Pointer).",
+    ),
+    Field::req(
+        "value",
+        Ty::Scalar,
+        "The new value (a boolean for section `features`).",
+    ),
+];
+const CHANGE_OBJ: Ty = Ty::Obj(CHANGE_FIELDS);
+pub const CHANGES: Field = Field::opt(
+    "changes",
+    Ty::Arr {
+        item: &CHANGE_OBJ,
+        min: 1,
+        max: 100,
+    },
+    "The settings to change.",
+);
+
+pub const TEST_TARGETS: &[&str] = &[
+    "discord",
+    "pushbullet",
+    "pushover",
+    "gotify",
+    "ntfy",
+    "webhook",
+    "mattermost",
+    "slack",
+    "email",
+    "telegram",
+    "whatsapp",
+    "mobile",
+    "newsletter",
+    "plex",
+    "emby",
+    "jellyfin",
+    "radarr",
+    "sonarr",
+    "lidarr",
+];
+
+/// `POST /api/v1/Job/{job}` allowlist (`ombi/tools-map.md`): syncs, user
+/// importers, availability, watchlist, newsletter. The wiping jobs
+/// (`clearmediaserverdata`, `autodeleterequests`, `update`) are deliberately absent.
+pub const JOBS: &[&str] = &[
+    "plexcontentcacher",
+    "plexrecentlyadded",
+    "embycontentcacher",
+    "embyrecentlyadded",
+    "jellyfincontentcacher",
+    "plexuserimporter",
+    "embyuserimporter",
+    "jellyfinuserimporter",
+    "arrAvailability",
+    "plexwatchlist",
+    "newsletter",
+];
+
+pub const ROLES: &[&str] = &[
+    "Admin",
+    "AutoApproveMovie",
+    "AutoApproveTv",
+    "AutoApproveMusic",
+    "PowerUser",
+    "RequestMovie",
+    "RequestTv",
+    "RequestMusic",
+    "Disabled",
+    "ReceivesNewsletter",
+    "ManageOwnRequests",
+    "EditCustomPage",
+    "Request4KMovie",
+    "AutoApprove4KMovie",
+];
+const LIMIT: Ty = Ty::Int {
+    min: 0,
+    max: 10_000,
+};
+const LIMIT_TYPE: Ty = Ty::Enum(&["day", "week", "month"]);
+const USER_FIELDS: &[Field] = &[
+    Field::opt(
+        "user_name",
+        Ty::Str { min: 1, max: 100 },
+        "Login name (required on create).",
+    ),
+    Field::opt("alias", Ty::Str { min: 0, max: 100 }, "Display name."),
+    Field::opt(
+        "email_address",
+        Ty::Str { min: 3, max: 254 },
+        "E-mail address.",
+    ),
+    Field::opt(
+        "password",
+        Ty::Str { min: 1, max: 200 },
+        "Initial password; create only.",
+    ),
+    Field::opt(
+        "roles",
+        Ty::Arr {
+            item: &Ty::Enum(ROLES),
+            min: 0,
+            max: 20,
+        },
+        "Role names the user has; on update it replaces the roles only when given.",
+    ),
+    Field::opt("language", Ty::Str { min: 2, max: 10 }, "Language code."),
+    Field::opt(
+        "streaming_country",
+        Ty::Str { min: 2, max: 2 },
+        "Two-letter streaming country code.",
+    ),
+    Field::opt(
+        "movie_request_limit",
+        LIMIT,
+        "Movie requests per period (0 = unlimited).",
+    ),
+    Field::opt(
+        "movie_request_limit_type",
+        LIMIT_TYPE,
+        "Period of the movie limit.",
+    ),
+    Field::opt(
+        "episode_request_limit",
+        LIMIT,
+        "Episode requests per period (0 = unlimited).",
+    ),
+    Field::opt(
+        "episode_request_limit_type",
+        LIMIT_TYPE,
+        "Period of the episode limit.",
+    ),
+    Field::opt(
+        "music_request_limit",
+        LIMIT,
+        "Album requests per period (0 = unlimited).",
+    ),
+    Field::opt(
+        "music_request_limit_type",
+        LIMIT_TYPE,
+        "Period of the album limit.",
+    ),
+];
+pub const USER: Field = Field::opt("user", Ty::Obj(USER_FIELDS), "The user's fields to set.");

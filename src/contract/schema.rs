@@ -1,0 +1,110 @@
+//! Per-tool `outputSchema` composition (`spec/04-results.md`, "Composition
+//! rule"): the envelope template with `operation` const, `data.oneOf` over the
+//! tool's families, and `$defs` = the transitive `$ref` closure of `{error}` ∪
+//! families, computed from `defs.json` (never a hand-written list).
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use serde_json::{Map, Value, json};
+
+use crate::catalogue::Family;
+
+/// The shared `$defs` library, verbatim from the contract.
+pub const DEFS_JSON: &str = include_str!("defs.json");
+
+/// The parsed `$defs` map (def name → schema), in the library's order.
+pub static DEFS: LazyLock<Map<String, Value>> = LazyLock::new(|| {
+    let root: Value =
+        serde_json::from_str(DEFS_JSON).expect("defs.json is valid JSON (checked by tests)");
+    match root.get("$defs") {
+        Some(Value::Object(m)) => m.clone(),
+        _ => Map::new(),
+    }
+});
+
+const REF_PREFIX: &str = "#/$defs/";
+
+/// Every `$defs` name referenced (directly) inside `v`.
+pub fn refs_in(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "$ref"
+                    && let Some(name) = x.as_str().and_then(|s| s.strip_prefix(REF_PREFIX))
+                {
+                    out.push(name.to_string());
+                }
+                refs_in(x, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| refs_in(x, out)),
+        _ => {}
+    }
+}
+
+/// The transitive closure of `roots` over `$ref`s in the library.
+pub fn closure(roots: &[&str]) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo: Vec<String> = roots.iter().map(|s| s.to_string()).collect();
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(def) = DEFS.get(&name) {
+            let mut found = Vec::new();
+            refs_in(def, &mut found);
+            todo.extend(found.into_iter().filter(|n| !seen.contains(n)));
+        }
+    }
+    seen
+}
+
+/// The `outputSchema` of tool `name` with the allowed `families`.
+pub fn output_schema(name: &str, families: &[Family]) -> Map<String, Value> {
+    let fam: Vec<&str> = families.iter().map(|f| f.def_name()).collect();
+    let mut roots = vec!["error"];
+    roots.extend(&fam);
+    let needed = closure(&roots);
+    // Library order keeps `$defs` deterministic and readable.
+    let defs: Map<String, Value> = DEFS
+        .iter()
+        .filter(|(k, _)| needed.contains(*k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let one_of: Vec<Value> = fam
+        .iter()
+        .map(|f| json!({"$ref": format!("{REF_PREFIX}{f}")}))
+        .collect();
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "ok": { "type": "boolean" },
+            "operation": { "const": name },
+            "data": { "oneOf": one_of },
+            "error": { "$ref": "#/$defs/error" },
+            "warnings": {
+                "type": "array",
+                "items": { "type": "string" },
+                "maxItems": 100
+            },
+            "truncated": { "type": "boolean" },
+            "correlation_id": { "type": "string" }
+        },
+        "required": ["ok", "operation", "warnings", "truncated", "correlation_id"],
+        "additionalProperties": false,
+        "allOf": [
+            {
+                "if": { "properties": { "ok": { "const": true } } },
+                "then": { "required": ["data"], "not": { "required": ["error"] } },
+                "else": { "required": ["error"] }
+            }
+        ],
+        "$defs": defs
+    });
+    match schema {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}

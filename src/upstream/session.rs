@@ -1,0 +1,433 @@
+//! How each call is authenticated (auth.md §2-§3).
+//!
+//! jwt: `POST /api/v1/Token` once, keep the token, renew it by logging in
+//! again before `expiration` (Ombi has no working refresh and zero clock
+//! skew), and on a 401 renew once. Renewal is single-flight: concurrent calls
+//! that find the token stale wait on one login (a generation counter tells a
+//! waiter that someone else already renewed).
+//!
+//! api_key: header `ApiKey` (never the `apikey` query, which lands in access
+//! logs), and `UserName` only when an acting user is known.
+
+use std::sync::Mutex as StdMutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use serde::{Deserialize, Serialize};
+
+use crate::config::AuthConfig;
+use crate::contract::{ErrorCode, ToolError};
+use crate::secrets::{ExposeSecret, SecretString};
+
+/// Renew when less than this remains…
+const RENEW_MARGIN_MAX: Duration = Duration::from_secs(5 * 60);
+/// …or less than this share of the token's lifetime (short test tokens).
+const RENEW_MARGIN_SHARE: u32 = 10;
+
+/// A JWT from `POST /api/v1/Token`.
+pub(crate) struct Token {
+    value: SecretString,
+    expires_at: SystemTime,
+    /// When to log in again (before `expires_at`).
+    renew_at: SystemTime,
+    generation: u64,
+}
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Token")
+            .field("value", &"[REDACTED]")
+            .field("expires_at", &format_utc(self.expires_at))
+            .field("generation", &self.generation)
+            .finish()
+    }
+}
+
+/// The credentials one attempt carries.
+pub(crate) struct Credentials {
+    pub headers: HeaderMap,
+    /// The token generation used (jwt), so a 401 renews only if nobody else has.
+    pub generation: Option<u64>,
+}
+
+pub(crate) enum Session {
+    Jwt(JwtSession),
+    ApiKey {
+        key: SecretString,
+        user_name: Option<String>,
+    },
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Session::Jwt(j) => f
+                .debug_struct("Jwt")
+                .field("username", &j.username)
+                .finish_non_exhaustive(),
+            Session::ApiKey { user_name, .. } => f
+                .debug_struct("ApiKey")
+                .field("key", &"[REDACTED]")
+                .field("user_name", user_name)
+                .finish(),
+        }
+    }
+}
+
+pub(crate) struct JwtSession {
+    pub username: String,
+    password: SecretString,
+    token: StdMutex<Option<std::sync::Arc<Token>>>,
+    /// Held while logging in: the single flight.
+    renewing: tokio::sync::Mutex<()>,
+    generation: AtomicU64,
+    logins: AtomicU64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LoginBody<'a> {
+    username: &'a str,
+    password: &'a str,
+    remember_me: bool,
+}
+
+#[derive(Deserialize)]
+struct TokenBody {
+    access_token: Option<String>,
+    expiration: Option<String>,
+}
+
+impl Session {
+    pub fn from_config(auth: &AuthConfig) -> Session {
+        match auth {
+            AuthConfig::Jwt { username, password } => Session::Jwt(JwtSession {
+                username: username.clone(),
+                password: password.clone(),
+                token: StdMutex::new(None),
+                renewing: tokio::sync::Mutex::new(()),
+                generation: AtomicU64::new(0),
+                logins: AtomicU64::new(0),
+            }),
+            AuthConfig::ApiKey { key, user_name } => Session::ApiKey {
+                key: key.clone(),
+                user_name: user_name.clone(),
+            },
+        }
+    }
+
+    /// Replaces the configured password / API key and the current JWT in
+    /// `text` (a last line of defence after sanitizing).
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        let mut hide = |secret: &str| {
+            if secret.len() >= 3 && out.contains(secret) {
+                out = out.replace(secret, "[redacted]");
+            }
+        };
+        match self {
+            Session::Jwt(j) => {
+                if let Some(t) = j.current() {
+                    hide(t.value.expose_secret());
+                }
+                hide(j.password.expose_secret());
+            }
+            Session::ApiKey { key, .. } => hide(key.expose_secret()),
+        }
+        out
+    }
+}
+
+/// A sensitive header value (never printed by `Debug`, kept out of HPACK tables).
+fn sensitive(value: &str) -> Result<HeaderValue, ToolError> {
+    let mut v = HeaderValue::from_str(value).map_err(|_| {
+        ToolError::new(
+            ErrorCode::AuthenticationFailed,
+            "the configured credential contains characters an HTTP header cannot carry",
+        )
+    })?;
+    v.set_sensitive(true);
+    Ok(v)
+}
+
+/// api_key headers for a call acting as `acting_user` (the peer's
+/// `ombi_user`), else the configured `OMBI_USER_NAME`, else nobody.
+pub(crate) fn api_key_headers(
+    key: &SecretString,
+    configured_user: Option<&str>,
+    acting_user: Option<&str>,
+) -> Result<HeaderMap, ToolError> {
+    let mut h = HeaderMap::new();
+    h.insert("ApiKey", sensitive(key.expose_secret())?);
+    let user = acting_user
+        .filter(|u| !u.trim().is_empty())
+        .or(configured_user.filter(|u| !u.trim().is_empty()));
+    if let Some(user) = user {
+        let v = HeaderValue::from_str(user.trim()).map_err(|_| {
+            ToolError::new(
+                ErrorCode::AuthenticationFailed,
+                "the acting Ombi user name contains characters an HTTP header cannot carry",
+            )
+        })?;
+        h.insert("UserName", v);
+    }
+    Ok(h)
+}
+
+/// `Authorization: Bearer <jwt>`, marked sensitive.
+pub(crate) fn bearer(token: &Token) -> Result<Credentials, ToolError> {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        AUTHORIZATION,
+        sensitive(&format!("Bearer {}", token.value.expose_secret()))?,
+    );
+    Ok(Credentials {
+        headers,
+        generation: Some(token.generation),
+    })
+}
+
+impl JwtSession {
+    fn current(&self) -> Option<std::sync::Arc<Token>> {
+        self.token.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    pub fn logins(&self) -> u64 {
+        self.logins.load(Ordering::Relaxed)
+    }
+
+    /// A fresh token's header, logging in when there is none or it is due.
+    pub async fn credentials(
+        &self,
+        client: &reqwest::Client,
+        base: &reqwest::Url,
+    ) -> Result<Credentials, ToolError> {
+        let token = match self.current() {
+            Some(t) if SystemTime::now() < t.renew_at => t,
+            stale => {
+                self.renew(client, base, stale.map(|t| t.generation))
+                    .await?
+            }
+        };
+        bearer(&token)
+    }
+
+    /// Logs in unless someone else already replaced generation `seen`.
+    pub async fn renew(
+        &self,
+        client: &reqwest::Client,
+        base: &reqwest::Url,
+        seen: Option<u64>,
+    ) -> Result<std::sync::Arc<Token>, ToolError> {
+        let _flight = self.renewing.lock().await;
+        if let Some(t) = self.current()
+            && Some(t.generation) != seen
+            && SystemTime::now() < t.renew_at
+        {
+            return Ok(t);
+        }
+        let token = std::sync::Arc::new(self.login(client, base).await?);
+        *self.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());
+        Ok(token)
+    }
+
+    async fn login(
+        &self,
+        client: &reqwest::Client,
+        base: &reqwest::Url,
+    ) -> Result<Token, ToolError> {
+        self.logins.fetch_add(1, Ordering::Relaxed);
+        let url = base
+            .join("api/v1/Token")
+            .map_err(|_| ToolError::internal("cannot build the login URL"))?;
+        let body = serde_json::to_vec(&LoginBody {
+            username: &self.username,
+            password: self.password.expose_secret(),
+            remember_me: false,
+        })
+        .map_err(|_| ToolError::internal("cannot encode the login body"))?;
+        let body = zeroize::Zeroizing::new(body);
+        let resp = client
+            .post(url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header(reqwest::header::ACCEPT, "application/json")
+            .body(body.to_vec())
+            .send()
+            .await
+            .map_err(|e| super::transport_error(&e, "POST api/v1/Token", super::Kind::Read))?;
+        let status = resp.status().as_u16();
+        if status == 401 {
+            return Err(ToolError::new(
+                ErrorCode::AuthenticationFailed,
+                format!(
+                    "Ombi refused the login for user {:?} (401): wrong user name or password, or the user is disabled",
+                    self.username
+                ),
+            )
+            .with_status(401));
+        }
+        let (bytes, _) = super::body::read_capped(resp, 64 * 1024)
+            .await
+            .map_err(|e| super::transport_error(&e, "POST api/v1/Token", super::Kind::Read))?;
+        if !(200..300).contains(&status) {
+            return Err(ToolError::new(
+                ErrorCode::AuthenticationFailed,
+                format!("Ombi's login endpoint POST api/v1/Token failed ({status})"),
+            )
+            .with_status(status));
+        }
+        let parsed: TokenBody = serde_json::from_slice(&bytes).map_err(|_| {
+            ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi's login answer is not {access_token, expiration} (is OMBI_URL an Ombi server?)",
+            )
+            .with_status(status)
+        })?;
+        let (Some(value), Some(expiration)) = (parsed.access_token, parsed.expiration) else {
+            return Err(ToolError::new(
+                ErrorCode::AuthenticationFailed,
+                "Ombi's login answer carries no token (Plex OAuth users cannot log in with a password)",
+            )
+            .with_status(status));
+        };
+        let now = SystemTime::now();
+        let expires_at = parse_utc(&expiration).ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi's login answer has an expiration that is not an ISO-8601 UTC time",
+            )
+        })?;
+        let lifetime = expires_at.duration_since(now).unwrap_or_default();
+        let margin = RENEW_MARGIN_MAX.min(lifetime / RENEW_MARGIN_SHARE);
+        Ok(Token {
+            value: SecretString::from(value),
+            expires_at,
+            renew_at: expires_at - margin,
+            generation: self.generation.fetch_add(1, Ordering::Relaxed) + 1,
+        })
+    }
+}
+
+impl Token {
+    pub fn expires_at(&self) -> SystemTime {
+        self.expires_at
+    }
+}
+
+/// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (Newtonsoft with
+/// `DateTimeZoneHandling.Utc`); also accepts a `+00:00` offset.
+pub fn parse_utc(s: &str) -> Option<SystemTime> {
+    let s = s.trim();
+    let s = s.strip_suffix('Z').or_else(|| s.strip_suffix("+00:00"))?;
+    let (date, time) = s.split_once('T')?;
+    let mut d = date.split('-');
+    let year: i64 = d.next()?.parse().ok()?;
+    let month: u32 = d.next()?.parse().ok()?;
+    let day: u32 = d.next()?.parse().ok()?;
+    if d.next().is_some() || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let (hms, frac) = match time.split_once('.') {
+        Some((hms, frac)) => (hms, frac),
+        None => (time, ""),
+    };
+    let mut t = hms.split(':');
+    let h: u64 = t.next()?.parse().ok()?;
+    let m: u64 = t.next()?.parse().ok()?;
+    let sec: u64 = t.next()?.parse().ok()?;
+    if t.next().is_some() || h > 23 || m > 59 || sec > 60 {
+        return None;
+    }
+    if !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let nanos: u32 = if frac.is_empty() {
+        0
+    } else {
+        let digits: String = frac.chars().chain(std::iter::repeat('0')).take(9).collect();
+        digits.parse().ok()?
+    };
+    let days = days_from_civil(year, month, day);
+    if days < 0 {
+        return Some(UNIX_EPOCH);
+    }
+    let secs = days as u64 * 86_400 + h * 3600 + m * 60 + sec;
+    Some(UNIX_EPOCH + Duration::new(secs, nanos))
+}
+
+/// Days since 1970-01-01 (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ`, for summaries and the fake's `expiration`.
+pub fn format_utc(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Inverse of days_from_civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ombi_expirations() {
+        let t = parse_utc("2026-05-09T10:11:12Z").unwrap();
+        assert_eq!(
+            t.duration_since(UNIX_EPOCH).unwrap().as_secs(),
+            1_778_321_472
+        );
+        assert_eq!(format_utc(t), "2026-05-09T10:11:12Z");
+        let f = parse_utc("2024-02-29T23:59:59.1234567Z").unwrap();
+        assert_eq!(
+            f.duration_since(UNIX_EPOCH).unwrap().subsec_nanos(),
+            123_456_700
+        );
+        assert_eq!(format_utc(f), "2024-02-29T23:59:59Z");
+        for bad in [
+            "2026-05-09 10:11:12Z",
+            "2026-13-01T00:00:00Z",
+            "2026-05-09T10:11:12",
+            "x",
+            "2026-05-09T10:11:1xZ",
+        ] {
+            assert!(parse_utc(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn api_key_headers_never_send_an_empty_user() {
+        let key = SecretString::from("k".to_string());
+        let h = api_key_headers(&key, None, Some("  ")).unwrap();
+        assert!(h.get("UserName").is_none());
+        assert!(h.get("ApiKey").unwrap().is_sensitive());
+        let h = api_key_headers(&key, Some("bob"), Some("alice")).unwrap();
+        assert_eq!(h.get("UserName").unwrap(), "alice");
+        let h = api_key_headers(&key, Some("bob"), None).unwrap();
+        assert_eq!(h.get("UserName").unwrap(), "bob");
+    }
+}

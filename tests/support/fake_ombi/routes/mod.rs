@@ -1,0 +1,149 @@
+//! The fake's route table: ASP.NET-style templates matched segment by
+//! segment, case-insensitively, with `{name}` / `{name:int}` captures. A
+//! path that matches nothing falls through to the SPA like the real server:
+//! GET → `200 text/html`, other verbs → 500 `{error}`.
+
+pub mod core;
+pub mod requests;
+pub mod search;
+
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use super::auth::{self, Principal};
+use super::{Call, Shared, faults};
+
+/// Who may call a route (auth.md §5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Access {
+    Anonymous,
+    Authenticated,
+    PowerUser,
+    Admin,
+}
+
+pub type Handler = fn(&Ctx) -> Response;
+
+pub struct RouteDef {
+    pub method: &'static str,
+    pub template: &'static str,
+    pub access: Access,
+    pub handler: Handler,
+}
+
+/// What a handler gets.
+pub struct Ctx<'a> {
+    pub shared: &'a Shared,
+    pub call: &'a Call,
+    /// Decoded captures by name.
+    pub params: HashMap<String, String>,
+    pub principal: Option<Principal>,
+}
+
+impl Ctx<'_> {
+    pub fn param(&self, name: &str) -> &str {
+        self.params.get(name).map(String::as_str).unwrap_or("")
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        self.param(name).parse().unwrap_or(0)
+    }
+
+    /// The acting user name (`Api` for the bare ApiKey principal).
+    pub fn user(&self) -> String {
+        self.principal
+            .as_ref()
+            .map(|p| p.user_name.clone())
+            .unwrap_or_default()
+    }
+
+    /// The `[FromBody]` JSON, or `None` when absent or malformed (→ 400).
+    pub fn body<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        serde_json::from_slice(&self.call.body).ok()
+    }
+}
+
+/// Every route the fake serves. Other files add their tables here.
+fn table() -> Vec<RouteDef> {
+    let mut t = Vec::new();
+    t.extend(core::routes());
+    t.extend(requests::routes());
+    t.extend(search::routes());
+    t
+}
+
+fn matches(template: &str, segs: &[String]) -> Option<HashMap<String, String>> {
+    let parts: Vec<&str> = template.trim_matches('/').split('/').collect();
+    if parts.len() != segs.len() {
+        return None;
+    }
+    let mut params = HashMap::new();
+    for (p, s) in parts.iter().zip(segs) {
+        if let Some(inner) = p.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+            let (name, constraint) = inner.split_once(':').unwrap_or((inner, ""));
+            if constraint == "int" && s.parse::<i32>().is_err() {
+                return None;
+            }
+            params.insert(name.to_string(), s.clone());
+        } else if !p.eq_ignore_ascii_case(s) {
+            return None;
+        }
+    }
+    Some(params)
+}
+
+pub fn dispatch(
+    shared: &Shared,
+    call: &Call,
+    (principal, bearer_error): auth::AuthOutcome,
+) -> Response {
+    // ASP.NET decodes each segment; an encoded '/' stays inside its segment.
+    let segs: Vec<String> = call
+        .path
+        .trim_matches('/')
+        .split('/')
+        .map(super::state::percent_decode)
+        .collect();
+    let method = call.method.as_str();
+    let mut path_matched = false;
+    for route in table() {
+        let Some(params) = matches(route.template, &segs) else {
+            continue;
+        };
+        path_matched = true;
+        if route.method != method {
+            continue;
+        }
+        match (route.access, &principal) {
+            (Access::Anonymous, _) => {}
+            (_, None) => return auth::challenge(bearer_error.as_deref()),
+            (Access::Authenticated, Some(_)) => {}
+            (Access::PowerUser, Some(p)) if p.is_power_user() => {}
+            (Access::Admin, Some(p)) if p.is_admin() => {}
+            _ => return StatusCode::FORBIDDEN.into_response(),
+        }
+        let ctx = Ctx {
+            shared,
+            call,
+            params,
+            principal,
+        };
+        return (route.handler)(&ctx);
+    }
+    if path_matched {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    if method == "GET" {
+        return (
+            StatusCode::OK,
+            [(axum::http::header::CONTENT_TYPE, "text/html")],
+            faults::SPA_INDEX,
+        )
+            .into_response();
+    }
+    super::error_500(
+        "The SPA default page middleware could not return the default page '/index.html' because it was not found, and no other middleware handled the request.",
+    )
+}

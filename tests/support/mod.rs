@@ -1,0 +1,5 @@
+//! Test support shared by the integration tests:
+//! `#[path = "support/mod.rs"] mod support;`
+#![allow(dead_code)]
+
+pub mod fake_ombi;
