@@ -5,5 +5,7 @@
 #[cfg(test)]
 pub(crate) mod family_schema;
 pub mod identifiers;
+pub mod library;
 pub mod media;
+pub mod reference;
 pub mod window;
