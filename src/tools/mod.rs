@@ -12,6 +12,12 @@ use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::transport::Identity;
 
+pub mod discover;
+pub mod library;
+pub mod media;
+pub mod reference;
+pub mod search;
+
 /// Everything a handler may use for one call.
 pub struct CallCtx {
     /// Who called (bundles, read-only flag, acting Ombi user).
@@ -58,6 +64,14 @@ pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
 /// The handler of a tool, if it is implemented. A tool without a handler is
 /// never listed nor callable.
 pub fn handler(name: &str) -> Option<Handler> {
-    let _ = name;
-    None
+    let h: Handler = match name {
+        // media (search, discovery, details, library, reference lists)
+        "read_search" => search::read_search,
+        "read_discover" => discover::read_discover,
+        "read_media" => media::read_media,
+        "read_library" => library::read_library,
+        "read_reference" => reference::read_reference,
+        _ => return None,
+    };
+    Some(h)
 }
