@@ -4,6 +4,7 @@
 //! GET → `200 text/html`, other verbs → 500 `{error}`.
 
 pub mod core;
+pub mod media;
 pub mod requests;
 pub mod search;
 
@@ -71,6 +72,7 @@ fn table() -> Vec<RouteDef> {
     t.extend(core::routes());
     t.extend(requests::routes());
     t.extend(search::routes());
+    t.extend(media::routes());
     t
 }
 
