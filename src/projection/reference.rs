@@ -4,8 +4,8 @@
 //! record, falling back to the name string when there is no id. Names are
 //! chosen from the record's candidate labels: corrupted labels (all-`?`
 //! mojibake, U+FFFD) lose to clean ones; if only corrupted labels exist the
-//! record is kept with one and a warning. Order is deterministic (by name,
-//! then id), so pages are stable across calls.
+//! record is kept with one and a warning. Order is deterministic (clean
+//! labels first, then by name, then id), so pages are stable across calls.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,9 +97,10 @@ pub fn references(candidates: Vec<Candidate>, warnings: &mut Vec<String>) -> Vec
             "{corrupted} records have only a corrupted label upstream (mojibake); it is returned as is"
         ));
     }
+    // Corrupted labels last: they are the least useful to read.
     picked.sort_by(|a, b| {
-        a.1.to_lowercase()
-            .cmp(&b.1.to_lowercase())
+        a.2.cmp(&b.2)
+            .then_with(|| a.1.to_lowercase().cmp(&b.1.to_lowercase()))
             .then_with(|| a.0.cmp(&b.0))
             .then_with(|| a.1.cmp(&b.1))
     });
