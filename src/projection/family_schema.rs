@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 
 /// Panics with every schema error when `value` is not a valid `family`.
 pub fn assert_family(family: &str, value: &Value) {
-    let defs: Value = serde_json::from_str(include_str!("../contract/defs.json")).expect("defs.json parses");
+    let defs: Value =
+        serde_json::from_str(include_str!("../contract/defs.json")).expect("defs.json parses");
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$defs": defs["$defs"],
@@ -16,5 +17,8 @@ pub fn assert_family(family: &str, value: &Value) {
         .iter_errors(value)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "{family} invalid: {errors:#?}\n{value:#}");
+    assert!(
+        errors.is_empty(),
+        "{family} invalid: {errors:#?}\n{value:#}"
+    );
 }

@@ -72,7 +72,7 @@ impl WireId {
 impl<'de> Deserialize<'de> for WireId {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         #[derive(Deserialize)]
-                #[serde(untagged)]
+        #[serde(untagged)]
         #[allow(dead_code)] // `Other` only swallows shapes that are not ids
         enum Raw {
             Int(i64),
@@ -171,8 +171,14 @@ mod tests {
         assert_eq!(
             ids.as_slice(),
             &[
-                Identifier { namespace: Namespace::Tvdb, value: "81189".into() },
-                Identifier { namespace: Namespace::Tvmaze, value: "169".into() },
+                Identifier {
+                    namespace: Namespace::Tvdb,
+                    value: "81189".into()
+                },
+                Identifier {
+                    namespace: Namespace::Tvmaze,
+                    value: "169".into()
+                },
             ]
         );
     }
@@ -184,7 +190,10 @@ mod tests {
             .series_id(Origin::Tmdb, &w("1396"));
         assert_eq!(
             ids.as_slice(),
-            &[Identifier { namespace: Namespace::Tmdb, value: "1396".into() }]
+            &[Identifier {
+                namespace: Namespace::Tmdb,
+                value: "1396".into()
+            }]
         );
     }
 

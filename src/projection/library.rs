@@ -107,7 +107,10 @@ pub fn calendar_entry(w: CalendarWire) -> CalendarEntry {
     if media != "unknown"
         && let Some(e) = &extra
     {
-        ids.push(Namespace::Tmdb, e.provider_id.positive().map(|n| n.to_string()).as_deref());
+        ids.push(
+            Namespace::Tmdb,
+            e.provider_id.positive().map(|n| n.to_string()).as_deref(),
+        );
     }
     let available = extra
         .and_then(|e| e.request_status)
@@ -140,7 +143,11 @@ pub struct Artwork {
 
 /// The image type from the URL's extension, when it is a known image type.
 fn mime_of(url: &str) -> Option<&'static str> {
-    let path = url.split(['?', '#']).next().unwrap_or("").to_ascii_lowercase();
+    let path = url
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
     let ext = path.rsplit_once('.').map(|(_, e)| e)?;
     match ext {
         "jpg" | "jpeg" => Some("image/jpeg"),
@@ -201,24 +208,48 @@ mod tests {
         assert_eq!(entries[0].media, "movie");
         assert_eq!(entries[0].identifiers.len(), 1);
         assert_eq!(entries[0].available, Some(true));
-        assert!(entries[1].identifiers.is_empty(), "a 0 provider id is not an id");
+        assert!(
+            entries[1].identifiers.is_empty(),
+            "a 0 provider id is not an id"
+        );
         assert_eq!(entries[1].available, None);
         assert_eq!(entries[2].media, "unknown");
         assert_eq!(entries[2].date, None);
-        let page = calendar_page(window::local(entries, Page::default(), Unit::CalendarEntries, true));
+        let page = calendar_page(window::local(
+            entries,
+            Page::default(),
+            Unit::CalendarEntries,
+            true,
+        ));
         assert_family("calendar_page", &page);
     }
 
     #[test]
     fn artwork_urls_are_validated_and_typed() {
         let mut warnings = Vec::new();
-        let a = artwork("https://assets.fanart.tv/fanart/movies/603/movieposter/x.jpg", "poster".into(), "poster", &mut warnings);
+        let a = artwork(
+            "https://assets.fanart.tv/fanart/movies/603/movieposter/x.jpg",
+            "poster".into(),
+            "poster",
+            &mut warnings,
+        );
         assert_eq!(a[0].mime_type, Some("image/jpeg"));
         assert!(artwork("", "poster".into(), "poster", &mut warnings).is_empty());
         assert!(warnings.is_empty());
-        assert!(artwork("file:///etc/passwd", "poster".into(), "poster", &mut warnings).is_empty());
+        assert!(
+            artwork(
+                "file:///etc/passwd",
+                "poster".into(),
+                "poster",
+                &mut warnings
+            )
+            .is_empty()
+        );
         assert_eq!(warnings.len(), 1);
-        assert_family("artwork_page", &artwork_page(window::single(a, Unit::Artwork)));
+        assert_family(
+            "artwork_page",
+            &artwork_page(window::single(a, Unit::Artwork)),
+        );
     }
 
     #[test]
@@ -234,6 +265,9 @@ mod tests {
         assert_eq!(m.identifiers[0].value, "1396");
         assert_eq!(m.seasons.as_ref().unwrap()[0].episodes[0].episode_number, 3);
         assert!(m.available.is_none());
-        assert_family("media_page", &media_page(window::local(vec![m], Page::default(), Unit::Media, true)));
+        assert_family(
+            "media_page",
+            &media_page(window::local(vec![m], Page::default(), Unit::Media, true)),
+        );
     }
 }

@@ -189,7 +189,8 @@ pub fn artwork_uri(path: Option<&str>) -> Option<String> {
 /// query; the fragment is dropped.
 pub fn safe_url(url: &str) -> Option<String> {
     let mut u = reqwest::Url::parse(url.trim()).ok()?;
-    if !matches!(u.scheme(), "https" | "http") || !u.username().is_empty() || u.password().is_some() {
+    if !matches!(u.scheme(), "https" | "http") || !u.username().is_empty() || u.password().is_some()
+    {
         return None;
     }
     if u.host_str().is_none_or(str::is_empty) {
@@ -197,9 +198,17 @@ pub fn safe_url(url: &str) -> Option<String> {
     }
     let secretish = u.query_pairs().any(|(k, _)| {
         let k = k.to_ascii_lowercase();
-        ["key", "token", "auth", "secret", "password", "signature", "sig"]
-            .iter()
-            .any(|s| k.contains(s))
+        [
+            "key",
+            "token",
+            "auth",
+            "secret",
+            "password",
+            "signature",
+            "sig",
+        ]
+        .iter()
+        .any(|s| k.contains(s))
     });
     if secretish {
         return None;
@@ -409,7 +418,9 @@ pub fn movie_details(w: MovieFull, warnings: &mut Vec<String>) -> Vec<Media> {
     m.genres = genre_names(w.genres);
     let (credits, dropped) = movie_credits(w.credits);
     if dropped > 0 {
-        warnings.push(format!("{dropped} further cast/crew credits were left out (at most {NESTED_MAX})"));
+        warnings.push(format!(
+            "{dropped} further cast/crew credits were left out (at most {NESTED_MAX})"
+        ));
     }
     m.credits = credits;
     if let Some(v) = w.vote_average.filter(|v| *v > 0.0) {
@@ -469,7 +480,14 @@ pub struct SearchTv {
     pub banner: Option<String>,
 }
 
-fn tv_ids(origin: Origin, tmdb_field: &WireId, id: &WireId, tvdb: &WireId, series: &WireId, imdb: Option<&str>) -> Ids {
+fn tv_ids(
+    origin: Origin,
+    tmdb_field: &WireId,
+    id: &WireId,
+    tvdb: &WireId,
+    series: &WireId,
+    imdb: Option<&str>,
+) -> Ids {
     let mut ids = Ids::new();
     ids.primary(origin, tmdb_field, id)
         .push_wire(Namespace::Tvdb, tvdb)
@@ -480,11 +498,17 @@ fn tv_ids(origin: Origin, tmdb_field: &WireId, id: &WireId, tvdb: &WireId, serie
 
 /// Request state from a TVMaze route compares a TVDB id against TMDB-keyed
 /// requests upstream, so it is not reported.
-const TVMAZE_REQUEST_STATE: &str =
-    "request state is not reported for TVMaze-backed records (Ombi matches it against the wrong id); use the TMDB id for request state";
+const TVMAZE_REQUEST_STATE: &str = "request state is not reported for TVMaze-backed records (Ombi matches it against the wrong id); use the TMDB id for request state";
 
 pub fn tv_item(w: SearchTv, origin: Origin) -> Media {
-    let ids = tv_ids(origin, &w.the_movie_db_id, &w.id, &w.the_tv_db_id, &w.series_id, w.imdb_id.as_deref());
+    let ids = tv_ids(
+        origin,
+        &w.the_movie_db_id,
+        &w.id,
+        &w.the_tv_db_id,
+        &w.series_id,
+        w.imdb_id.as_deref(),
+    );
     let mut m = Media::new("tv", ids);
     m.title = text(w.title);
     m.overview = text(w.overview);
@@ -613,16 +637,27 @@ fn seasons(s: Option<Vec<SeasonWire>>, warnings: &mut Vec<String>) -> Option<Vec
         .take(NESTED_MAX)
         .collect();
     if total > NESTED_MAX {
-        warnings.push(format!("only the first {NESTED_MAX} of {total} seasons are listed"));
+        warnings.push(format!(
+            "only the first {NESTED_MAX} of {total} seasons are listed"
+        ));
     }
     if cut_episodes > 0 {
-        warnings.push(format!("{cut_episodes} seasons list only their first {NESTED_MAX} episodes"));
+        warnings.push(format!(
+            "{cut_episodes} seasons list only their first {NESTED_MAX} episodes"
+        ));
     }
     Some(out)
 }
 
 pub fn tv_details(w: TvDetail, origin: Origin, warnings: &mut Vec<String>) -> Media {
-    let mut ids = tv_ids(origin, &w.the_movie_db_id, &w.id, &w.the_tv_db_id, &w.series_id, w.imdb_id.as_deref());
+    let mut ids = tv_ids(
+        origin,
+        &w.the_movie_db_id,
+        &w.id,
+        &w.the_tv_db_id,
+        &w.series_id,
+        w.imdb_id.as_deref(),
+    );
     ids.imdb(w.external_ids.as_ref().and_then(|e| e.imdb_id.as_deref()));
     let mut m = Media::new("tv", ids);
     m.title = text(w.title);
@@ -717,7 +752,9 @@ pub fn fit_seasons(m: &mut Media, max: usize, warnings: &mut Vec<String>) {
         }
     }
     if keep < NESTED_MAX {
-        warnings.push(format!("seasons list at most {keep} episodes each to fit the response size"));
+        warnings.push(format!(
+            "seasons list at most {keep} episodes each to fit the response size"
+        ));
     }
 }
 
@@ -739,7 +776,12 @@ pub struct MultiResult {
 /// `Artist`: matched case-insensitively. An unknown type keeps its id under
 /// `provider_unknown` (with a warning) so it never feeds a provider write.
 pub fn multi_item(w: MultiResult, warnings: &mut Vec<String>) -> Media {
-    let kind = w.media_type.as_deref().unwrap_or("").trim().to_ascii_lowercase();
+    let kind = w
+        .media_type
+        .as_deref()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     let (media, ns) = match kind.as_str() {
         "movie" => ("movie", Namespace::Tmdb),
         "tv" => ("tv", Namespace::Tmdb),
@@ -800,7 +842,8 @@ pub fn collection(w: CollectionWire, collection_id: i64) -> Vec<Media> {
     let mut out = vec![col];
     for c in w.collection.unwrap_or_default() {
         let mut ids = Ids::new();
-        ids.primary(Origin::Tmdb, &c.the_movie_db_id, &c.id).imdb(c.imdb_id.as_deref());
+        ids.primary(Origin::Tmdb, &c.the_movie_db_id, &c.id)
+            .imdb(c.imdb_id.as_deref());
         let mut m = Media::new("movie", ids);
         m.title = text(c.title);
         m.overview = text(c.overview);
@@ -968,7 +1011,12 @@ pub fn credits(media: &'static str, wire: ActorCredits, person_id: i64, name: &s
         .unwrap_or_default()
         .into_iter()
         .map(|c| (c, true))
-        .chain(wire.crew.unwrap_or_default().into_iter().map(|c| (c, false)));
+        .chain(
+            wire.crew
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| (c, false)),
+        );
     for (c, acting) in entries {
         let Some(id) = c.id.known().map(str::to_string) else {
             continue;
@@ -976,10 +1024,21 @@ pub fn credits(media: &'static str, wire: ActorCredits, person_id: i64, name: &s
         let credit = Credit {
             name: name.to_string(),
             person_id: Some(person_id),
-            role: if acting { text(c.character) } else { text(c.job) },
-            department: if acting { Some("Acting".into()) } else { text(c.department) },
+            role: if acting {
+                text(c.character)
+            } else {
+                text(c.job)
+            },
+            department: if acting {
+                Some("Acting".into())
+            } else {
+                text(c.department)
+            },
         };
-        if let Some(m) = out.iter_mut().find(|m| m.id_in(Namespace::Tmdb) == Some(id.as_str())) {
+        if let Some(m) = out
+            .iter_mut()
+            .find(|m| m.id_in(Namespace::Tmdb) == Some(id.as_str()))
+        {
             if !m.credits.contains(&credit) && m.credits.len() < NESTED_MAX {
                 m.credits.push(credit);
             }

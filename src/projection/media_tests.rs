@@ -22,7 +22,15 @@ fn pair(ns: &str, v: &str) -> (String, String) {
 }
 
 fn page_of(items: Vec<Media>) -> Value {
-    let w = window::local(items, Page { offset: 0, limit: 20 }, Unit::Media, true);
+    let w = window::local(
+        items,
+        Page {
+            offset: 0,
+            limit: 20,
+        },
+        Unit::Media,
+        true,
+    );
     let v = media_page(w);
     assert_family("media_page", &v);
     v
@@ -43,8 +51,10 @@ fn episodes(n: i64) -> Value {
 fn season_requests(seasons: i64, eps: i64) -> Value {
     Value::Array(
         (1..=seasons)
-            .map(|s| json!({"id": 0, "seasonNumber": s, "overview": null, "episodes": episodes(eps),
-                            "childRequestId": 0, "childRequest": null, "seasonAvailable": false}))
+            .map(|s| {
+                json!({"id": 0, "seasonNumber": s, "overview": null, "episodes": episodes(eps),
+                            "childRequestId": 0, "childRequest": null, "seasonAvailable": false})
+            })
             .collect(),
     )
 }
@@ -86,7 +96,14 @@ fn v2_tv_list_item(tmdb: i64) -> Value {
 fn v1_tvmaze_search_labels_tvdb_and_tvmaze_and_hides_request_state() {
     let w: SearchTv = serde_json::from_value(v1_tv_search()).unwrap();
     let m = tv_item(w, Origin::TvMaze);
-    assert_eq!(ids(&m), vec![pair("tvdb", "81189"), pair("tvmaze", "169"), pair("imdb", "tt0903747")]);
+    assert_eq!(
+        ids(&m),
+        vec![
+            pair("tvdb", "81189"),
+            pair("tvmaze", "169"),
+            pair("imdb", "tt0903747")
+        ]
+    );
     assert!(m.requested.is_none() && m.request_targets.is_empty());
     assert_eq!(m.year, Some(2008));
     assert_eq!(m.genres, vec!["Drama", "Crime"]);
@@ -103,7 +120,12 @@ fn v2_tv_list_labels_tmdb_ignores_series_id_and_drops_season_trees() {
     assert!(m.seasons.is_none());
     let v = page_of(vec![m]);
     assert!(!v.to_string().contains("seasonRequests"));
-    assert!(v["items"][0]["artwork_uris"][0].as_str().unwrap().starts_with("https://image.tmdb.org/t/p/"));
+    assert!(
+        v["items"][0]["artwork_uris"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("https://image.tmdb.org/t/p/")
+    );
 }
 
 #[test]
@@ -139,9 +161,26 @@ fn v2_tv_details() -> Value {
 #[test]
 fn v2_tv_details_keep_tmdb_tvdb_seasons_and_cast() {
     let mut warnings = Vec::new();
-    let m = tv_details(serde_json::from_value(v2_tv_details()).unwrap(), Origin::Tmdb, &mut warnings);
-    assert_eq!(ids(&m), vec![pair("tmdb", "1396"), pair("tvdb", "81189"), pair("imdb", "tt0903747")]);
-    assert_eq!(m.request_targets, vec![Target { kind: "tv_parent", id: 12 }]);
+    let m = tv_details(
+        serde_json::from_value(v2_tv_details()).unwrap(),
+        Origin::Tmdb,
+        &mut warnings,
+    );
+    assert_eq!(
+        ids(&m),
+        vec![
+            pair("tmdb", "1396"),
+            pair("tvdb", "81189"),
+            pair("imdb", "tt0903747")
+        ]
+    );
+    assert_eq!(
+        m.request_targets,
+        vec![Target {
+            kind: "tv_parent",
+            id: 12
+        }]
+    );
     let seasons = m.seasons.as_ref().unwrap();
     assert_eq!(seasons.len(), 5);
     assert_eq!(seasons[0].episodes.len(), 13);
@@ -159,7 +198,11 @@ fn v1_tv_info_by_tvdb_is_tvmaze_origin_with_a_warning() {
     let mut wire = v1_tv_search();
     wire["seasonRequests"] = season_requests(2, 3);
     let mut warnings = Vec::new();
-    let m = tv_details(serde_json::from_value(wire).unwrap(), Origin::TvMaze, &mut warnings);
+    let m = tv_details(
+        serde_json::from_value(wire).unwrap(),
+        Origin::TvMaze,
+        &mut warnings,
+    );
     assert_eq!(ids(&m)[..2], [pair("tvdb", "81189"), pair("tvmaze", "169")]);
     assert!(m.requested.is_none());
     assert_eq!(warnings.len(), 1);
@@ -171,7 +214,11 @@ fn huge_season_trees_are_thinned_to_fit() {
     let mut wire = v2_tv_details();
     wire["seasonRequests"] = season_requests(40, 150);
     let mut warnings = Vec::new();
-    let m = tv_details(serde_json::from_value(wire).unwrap(), Origin::Tmdb, &mut warnings);
+    let m = tv_details(
+        serde_json::from_value(wire).unwrap(),
+        Origin::Tmdb,
+        &mut warnings,
+    );
     let size = serde_json::to_vec(&m).unwrap().len();
     assert!(size <= DETAIL_BYTES, "{size}");
     let s = m.seasons.as_ref().unwrap();
@@ -207,7 +254,10 @@ fn movie_details_keep_the_collection_apart_from_the_movie() {
     let mut warnings = Vec::new();
     let items = movie_details(serde_json::from_value(movie_full()).unwrap(), &mut warnings);
     assert_eq!(items.len(), 2);
-    assert_eq!(ids(&items[0]), vec![pair("tmdb", "603"), pair("imdb", "tt0133093")]);
+    assert_eq!(
+        ids(&items[0]),
+        vec![pair("tmdb", "603"), pair("imdb", "tt0133093")]
+    );
     assert!(!ids(&items[0]).contains(&pair("tmdb", "2344")));
     assert_eq!(items[1].media, "collection");
     assert_eq!(ids(&items[1]), vec![pair("tmdb", "2344")]);
@@ -233,10 +283,16 @@ fn multi_search_media_type_is_case_insensitive() {
     ]);
     let rows: Vec<MultiResult> = serde_json::from_value(wire).unwrap();
     let mut warnings = Vec::new();
-    let items: Vec<Media> = rows.into_iter().map(|r| multi_item(r, &mut warnings)).collect();
+    let items: Vec<Media> = rows
+        .into_iter()
+        .map(|r| multi_item(r, &mut warnings))
+        .collect();
     let kinds: Vec<&str> = items.iter().map(|m| m.media).collect();
     assert_eq!(kinds, vec!["movie", "tv", "person", "artist", "unknown"]);
-    assert_eq!(ids(&items[3]), vec![pair("musicbrainz", "f59c5520-5f46-4d2c-b2c4-822eabf53419")]);
+    assert_eq!(
+        ids(&items[3]),
+        vec![pair("musicbrainz", "f59c5520-5f46-4d2c-b2c4-822eabf53419")]
+    );
     assert_eq!(ids(&items[4]), vec![pair("provider_unknown", "77")]);
     assert_eq!(items[0].year, Some(1999));
     assert!(items[0].requested.is_none() && items[0].available.is_none());
@@ -256,7 +312,11 @@ fn collections_keep_their_identity_and_members_without_bogus_flags() {
     assert_eq!(items[0].media, "collection");
     assert_eq!(ids(&items[0]), vec![pair("tmdb", "2344")]);
     assert_eq!(ids(&items[2]), vec![pair("tmdb", "604")]);
-    assert!(items[1..].iter().all(|m| m.requested.is_none() && m.available.is_none()));
+    assert!(
+        items[1..]
+            .iter()
+            .all(|m| m.requested.is_none() && m.available.is_none())
+    );
     page_of(items);
 }
 
@@ -269,7 +329,10 @@ fn music_search_uses_the_misspelled_artist_id_and_album_mbids() {
     }))
     .unwrap();
     let a = artist_item(artist);
-    assert_eq!(ids(&a), vec![pair("musicbrainz", "f59c5520-5f46-4d2c-b2c4-822eabf53419")]);
+    assert_eq!(
+        ids(&a),
+        vec![pair("musicbrainz", "f59c5520-5f46-4d2c-b2c4-822eabf53419")]
+    );
     assert_eq!(a.title.as_deref(), Some("Linkin Park"));
     let album: AlbumSearch = serde_json::from_value(json!({
         "id": 0, "requested": true, "requestId": 4, "available": false, "type": 2, "theMovieDbId": null,
@@ -280,8 +343,17 @@ fn music_search_uses_the_misspelled_artist_id_and_album_mbids() {
     }))
     .unwrap();
     let b = album_item(album);
-    assert_eq!(ids(&b), vec![pair("musicbrainz", "7d4a5e3c-0000-4000-8000-000000000001")]);
-    assert_eq!(b.request_targets, vec![Target { kind: "album", id: 4 }]);
+    assert_eq!(
+        ids(&b),
+        vec![pair("musicbrainz", "7d4a5e3c-0000-4000-8000-000000000001")]
+    );
+    assert_eq!(
+        b.request_targets,
+        vec![Target {
+            kind: "album",
+            id: 4
+        }]
+    );
     assert_eq!(b.genres, vec!["Nu Metal", "Rock"]);
     page_of(vec![a, b]);
 }
@@ -298,7 +370,12 @@ fn credits_carry_the_callers_name_and_merge_roles_per_title() {
     let items = credits("movie", wire, 6384, "Keanu Reeves");
     assert_eq!(items.len(), 1);
     assert_eq!(items[0].credits.len(), 2);
-    assert!(items[0].credits.iter().all(|c| c.name == "Keanu Reeves" && c.person_id == Some(6384)));
+    assert!(
+        items[0]
+            .credits
+            .iter()
+            .all(|c| c.name == "Keanu Reeves" && c.person_id == Some(6384))
+    );
     assert_eq!(items[0].credits[1].role.as_deref(), Some("Producer"));
     page_of(items);
 }
@@ -322,7 +399,13 @@ fn providers_and_ratings() {
     ]))
     .unwrap();
     let m = providers_item("movie", 603, p);
-    let names: Vec<&str> = m.providers.as_ref().unwrap().iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = m
+        .providers
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
     assert_eq!(names, vec!["Netflix", "Max"]);
     let r: RatingsWire =
         serde_json::from_value(json!({"critics_rating": "Certified Fresh", "critics_score": 83, "audience_rating": null, "audience_score": 0}))
@@ -331,7 +414,10 @@ fn providers_and_ratings() {
     let names: Vec<&str> = rt.ratings.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, vec!["critics_score", "critics_rating"]);
     let tv: RatingsWire = serde_json::from_value(json!({"class": "fresh", "score": 96})).unwrap();
-    assert_eq!(ratings_item("tv", "Breaking Bad", 2008, tv).ratings.len(), 2);
+    assert_eq!(
+        ratings_item("tv", "Breaking Bad", 2008, tv).ratings.len(),
+        2
+    );
     page_of(vec![m, rt]);
 }
 
@@ -344,20 +430,41 @@ fn recently_requested_tv_rows_target_the_child() {
         {"requestId": 3, "type": 2, "title": "Hybrid Theory", "overview": "Linkin Park", "mediaId": "7d4a5e3c-0000-4000-8000-000000000001"}
     ]))
     .unwrap();
-    let items: Vec<Media> = rows.into_iter().filter_map(recently_requested_item).collect();
-    assert_eq!(items[0].request_targets, vec![Target { kind: "tv_child", id: 1396 }]);
+    let items: Vec<Media> = rows
+        .into_iter()
+        .filter_map(recently_requested_item)
+        .collect();
+    assert_eq!(
+        items[0].request_targets,
+        vec![Target {
+            kind: "tv_child",
+            id: 1396
+        }]
+    );
     assert!(items[1].overview.is_none());
-    assert_eq!(ids(&items[1]), vec![pair("musicbrainz", "7d4a5e3c-0000-4000-8000-000000000001")]);
+    assert_eq!(
+        ids(&items[1]),
+        vec![pair("musicbrainz", "7d4a5e3c-0000-4000-8000-000000000001")]
+    );
     page_of(items);
 }
 
 #[test]
 fn artwork_uris_are_safe() {
-    assert_eq!(artwork_uri(Some("/abc.jpg")).as_deref(), Some("https://image.tmdb.org/t/p/original/abc.jpg"));
+    assert_eq!(
+        artwork_uri(Some("/abc.jpg")).as_deref(),
+        Some("https://image.tmdb.org/t/p/original/abc.jpg")
+    );
     assert_eq!(artwork_uri(Some("/../etc")), None);
     assert_eq!(artwork_uri(Some("javascript:alert(1)")), None);
     assert_eq!(artwork_uri(Some("https://user:pw@example.org/a.jpg")), None);
-    assert_eq!(artwork_uri(Some("https://example.org/a.jpg?api_key=1")), None);
-    assert_eq!(artwork_uri(Some("https://assets.fanart.tv/a.jpg#x")).as_deref(), Some("https://assets.fanart.tv/a.jpg"));
+    assert_eq!(
+        artwork_uri(Some("https://example.org/a.jpg?api_key=1")),
+        None
+    );
+    assert_eq!(
+        artwork_uri(Some("https://assets.fanart.tv/a.jpg#x")).as_deref(),
+        Some("https://assets.fanart.tv/a.jpg")
+    );
     assert_eq!(year_of(Some("0001-01-01T00:00:00Z")), None);
 }

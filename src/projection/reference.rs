@@ -64,7 +64,13 @@ pub fn is_corrupted(label: &str) -> bool {
 /// The best label: the first clean one, else the first non-empty corrupted
 /// one (flagged `true`).
 fn pick(labels: &[Option<String>]) -> Option<(String, bool)> {
-    let present = || labels.iter().flatten().map(|l| l.trim()).filter(|l| !l.is_empty());
+    let present = || {
+        labels
+            .iter()
+            .flatten()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+    };
     if let Some(clean) = present().find(|l| !is_corrupted(l)) {
         return Some((clean.to_string(), false));
     }
@@ -107,7 +113,10 @@ pub fn references(candidates: Vec<Candidate>, warnings: &mut Vec<String>) -> Vec
     picked
         .into_iter()
         .map(|(id, name, _, category)| Reference {
-            value: id.as_ref().map(RefId::native).unwrap_or_else(|| Value::String(name.clone())),
+            value: id
+                .as_ref()
+                .map(RefId::native)
+                .unwrap_or_else(|| Value::String(name.clone())),
             id: id.as_ref().map(RefId::text),
             name,
             category,
@@ -169,7 +178,9 @@ fn positive(id: Option<i64>) -> Option<RefId> {
 }
 
 fn code(s: Option<String>) -> Option<RefId> {
-    s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).map(RefId::Str)
+    s.map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .map(RefId::Str)
 }
 
 pub fn id_name(w: IdName, category: &str) -> Candidate {
@@ -226,7 +237,9 @@ pub fn feature(w: Feature) -> Candidate {
     Candidate {
         id: None,
         labels: vec![w.name],
-        category: w.enabled.map(|e| if e { "enabled" } else { "disabled" }.into()),
+        category: w
+            .enabled
+            .map(|e| if e { "enabled" } else { "disabled" }.into()),
     }
 }
 
@@ -246,8 +259,19 @@ mod tests {
         ]))
         .unwrap();
         let mut w = Vec::new();
-        let refs = references(wire.into_iter().map(|g| id_name(g, "genre")).collect(), &mut w);
-        assert_eq!(refs[0], Reference { id: Some("28".into()), name: "Action".into(), value: json!(28), category: Some("genre".into()) });
+        let refs = references(
+            wire.into_iter().map(|g| id_name(g, "genre")).collect(),
+            &mut w,
+        );
+        assert_eq!(
+            refs[0],
+            Reference {
+                id: Some("28".into()),
+                name: "Action".into(),
+                value: json!(28),
+                category: Some("genre".into())
+            }
+        );
         // No id: value falls back to the name.
         let zero = refs.iter().find(|r| r.name == "Zero").unwrap();
         assert_eq!((zero.id.as_deref(), &zero.value), (None, &json!("Zero")));
@@ -267,19 +291,36 @@ mod tests {
         .unwrap();
         let mut w = Vec::new();
         let refs = references(wire.into_iter().map(language).collect(), &mut w);
-        let by = |id: &str| refs.iter().find(|r| r.id.as_deref() == Some(id)).unwrap().name.clone();
+        let by = |id: &str| {
+            refs.iter()
+                .find(|r| r.id.as_deref() == Some(id))
+                .unwrap()
+                .name
+                .clone()
+        };
         assert_eq!(by("ja"), "Japanese");
         assert_eq!(by("zh"), "普通话");
         assert_eq!(by("ko"), "\u{FFFD}\u{FFFD}");
         assert_eq!(w.len(), 1);
-        assert_eq!(refs.iter().find(|r| r.name == "Japanese").unwrap().value, json!("ja"));
+        assert_eq!(
+            refs.iter().find(|r| r.name == "Japanese").unwrap().value,
+            json!("ja")
+        );
     }
 
     #[test]
     fn duplicate_ids_keep_the_clean_label_deterministically() {
         let a = vec![
-            Candidate { id: Some(RefId::Int(8)), labels: vec![Some("??????".into())], category: None },
-            Candidate { id: Some(RefId::Int(8)), labels: vec![Some("Netflix".into())], category: None },
+            Candidate {
+                id: Some(RefId::Int(8)),
+                labels: vec![Some("??????".into())],
+                category: None,
+            },
+            Candidate {
+                id: Some(RefId::Int(8)),
+                labels: vec![Some("Netflix".into())],
+                category: None,
+            },
         ];
         let mut b = a.clone();
         b.reverse();
@@ -300,7 +341,10 @@ mod tests {
         assert_eq!(refs[0].value, json!("Movie4KRequests"));
         assert_eq!(refs[0].category.as_deref(), Some("enabled"));
         assert_eq!(refs[1].category.as_deref(), Some("disabled"));
-        assert_family("reference_page", &reference_page(window::local(refs, Page::default(), Unit::References, true)));
+        assert_family(
+            "reference_page",
+            &reference_page(window::local(refs, Page::default(), Unit::References, true)),
+        );
     }
 
     #[test]

@@ -155,9 +155,24 @@ mod tests {
     fn local_window_knows_total_and_next() {
         let w = local((0..45).collect::<Vec<_>>(), p(20, 20), Unit::Media, true);
         assert_eq!(w.items.first(), Some(&20));
-        assert_eq!((w.page.returned, w.page.total, w.page.has_more, w.page.next_offset), (20, Some(45), Some(true), Some(40)));
+        assert_eq!(
+            (
+                w.page.returned,
+                w.page.total,
+                w.page.has_more,
+                w.page.next_offset
+            ),
+            (20, Some(45), Some(true), Some(40))
+        );
         let last = local((0..45).collect::<Vec<_>>(), p(40, 20), Unit::Media, true);
-        assert_eq!((last.page.returned, last.page.has_more, last.page.next_offset), (5, Some(false), None));
+        assert_eq!(
+            (
+                last.page.returned,
+                last.page.has_more,
+                last.page.next_offset
+            ),
+            (5, Some(false), None)
+        );
         let past = local((0..3).collect::<Vec<_>>(), p(10, 20), Unit::Media, true);
         assert_eq!((past.page.returned, past.page.has_more), (0, Some(false)));
     }
@@ -165,17 +180,29 @@ mod tests {
     #[test]
     fn local_window_over_a_cut_list_has_unknown_total() {
         let w = local((0..30).collect::<Vec<_>>(), p(20, 20), Unit::Media, false);
-        assert_eq!((w.page.total, w.page.has_more, w.page.next_offset), (None, None, None));
+        assert_eq!(
+            (w.page.total, w.page.has_more, w.page.next_offset),
+            (None, None, None)
+        );
         let w = local((0..30).collect::<Vec<_>>(), p(0, 20), Unit::Media, false);
-        assert_eq!((w.page.total, w.page.has_more, w.page.next_offset), (None, Some(true), Some(20)));
+        assert_eq!(
+            (w.page.total, w.page.has_more, w.page.next_offset),
+            (None, Some(true), Some(20))
+        );
     }
 
     #[test]
     fn upstream_window_infers_the_end_only_from_a_short_page() {
         let full = upstream((0..20).collect::<Vec<_>>(), p(40, 20), Unit::Media);
-        assert_eq!((full.page.total, full.page.has_more, full.page.next_offset), (None, None, Some(60)));
+        assert_eq!(
+            (full.page.total, full.page.has_more, full.page.next_offset),
+            (None, None, Some(60))
+        );
         assert_eq!(full.page.mode, "upstream");
         let short = upstream((0..7).collect::<Vec<_>>(), p(40, 20), Unit::Media);
-        assert_eq!((short.page.has_more, short.page.next_offset), (Some(false), None));
+        assert_eq!(
+            (short.page.has_more, short.page.next_offset),
+            (Some(false), None)
+        );
     }
 }

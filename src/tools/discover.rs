@@ -7,8 +7,11 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::media::{acting, language_ignored, need_int, need_str, not_found, note_cut, reply, require_lidarr, unknown_on_500};
-use super::{CallCtx, Outcome};
+use super::media::{
+    acting, language_ignored, need_int, need_str, not_found, note_cut, reply, require_lidarr,
+    unknown_on_500,
+};
+use super::{CallCtx, Outcome, Reply};
 use crate::catalogue::{Args, Page};
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::identifiers::{Namespace, Origin};
@@ -24,7 +27,8 @@ const TITLE_LOOKUPS: usize = 20;
 /// Concurrent title lookups.
 const LOOKUP_CONCURRENCY: usize = 4;
 
-const SNAPSHOT_NOTE: &str = "Ombi pages this list itself without a snapshot: titles may shift between pages";
+const SNAPSHOT_NOTE: &str =
+    "Ombi pages this list itself without a snapshot: titles may shift between pages";
 
 pub fn read_discover<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(run(ctx, args))
@@ -53,9 +57,8 @@ fn media_of(args: &Args) -> Result<&'static str, ToolError> {
 async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
     let page = args.page();
     match args.action() {
-        a @ ("popular" | "now_playing" | "top_rated" | "upcoming" | "seasonal" | "trending" | "anticipated") => {
-            browse(ctx, args, a, page).await
-        }
+        a @ ("popular" | "now_playing" | "top_rated" | "upcoming" | "seasonal" | "trending"
+        | "anticipated") => browse(ctx, args, a, page).await,
         "requested" => requested(ctx, args, page).await,
         "advanced" => advanced(ctx, args, page).await,
         "similar" => similar(ctx, args, page).await,
@@ -67,22 +70,42 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
 }
 
 /// One upstream-paged list read: movies or shows (season trees skipped).
-async fn paged_list(ctx: &CallCtx, media: &'static str, route: Route) -> Result<(Vec<Media>, bool), ToolError> {
+async fn paged_list(
+    ctx: &CallCtx,
+    media: &'static str,
+    route: Route,
+) -> Result<(Vec<Media>, bool), ToolError> {
     if media == "movie" {
-        let b = ctx.upstream.get_array::<SearchMovie>(acting(ctx), route).await?;
+        let b = ctx
+            .upstream
+            .get_array::<SearchMovie>(acting(ctx), route)
+            .await?;
         Ok((b.value.into_iter().map(media::movie_item).collect(), b.cut))
     } else {
-        let b = ctx.upstream.get_array::<SearchTv>(acting(ctx), route).await?;
-        Ok((b.value.into_iter().map(|t| media::tv_item(t, Origin::Tmdb)).collect(), b.cut))
+        let b = ctx
+            .upstream
+            .get_array::<SearchTv>(acting(ctx), route)
+            .await?;
+        Ok((
+            b.value
+                .into_iter()
+                .map(|t| media::tv_item(t, Origin::Tmdb))
+                .collect(),
+            b.cut,
+        ))
     }
 }
 
 fn paged_route(media: &str, slug: &str, page: Page) -> Route {
-    let base = if media == "movie" { "api/v2/Search/movie" } else { "api/v2/Search/tv" };
+    let base = if media == "movie" {
+        "api/v2/Search/movie"
+    } else {
+        "api/v2/Search/tv"
+    };
     Route::get(base).seg(slug).seg(page.offset).seg(page.limit)
 }
 
-fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<String>) -> Outcome {
+fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<String>) -> Reply {
     note_cut(cut, &mut warnings);
     warnings.push(SNAPSHOT_NOTE.into());
     let mut w = window::upstream(items, page, Unit::Media);
@@ -96,10 +119,11 @@ fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<St
 
 async fn browse(ctx: &CallCtx, args: &Args, action: &str, page: Page) -> Outcome {
     let media = media_of(args)?;
-    let slug = slug(action, media)
-        .ok_or_else(|| ToolError::invalid("/media", format!("`{action}` is not offered for `{media}`")))?;
+    let slug = slug(action, media).ok_or_else(|| {
+        ToolError::invalid("/media", format!("`{action}` is not offered for `{media}`"))
+    })?;
     let (items, cut) = paged_list(ctx, media, paged_route(media, slug, page)).await?;
-    upstream_reply(items, page, cut, Vec::new())
+    Ok(upstream_reply(items, page, cut, Vec::new()))
 }
 
 /// Most requested titles. Ombi's inner cache ignores the position, so pages
@@ -110,13 +134,24 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let primary = paged_list(ctx, media, paged_route(media, "requested", page)).await;
     match primary {
         Ok((items, cut)) => {
-            let warnings = vec!["Ombi caches this list without its position: later pages may repeat titles".to_string()];
-            upstream_reply(items, page, cut, warnings)
+            let warnings = vec![
+                "Ombi caches this list without its position: later pages may repeat titles"
+                    .to_string(),
+            ];
+            Ok(upstream_reply(items, page, cut, warnings))
         }
-        Err(e) if matches!(e.code, ErrorCode::UpstreamRejected | ErrorCode::UpstreamSchemaMismatch) && !e.retryable => {
+        Err(e)
+            if matches!(
+                e.code,
+                ErrorCode::UpstreamRejected | ErrorCode::UpstreamSchemaMismatch
+            ) && !e.retryable =>
+        {
             let feed = ctx
                 .upstream
-                .get_array::<RecentlyRequested>(acting(ctx), Route::get("api/v2/Requests/recentlyRequested"))
+                .get_array::<RecentlyRequested>(
+                    acting(ctx),
+                    Route::get("api/v2/Requests/recentlyRequested"),
+                )
                 .await?;
             let items: Vec<Media> = feed
                 .value
@@ -130,7 +165,7 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
                 "Ombi's requested list failed ({}); these are the most recent requests instead (at most 7 per type), so the list is incomplete",
                 e.message
             )];
-            reply(media::media_page(w), warnings, true)
+            Ok(reply(media::media_page(w), warnings, true))
         }
         Err(e) => Err(e.into()),
     }
@@ -164,7 +199,9 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let f = args.value("filters");
     let body = DiscoverModel {
         kind: media,
-        release_year: f.and_then(|f| f.get("release_year")).and_then(Value::as_i64),
+        release_year: f
+            .and_then(|f| f.get("release_year"))
+            .and_then(Value::as_i64),
         decade: f.and_then(|f| f.get("decade")).and_then(Value::as_i64),
         genre_ids: ids(f, "genre_ids"),
         keyword_ids: ids(f, "keyword_ids"),
@@ -176,7 +213,10 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         .seg(page.limit)
         .json(&body);
     // Ombi maps every discovery result through its movie engine, whatever the type.
-    let b = ctx.upstream.get_array::<SearchMovie>(acting(ctx), route).await?;
+    let b = ctx
+        .upstream
+        .get_array::<SearchMovie>(acting(ctx), route)
+        .await?;
     let mut warnings = Vec::new();
     let items: Vec<Media> = b
         .value
@@ -196,7 +236,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     if media == "tv" {
         warnings.push("Ombi reports request state for discovered shows against movie requests, so it is left out; use read_media for a show's state".into());
     }
-    upstream_reply(items, page, b.cut, warnings)
+    Ok(upstream_reply(items, page, b.cut, warnings))
 }
 
 async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
@@ -207,12 +247,20 @@ async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     }
     let b = ctx
         .upstream
-        .get_array::<SearchMovie>(acting(ctx), Route::post_read("api/v2/Search/movie/similar").json(&body))
+        .get_array::<SearchMovie>(
+            acting(ctx),
+            Route::post_read("api/v2/Search/movie/similar").json(&body),
+        )
         .await?;
-    let mut warnings = vec!["Ombi returns a random sample of similar movies; repeated calls differ".to_string()];
+    let mut warnings =
+        vec!["Ombi returns a random sample of similar movies; repeated calls differ".to_string()];
     note_cut(b.cut, &mut warnings);
     let items = b.value.into_iter().map(media::movie_item).collect();
-    reply(media::media_page(window::local(items, page, Unit::Media, !b.cut)), warnings, b.cut)
+    Ok(reply(
+        media::media_page(window::local(items, page, Unit::Media, !b.cut)),
+        warnings,
+        b.cut,
+    ))
 }
 
 /// The TV fields a title lookup needs (`SearchFullInfoTvShowViewModel`,
@@ -236,14 +284,18 @@ async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let mut all: Vec<Media> = Vec::new();
     for kind in kinds {
         let route = Route::get("api/v2/Search/actor").seg(person).seg(*kind);
-        if let Some(c) = ctx.upstream.get_json::<ActorCredits>(acting(ctx), route).await? {
+        if let Some(c) = ctx
+            .upstream
+            .get_json::<ActorCredits>(acting(ctx), route)
+            .await?
+        {
             all.extend(media::credits(kind, c, person, name));
         }
     }
     let mut warnings = Vec::new();
     let mut w = window::local(all, page, Unit::Media, true);
     enrich_tv_titles(ctx, &mut w, &mut warnings).await;
-    reply(media::media_page(w), warnings, false)
+    Ok(reply(media::media_page(w), warnings, false))
 }
 
 /// Ombi's TV credits carry no title: look the titles of this page up.
@@ -256,10 +308,15 @@ async fn enrich_tv_titles(ctx: &CallCtx, w: &mut Window<Media>, warnings: &mut V
         .filter_map(|(i, m)| m.id_in(Namespace::Tmdb).map(|id| (i, id.to_string())))
         .collect();
     let skipped = todo.len().saturating_sub(TITLE_LOOKUPS);
-    let lookups = futures::stream::iter(todo.into_iter().take(TITLE_LOOKUPS).map(|(i, id)| async move {
-        let route = Route::get("api/v2/Search/tv/moviedb").seg(&id);
-        (i, ctx.upstream.get_json::<TvTitle>(acting(ctx), route).await)
-    }))
+    let lookups = futures::stream::iter(todo.into_iter().take(TITLE_LOOKUPS).map(
+        |(i, id)| async move {
+            let route = Route::get("api/v2/Search/tv/moviedb").seg(&id);
+            (
+                i,
+                ctx.upstream.get_json::<TvTitle>(acting(ctx), route).await,
+            )
+        },
+    ))
     .buffered(LOOKUP_CONCURRENCY)
     .collect::<Vec<_>>()
     .await;
@@ -278,7 +335,9 @@ async fn enrich_tv_titles(ctx: &CallCtx, w: &mut Window<Media>, warnings: &mut V
         }
     }
     if failed > 0 {
-        warnings.push(format!("{failed} TV credit titles could not be looked up and are left untitled"));
+        warnings.push(format!(
+            "{failed} TV credit titles could not be looked up and are left untitled"
+        ));
     }
     if skipped > 0 {
         warnings.push(format!(
@@ -294,13 +353,20 @@ async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let what = format!("collection {id}");
     let wire = ctx
         .upstream
-        .get_json::<CollectionWire>(acting(ctx), Route::get("api/v2/Search/movie/collection").seg(id))
+        .get_json::<CollectionWire>(
+            acting(ctx),
+            Route::get("api/v2/Search/movie/collection").seg(id),
+        )
         .await
         .map_err(|e| unknown_on_500(e, &what))?
         .ok_or_else(|| not_found(&what))?;
     warnings.push("the first record is the collection itself; members follow. Ombi does not fill members' request state".into());
     let items = media::collection(wire, id);
-    reply(media::media_page(window::local(items, page, Unit::Media, true)), warnings, false)
+    Ok(reply(
+        media::media_page(window::local(items, page, Unit::Media, true)),
+        warnings,
+        false,
+    ))
 }
 
 async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
@@ -319,5 +385,9 @@ async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         .into_iter()
         .map(media::release_group_item)
         .collect();
-    reply(media::media_page(window::local(items, page, Unit::Media, true)), Vec::new(), false)
+    Ok(reply(
+        media::media_page(window::local(items, page, Unit::Media, true)),
+        Vec::new(),
+        false,
+    ))
 }

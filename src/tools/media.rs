@@ -45,13 +45,21 @@ pub(super) async fn require_lidarr(ctx: &CallCtx) -> Result<(), ToolError> {
 /// A required argument the catalogue already validated; its absence is a
 /// bug in the table, reported as an argument error rather than a panic.
 pub(super) fn need_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
-    args.str(name)
-        .ok_or_else(|| ToolError::invalid(format!("/{name}"), format!("`{name}` is required for this action")))
+    args.str(name).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` is required for this action"),
+        )
+    })
 }
 
 pub(super) fn need_int(args: &Args, name: &str) -> Result<i64, ToolError> {
-    args.int(name)
-        .ok_or_else(|| ToolError::invalid(format!("/{name}"), format!("`{name}` is required for this action")))
+    args.int(name).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` is required for this action"),
+        )
+    })
 }
 
 /// `movie`/`tv` as the static label used in records and routes.
@@ -59,7 +67,10 @@ pub(super) fn movie_or_tv(args: &Args) -> Result<&'static str, ToolError> {
     match args.str("media") {
         Some("movie") => Ok("movie"),
         Some("tv") => Ok("tv"),
-        _ => Err(ToolError::invalid("/media", "`media` must be `movie` or `tv` for this action")),
+        _ => Err(ToolError::invalid(
+            "/media",
+            "`media` must be `movie` or `tv` for this action",
+        )),
     }
 }
 
@@ -69,7 +80,9 @@ pub(super) fn unknown_on_500(e: ToolError, what: &str) -> ToolError {
     if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) {
         return ToolError::new(
             ErrorCode::NotFound,
-            format!("{what} was not found (Ombi answers this lookup with a 500 when the id is unknown)"),
+            format!(
+                "{what} was not found (Ombi answers this lookup with a 500 when the id is unknown)"
+            ),
         )
         .with_status(500);
     }
@@ -83,27 +96,37 @@ pub(super) fn not_found(what: &str) -> ToolError {
 /// Records a read cut by the 8 MiB cap.
 pub(super) fn note_cut(cut: bool, warnings: &mut Vec<String>) {
     if cut {
-        warnings.push("Ombi's answer exceeded the 8 MiB read limit; only the records read within it are used".into());
+        warnings.push(
+            "Ombi's answer exceeded the 8 MiB read limit; only the records read within it are used"
+                .into(),
+        );
     }
 }
 
-pub(super) fn reply(data: serde_json::Value, warnings: Vec<String>, truncated: bool) -> Outcome {
-    Ok(Reply {
+pub(super) fn reply(data: serde_json::Value, warnings: Vec<String>, truncated: bool) -> Reply {
+    Reply {
         data,
         warnings,
         truncated,
-    })
+    }
 }
 
 /// A note when a `language` argument cannot be passed on by the route.
 pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
     if args.str("language").is_some() {
-        warnings.push("this Ombi route takes no language; titles come in the acting user's Ombi language".into());
+        warnings.push(
+            "this Ombi route takes no language; titles come in the acting user's Ombi language"
+                .into(),
+        );
     }
 }
 
-fn single_page(items: Vec<Media>, warnings: Vec<String>) -> Outcome {
-    reply(media::media_page(window::single(items, Unit::Media)), warnings, false)
+fn single_page(items: Vec<Media>, warnings: Vec<String>) -> Reply {
+    reply(
+        media::media_page(window::single(items, Unit::Media)),
+        warnings,
+        false,
+    )
 }
 
 // ---------------------------------------------------------------- actions
@@ -118,7 +141,12 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
     }
 }
 
-async fn movie_full(ctx: &CallCtx, route: Route, what: &str, warnings: &mut Vec<String>) -> Result<Vec<Media>, ToolError> {
+async fn movie_full(
+    ctx: &CallCtx,
+    route: Route,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Media>, ToolError> {
     let full = ctx
         .upstream
         .get_json::<MovieFull>(acting(ctx), route)
@@ -128,7 +156,13 @@ async fn movie_full(ctx: &CallCtx, route: Route, what: &str, warnings: &mut Vec<
     Ok(media::movie_details(full, warnings))
 }
 
-async fn tv_detail(ctx: &CallCtx, route: Route, origin: Origin, what: &str, warnings: &mut Vec<String>) -> Result<Media, ToolError> {
+async fn tv_detail(
+    ctx: &CallCtx,
+    route: Route,
+    origin: Origin,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Media, ToolError> {
     let tv = ctx
         .upstream
         .get_json::<TvDetail>(acting(ctx), route)
@@ -141,23 +175,58 @@ async fn tv_detail(ctx: &CallCtx, route: Route, origin: Origin, what: &str, warn
 async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
     language_ignored(args, &mut warnings);
-    let items = match (args.str("media"), args.int("tmdb_id"), args.str("imdb_id"), args.int("tvdb_id")) {
+    let items = match (
+        args.str("media"),
+        args.int("tmdb_id"),
+        args.str("imdb_id"),
+        args.int("tvdb_id"),
+    ) {
         (Some("movie"), Some(id), _, _) => {
             let route = Route::get("api/v2/Search/movie").seg(id);
-            movie_full(ctx, route, &format!("movie with TMDB id {id}"), &mut warnings).await?
+            movie_full(
+                ctx,
+                route,
+                &format!("movie with TMDB id {id}"),
+                &mut warnings,
+            )
+            .await?
         }
         (Some("movie"), None, Some(imdb), _) => {
             let route = Route::get("api/v2/Search/movie/imdb").seg(imdb);
-            movie_full(ctx, route, &format!("movie with IMDb id {imdb}"), &mut warnings).await?
+            movie_full(
+                ctx,
+                route,
+                &format!("movie with IMDb id {imdb}"),
+                &mut warnings,
+            )
+            .await?
         }
         (Some("tv"), Some(id), _, _) => {
             let route = Route::get("api/v2/Search/tv/moviedb").seg(id);
-            vec![tv_detail(ctx, route, Origin::Tmdb, &format!("show with TMDB id {id}"), &mut warnings).await?]
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Origin::Tmdb,
+                    &format!("show with TMDB id {id}"),
+                    &mut warnings,
+                )
+                .await?,
+            ]
         }
         (Some("tv"), None, _, Some(tvdb)) => {
             // The only TVDB-keyed lookup is the TVMaze-backed v1 route.
             let route = Route::get("api/v1/Search/tv/info").seg(tvdb);
-            vec![tv_detail(ctx, route, Origin::TvMaze, &format!("show with TVDB id {tvdb}"), &mut warnings).await?]
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Origin::TvMaze,
+                    &format!("show with TVDB id {tvdb}"),
+                    &mut warnings,
+                )
+                .await?,
+            ]
         }
         (Some("album"), ..) => {
             let mbid = need_str(args, "musicbrainz_id")?;
@@ -165,7 +234,10 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             let what = format!("album (release group) {mbid}");
             let rg = ctx
                 .upstream
-                .get_json::<ReleaseGroup>(acting(ctx), Route::get("api/v2/Search/artist/album").seg(mbid))
+                .get_json::<ReleaseGroup>(
+                    acting(ctx),
+                    Route::get("api/v2/Search/artist/album").seg(mbid),
+                )
                 .await
                 .map_err(|e| unknown_on_500(e, &what))?
                 .ok_or_else(|| not_found(&what))?;
@@ -174,7 +246,14 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
         (Some("artist"), ..) => {
             let mbid = need_str(args, "musicbrainz_id")?;
             require_lidarr(ctx).await?;
-            vec![artist(ctx, Route::get("api/v2/Search/artist").seg(mbid), &format!("artist {mbid}")).await?]
+            vec![
+                artist(
+                    ctx,
+                    Route::get("api/v2/Search/artist").seg(mbid),
+                    &format!("artist {mbid}"),
+                )
+                .await?,
+            ]
         }
         (Some(m), ..) => {
             return Err(ToolError::invalid(
@@ -183,9 +262,11 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .into());
         }
-        (None, ..) => return Err(ToolError::invalid("/media", "`media` is required for `details`").into()),
+        (None, ..) => {
+            return Err(ToolError::invalid("/media", "`media` is required for `details`").into());
+        }
     };
-    single_page(items, warnings)
+    Ok(single_page(items, warnings))
 }
 
 async fn artist(ctx: &CallCtx, route: Route, what: &str) -> Result<Media, ToolError> {
@@ -200,7 +281,10 @@ async fn artist(ctx: &CallCtx, route: Route, what: &str) -> Result<Media, ToolEr
 
 async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
     let target = args.value("target");
-    let kind = target.and_then(|t| t.get("kind")).and_then(|k| k.as_str()).unwrap_or("");
+    let kind = target
+        .and_then(|t| t.get("kind"))
+        .and_then(|k| k.as_str())
+        .unwrap_or("");
     let id = target
         .and_then(|t| t.get("id"))
         .and_then(|i| i.as_i64())
@@ -214,12 +298,30 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
         }
         "tv_parent" => {
             let route = Route::get("api/v2/Search/tv/request").seg(id);
-            vec![tv_detail(ctx, route, Origin::Tmdb, &format!("TV request {id}"), &mut warnings).await?]
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Origin::Tmdb,
+                    &format!("TV request {id}"),
+                    &mut warnings,
+                )
+                .await?,
+            ]
         }
         "album" => {
             require_lidarr(ctx).await?;
-            warnings.push("Ombi resolves an album request to its ARTIST; the record is the artist".into());
-            vec![artist(ctx, Route::get("api/v2/Search/artist/request").seg(id), &format!("album request {id}")).await?]
+            warnings.push(
+                "Ombi resolves an album request to its ARTIST; the record is the artist".into(),
+            );
+            vec![
+                artist(
+                    ctx,
+                    Route::get("api/v2/Search/artist/request").seg(id),
+                    &format!("album request {id}"),
+                )
+                .await?,
+            ]
         }
         "tv_child" => {
             return Err(ToolError::invalid(
@@ -228,9 +330,15 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .into());
         }
-        other => return Err(ToolError::invalid("/target/kind", format!("unknown request kind `{other}`")).into()),
+        other => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                format!("unknown request kind `{other}`"),
+            )
+            .into());
+        }
     };
-    single_page(items, warnings)
+    Ok(single_page(items, warnings))
 }
 
 async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -253,9 +361,11 @@ async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
     let item = media::ratings_item(media, name, year, wire);
     let mut warnings = Vec::new();
     if item.ratings.is_empty() {
-        warnings.push(format!("Rotten Tomatoes has no scores for {name:?} ({year})"));
+        warnings.push(format!(
+            "Rotten Tomatoes has no scores for {name:?} ({year})"
+        ));
     }
-    single_page(vec![item], warnings)
+    Ok(single_page(vec![item], warnings))
 }
 
 async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -267,11 +377,18 @@ async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
         "api/v2/Search/stream/tv"
     })
     .seg(tmdb);
-    let list = ctx.upstream.get_array::<StreamingData>(acting(ctx), route).await?;
+    let list = ctx
+        .upstream
+        .get_array::<StreamingData>(acting(ctx), route)
+        .await?;
     let mut warnings = vec![
         "providers are those of this title in the acting Ombi user's streaming country (Ombi caches them for 12 h across users)".to_string(),
     ];
     note_cut(list.cut, &mut warnings);
     let item = media::providers_item(media, tmdb, list.value);
-    reply(media::media_page(window::single(vec![item], Unit::Media)), warnings, list.cut)
+    Ok(reply(
+        media::media_page(window::single(vec![item], Unit::Media)),
+        warnings,
+        list.cut,
+    ))
 }

@@ -24,7 +24,10 @@ fn multi_term(q: &str) -> String {
     q.replace('%', "%25")
 }
 
-async fn list<T: DeserializeOwned>(ctx: &CallCtx, route: Route) -> Result<(Vec<T>, bool), ToolError> {
+async fn list<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    route: Route,
+) -> Result<(Vec<T>, bool), ToolError> {
     let b = ctx.upstream.get_array::<T>(acting(ctx), route).await?;
     Ok((b.value, b.cut))
 }
@@ -38,12 +41,20 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             let tv_only = action == "tv";
             // `tv` is the v2 multi-search restricted to TV: TMDB ids, the ids
             // TV requests take (the v1 TVMaze search would yield TVDB ids).
-            let filter = json!({"movies": !tv_only, "tvShows": true, "music": !tv_only, "people": !tv_only});
-            let route = Route::post_read("api/v2/Search/multi").seg(multi_term(query)).json(&filter);
+            let filter =
+                json!({"movies": !tv_only, "tvShows": true, "music": !tv_only, "people": !tv_only});
+            let route = Route::post_read("api/v2/Search/multi")
+                .seg(multi_term(query))
+                .json(&filter);
             let (rows, cut) = list::<MultiResult>(ctx, route).await?;
             let items = rows
                 .into_iter()
-                .filter(|r| !tv_only || r.media_type.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("tv")))
+                .filter(|r| {
+                    !tv_only
+                        || r.media_type
+                            .as_deref()
+                            .is_some_and(|t| t.eq_ignore_ascii_case("tv"))
+                })
                 .map(|r| media::multi_item(r, &mut warnings))
                 .collect();
             (items, cut)
@@ -76,9 +87,11 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             let (rows, cut) = list::<AlbumSearch>(ctx, route).await?;
             (rows.into_iter().map(media::album_item).collect(), cut)
         }
-        other => return Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        other => {
+            return Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into());
+        }
     };
     note_cut(cut, &mut warnings);
     let w = window::local(items, args.page(), Unit::Media, !cut);
-    reply(media::media_page(w), warnings, cut)
+    Ok(reply(media::media_page(w), warnings, cut))
 }

@@ -54,18 +54,33 @@ impl Rig {
             Err(e) => Err(e.into()),
         };
         let result = envelope::render(tool, outcome, "corr-1");
-        let sc = result.structured_content.clone().expect("structuredContent");
+        let sc = result
+            .structured_content
+            .clone()
+            .expect("structuredContent");
         let schema = Value::Object(output_schema(tool, def.families));
         let validator = jsonschema::validator_for(&schema).expect("outputSchema compiles");
         let errors: Vec<String> = validator
             .iter_errors(&sc)
             .map(|e| format!("{e} at {}", e.instance_path()))
             .collect();
-        assert!(errors.is_empty(), "{tool} result does not match its outputSchema: {errors:#?}\n{sc:#}");
+        assert!(
+            errors.is_empty(),
+            "{tool} result does not match its outputSchema: {errors:#?}\n{sc:#}"
+        );
         let ok = sc["ok"].as_bool().expect("ok");
         assert_eq!(result.is_error, Some(!ok), "isError must be !ok");
-        let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone());
-        assert_eq!(text.as_deref().map(|t| serde_json::from_str::<Value>(t).unwrap()), Some(sc.clone()), "text block = structuredContent");
+        let text = result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone());
+        assert_eq!(
+            text.as_deref()
+                .map(|t| serde_json::from_str::<Value>(t).unwrap()),
+            Some(sc.clone()),
+            "text block = structuredContent"
+        );
         sc
     }
 
@@ -88,7 +103,9 @@ impl Rig {
             .requests()
             .into_iter()
             .rev()
-            .find(|r| r.method == method && r.path.to_lowercase().starts_with(&prefix.to_lowercase()))
+            .find(|r| {
+                r.method == method && r.path.to_lowercase().starts_with(&prefix.to_lowercase())
+            })
             .unwrap_or_else(|| panic!("no {method} {prefix}* request"))
     }
 }

@@ -25,8 +25,20 @@ fn base(id: i64, kind: i64, requested: bool, request_id: i64, available: bool) -
 /// `MovieFullInfoViewModel` (§2.4): `theMovieDbId` null, `id` = TMDB id,
 /// `belongsToCollection.id` = the COLLECTION's id.
 pub fn movie_full(tmdb: i64) -> Option<Value> {
-    let (title, imdb, release, collection, request_id): (&str, &str, &str, Option<(i64, &str)>, i64) = match tmdb {
-        603 => ("The Matrix", "tt0133093", "1999-03-30T00:00:00Z", Some((2344, "The Matrix Collection")), 1),
+    let (title, imdb, release, collection, request_id): (
+        &str,
+        &str,
+        &str,
+        Option<(i64, &str)>,
+        i64,
+    ) = match tmdb {
+        603 => (
+            "The Matrix",
+            "tt0133093",
+            "1999-03-30T00:00:00Z",
+            Some((2344, "The Matrix Collection")),
+            1,
+        ),
         27205 => ("Inception", "tt1375666", "2010-07-15T00:00:00Z", None, 0),
         _ => return None,
     };
@@ -37,11 +49,15 @@ pub fn movie_full(tmdb: i64) -> Option<Value> {
         "belongsToCollection": collection.map(|(id, name)| json!({"id": id, "name": name, "posterPath": "/col.jpg", "backdropPath": null})),
         "backdropPath": format!("/b{tmdb}.jpg"), "posterPath": format!("/p{tmdb}.jpg"), "originalLanguage": "en",
         "originalTitle": title, "overview": format!("Overview of {title}."), "title": title, "tagline": null,
-        "status": "Released", "trailer": null, "homepage": null, "budget": 63000000, "revenue": 463517383.0, "runtime": 136,
+        "status": "Released", "trailer": null, "homepage": null, "budget": 63000000, "revenue": 463517383.0, "runtime": 136
+    });
+    let genres = json!({
         "genres": [{"id": 28, "name": "Action"}, {"id": 878, "name": "Science Fiction"}],
         "productionCompanies": [{"id": 79, "logo_path": null, "name": "Village Roadshow Pictures", "origin_country": "US"}],
         "popularity": 81.2, "voteAverage": 8.2, "voteCount": 24500, "releaseDate": release,
-        "rootPathOverride": 0, "qualityOverride": 0,
+        "rootPathOverride": 0, "qualityOverride": 0
+    });
+    let credits = json!({
         "videos": {"results": [{"id": "v1", "iso_639_1": "en", "iso_3166_1": "US", "key": "vKQi3bBA1y8", "name": "Trailer", "site": "YouTube", "size": 1080, "type": "Trailer"}]},
         "credits": {
             "cast": [
@@ -50,7 +66,9 @@ pub fn movie_full(tmdb: i64) -> Option<Value> {
             ],
             "crew": [{"credit_id": "52fe425bc3a36847f8018207", "department": "Directing", "gender": 1, "id": 9340, "job": "Director", "name": "Lana Wachowski", "profile_path": null}]
         },
-        "releaseDates": null, "digitalReleaseDate": null,
+        "releaseDates": null, "digitalReleaseDate": null
+    });
+    let rest = json!({
         "similar": {"page": 1, "results": [], "total_pages": 0, "total_results": 0},
         "recommendations": null,
         "externalIds": {"imdbId": imdb, "facebookId": null, "instagramId": null, "twitterId": null},
@@ -58,7 +76,7 @@ pub fn movie_full(tmdb: i64) -> Option<Value> {
         "has4KRequest": false, "approved4K": false, "available4K": false, "denied4K": null, "deniedReason4K": null,
         "requestedDate4k": NEVER, "markedAsApproved4K": NEVER, "markedAsDenied4K": NEVER, "markedAsAvailable4K": null
     });
-    Some(merge(b, more))
+    Some(merge(merge(merge(merge(b, more), genres), credits), rest))
 }
 
 pub fn imdb_to_tmdb(imdb: &str) -> Option<i64> {
@@ -101,7 +119,10 @@ pub fn tv_full(tmdb: i64) -> Option<Value> {
         "title": "Breaking Bad", "banner": null, "status": "Ended", "firstAired": "2008-01-20", "networkId": "174",
         "runtime": "45", "overview": "A chemistry teacher turned drug maker.", "airsDayOfWeek": null, "airsTime": null,
         "rating": null, "certification": "TV-MA", "tagline": null, "trailer": "HhesaQXLuRY", "homepage": null,
-        "aliases": null, "seriesId": 1396, "genres": [{"id": 18, "name": "Drama"}, {"id": 80, "name": "Crime"}],
+        "aliases": null, "seriesId": 1396
+    });
+    let rest = json!({
+        "genres": [{"id": 18, "name": "Drama"}, {"id": 80, "name": "Crime"}],
         "lastUpdated": 0, "siteRating": 0, "network": {"id": 174, "name": "AMC", "country": {"code": "US", "name": "United States"}},
         "images": {"medium": null, "original": "/ggFHVNu6YYI5L9pCfOacjizRGt.jpg"},
         "cast": [{"id": 17419, "person": "Bryan Cranston", "character": "Walter White", "image": null, "self": false, "voice": false}],
@@ -111,7 +132,7 @@ pub fn tv_full(tmdb: i64) -> Option<Value> {
         "seasonRequests": season_requests(5, 13, true), "requestAll": false, "firstSeason": false, "latestSeason": false,
         "fullyAvailable": false, "partlyAvailable": true
     });
-    Some(merge(b, more))
+    Some(merge(merge(b, more), rest))
 }
 
 /// `SearchTvShowViewModel` from the TVMaze-backed v1 routes: `id` AND
@@ -126,12 +147,15 @@ pub fn tv_v1_info(tvdb: i64) -> Option<Value> {
     let more = json!({
         "title": "Breaking Bad", "aliases": null, "banner": "https://static.tvmaze.com/uploads/images/original_untouched/0/2400.jpg",
         "seriesId": 169, "status": "Ended", "firstAired": "2008-01-20", "network": "AMC", "networkId": "20", "runtime": "60",
-        "genre": ["Drama", "Crime", "Thriller"], "overview": "<p>A high school chemistry teacher...</p>", "lastUpdated": 1700000000,
+        "genre": ["Drama", "Crime", "Thriller"]
+    });
+    let rest = json!({
+        "overview": "<p>A high school chemistry teacher...</p>", "lastUpdated": 1700000000,
         "airsDayOfWeek": "Sunday", "airsTime": "22:00", "rating": "9.2", "siteRating": 9, "trailer": null, "homepage": null,
         "seasonRequests": season_requests(2, 3, false), "requestAll": false, "firstSeason": false, "latestSeason": false,
         "fullyAvailable": false, "partlyAvailable": false, "backdropPath": null, "posterPath": null
     });
-    Some(merge(b, more))
+    Some(merge(merge(b, more), rest))
 }
 
 /// `MovieCollectionsViewModel` (§2.7): members' flags never filled (bug).
@@ -163,12 +187,15 @@ pub fn artist_search() -> Value {
 
 /// `SearchAlbumViewModel` (§2.8, v1): `id` 0, `foreignArtistId` is the artist's MBID.
 pub fn album_search() -> Value {
-    json!([merge(base(0, 2, true, 4, false), json!({
-        "title": "Hybrid Theory", "foreignAlbumId": HYBRID_THEORY, "monitored": false, "albumType": "Album", "rating": 0.0,
-        "releaseDate": "2000-10-24T00:00:00Z", "artistName": "Linkin Park", "foreignArtistId": LINKIN_PARK,
-        "cover": "https://coverartarchive.org/release-group/2a0981fb/front.jpg", "disk": null, "percentOfTracks": 0.0,
-        "genres": [], "partiallyAvailable": false, "fullyAvailable": false
-    }))])
+    json!([merge(
+        base(0, 2, true, 4, false),
+        json!({
+            "title": "Hybrid Theory", "foreignAlbumId": HYBRID_THEORY, "monitored": false, "albumType": "Album", "rating": 0.0,
+            "releaseDate": "2000-10-24T00:00:00Z", "artistName": "Linkin Park", "foreignArtistId": LINKIN_PARK,
+            "cover": "https://coverartarchive.org/release-group/2a0981fb/front.jpg", "disk": null, "percentOfTracks": 0.0,
+            "genres": [], "partiallyAvailable": false, "fullyAvailable": false
+        })
+    )])
 }
 
 /// `ReleaseGroup` (§2.8): the string MBID `id` hides the base int id.
@@ -180,10 +207,13 @@ pub fn release_group(mbid: &str) -> Option<Value> {
     };
     let mut b = base(0, 2, false, 0, false);
     b["id"] = json!(mbid);
-    Some(merge(b, json!({
-        "title": title, "releaseDate": date, "releaseType": "Album", "percentOfTracks": 0.0, "monitored": false,
-        "partiallyAvailable": false, "fullyAvailable": false
-    })))
+    Some(merge(
+        b,
+        json!({
+            "title": title, "releaseDate": date, "releaseType": "Album", "percentOfTracks": 0.0, "monitored": false,
+            "partiallyAvailable": false, "fullyAvailable": false
+        }),
+    ))
 }
 
 /// `ArtistInformation` (§2.8, v2).
@@ -231,7 +261,9 @@ pub fn actor_credits(person: i64, kind: &str) -> Option<Value> {
 
 pub fn ratings(kind: &str, name: &str) -> Option<Value> {
     match (kind, name) {
-        ("movie", "The Matrix") => Some(json!({"critics_rating": "Certified Fresh", "critics_score": 83, "audience_rating": "Upright", "audience_score": 85})),
+        ("movie", "The Matrix") => Some(
+            json!({"critics_rating": "Certified Fresh", "critics_score": 83, "audience_rating": "Upright", "audience_score": 85}),
+        ),
         ("tv", "Breaking Bad") => Some(json!({"class": "certified_fresh", "score": 96})),
         _ => None,
     }
@@ -293,7 +325,9 @@ pub fn calendar() -> Value {
 pub fn genres(media: &str) -> Value {
     match media {
         "tv" => json!([{"id": 10759, "name": "Action & Adventure"}, {"id": 18, "name": "Drama"}]),
-        _ => json!([{"id": 878, "name": "Science Fiction"}, {"id": 28, "name": "Action"}, {"id": 18, "name": "Drama"}]),
+        _ => {
+            json!([{"id": 878, "name": "Science Fiction"}, {"id": 28, "name": "Action"}, {"id": 18, "name": "Drama"}])
+        }
     }
 }
 
@@ -308,7 +342,11 @@ pub fn languages() -> Value {
 }
 
 pub fn keywords() -> Vec<(i64, &'static str)> {
-    vec![(310, "artificial intelligence"), (4565, "dystopia"), (9715, "superhero")]
+    vec![
+        (310, "artificial intelligence"),
+        (4565, "dystopia"),
+        (9715, "superhero"),
+    ]
 }
 
 pub fn watch_providers() -> Vec<Value> {
@@ -321,5 +359,7 @@ pub fn watch_providers() -> Vec<Value> {
 
 /// A v2 TV list of `n` shows, each with `seasons`×`episodes` hydrated.
 pub fn heavy_tv(n: i64, seasons: i64, episodes: i64) -> Vec<Value> {
-    (0..n).map(|i| search_tv(90000 + i, &format!("Show {i}"), seasons, episodes)).collect()
+    (0..n)
+        .map(|i| search_tv(90000 + i, &format!("Show {i}"), seasons, episodes))
+        .collect()
 }
