@@ -913,3 +913,30 @@ async fn library_artwork_routes() {
     assert_eq!(items(&env).len(), 0, "\"\" means no artwork");
     assert_eq!(env["data"]["page"]["returned"], 0);
 }
+
+/// Real multi-search answers mix TMDB's lowercase types with MusicBrainz's
+/// capitalised `Artist` (when Lidarr is on): matched case-insensitively.
+#[tokio::test]
+async fn search_multi_matches_media_types_case_insensitively() {
+    let rig = Rig::start().await;
+    let body = json!([
+        {"id": "603", "mediaType": "movie", "title": "The Matrix (1999)", "poster": "/p603.jpg", "overview": "o"},
+        {"id": "6384", "mediaType": "person", "title": "Keanu Reeves", "poster": null, "overview": null},
+        {"id": data::LINKIN_PARK, "mediaType": "Artist", "title": "Linkin Park", "poster": null, "overview": null}
+    ]);
+    rig.fake
+        .add_fault(Fault::on("POST", "/api/v2/Search/multi/*").respond(
+            200,
+            Some("application/json"),
+            &body.to_string(),
+        ));
+    let env = rig.ok("read_search", json!({"query": "m"})).await;
+    let it = items(&env);
+    let kinds: Vec<&str> = it.iter().map(|m| m["media"].as_str().unwrap()).collect();
+    assert_eq!(kinds, vec!["movie", "person", "artist"]);
+    assert_eq!(ids(&it[2]), vec![pair("musicbrainz", data::LINKIN_PARK)]);
+    let env = rig
+        .ok("read_search", json!({"action": "tv", "query": "m"}))
+        .await;
+    assert!(items(&env).is_empty(), "tv keeps only tv rows");
+}

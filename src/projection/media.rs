@@ -496,6 +496,38 @@ fn tv_ids(
     ids
 }
 
+/// TVMaze summaries are HTML (`<p>…</p>`): tags are removed and the common
+/// entities decoded, so the overview is plain text.
+fn overview_of(origin: Origin, overview: Option<String>) -> Option<String> {
+    let o = text(overview)?;
+    if origin != Origin::TvMaze {
+        return Some(o);
+    }
+    let mut out = String::with_capacity(o.len());
+    let mut rest = o.as_str();
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let is_tag = tail[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/');
+        match tail.find('>') {
+            Some(end) if is_tag => rest = &tail[end + 1..],
+            _ => {
+                out.push('<');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    let plain = out
+        .replace("&nbsp;", " ")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    text(Some(plain.trim().to_string()))
+}
+
 /// Request state from a TVMaze route compares a TVDB id against TMDB-keyed
 /// requests upstream, so it is not reported.
 const TVMAZE_REQUEST_STATE: &str = "request state is not reported for TVMaze-backed records (Ombi matches it against the wrong id); use the TMDB id for request state";
@@ -511,7 +543,7 @@ pub fn tv_item(w: SearchTv, origin: Origin) -> Media {
     );
     let mut m = Media::new("tv", ids);
     m.title = text(w.title);
-    m.overview = text(w.overview);
+    m.overview = overview_of(origin, w.overview);
     m.year = year_of(w.first_aired.as_deref());
     m.genres = w
         .genre
@@ -661,7 +693,7 @@ pub fn tv_details(w: TvDetail, origin: Origin, warnings: &mut Vec<String>) -> Me
     ids.imdb(w.external_ids.as_ref().and_then(|e| e.imdb_id.as_deref()));
     let mut m = Media::new("tv", ids);
     m.title = text(w.title);
-    m.overview = text(w.overview);
+    m.overview = overview_of(origin, w.overview);
     m.year = year_of(w.first_aired.as_deref());
     m.genres = match w.genres {
         Some(g) => genre_names(Some(g)),

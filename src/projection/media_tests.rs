@@ -468,3 +468,22 @@ fn artwork_uris_are_safe() {
     );
     assert_eq!(year_of(Some("0001-01-01T00:00:00Z")), None);
 }
+
+#[test]
+fn tvmaze_html_summaries_become_plain_text() {
+    let mut wire = v1_tv_search();
+    wire["overview"] = json!("<p>A <b>chemistry</b> teacher &amp; his <i>partner</i> &lt;3</p>");
+    let m = tv_item(serde_json::from_value(wire).unwrap(), Origin::TvMaze);
+    assert_eq!(
+        m.overview.as_deref(),
+        Some("A chemistry teacher & his partner <3")
+    );
+    let mut wire = v2_tv_list_item(1);
+    wire["overview"] = json!("x < y <b>");
+    let m = tv_item(serde_json::from_value(wire).unwrap(), Origin::Tmdb);
+    assert_eq!(
+        m.overview.as_deref(),
+        Some("x < y <b>"),
+        "TMDB text is left alone"
+    );
+}
