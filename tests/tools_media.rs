@@ -333,12 +333,18 @@ async fn discover_tv_popular_near_8_mib_is_bounded() {
         "payload {size}"
     );
     rig.fake.with_data(|d| d.tv = shows);
+    let started = std::time::Instant::now();
     let env = rig
         .ok(
             "read_discover",
             json!({"action": "popular", "media": "tv", "page": {"limit": 20}}),
         )
         .await;
+    eprintln!(
+        "tv popular: upstream {size} bytes -> envelope {} bytes in {:?}",
+        serde_json::to_vec(&env).unwrap().len(),
+        started.elapsed()
+    );
     assert_eq!(items(&env).len(), 20);
     assert_eq!(env["truncated"], false);
     assert!(serde_json::to_vec(&env).unwrap().len() <= 64 * 1024);
