@@ -1215,7 +1215,6 @@ pub fn recently_requested_item(w: RecentlyRequested) -> Option<Media> {
     }
     m.year = year_of(w.release_date.as_deref());
     m.available = w.available;
-    m.requested = Some(true);
     m.request_targets = target(kind, w.request_id);
     m.artwork_uris = uris(&[w.poster_path.as_deref()]);
     Some(m)

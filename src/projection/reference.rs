@@ -100,7 +100,7 @@ pub fn references(candidates: Vec<Candidate>, warnings: &mut Vec<String>) -> Vec
     let corrupted = picked.iter().filter(|p| p.2).count();
     if corrupted > 0 {
         warnings.push(format!(
-            "{corrupted} records have only a corrupted label upstream (mojibake); it is returned as is"
+            "{corrupted} record(s) have only a corrupted label upstream (mojibake); returned as is"
         ));
     }
     // Corrupted labels last: they are the least useful to read.
