@@ -62,9 +62,12 @@ pub async fn run(
                         continue;
                     };
                     let (policy, app, ct) = (policy.clone(), app.clone(), sessions_ct.child_token());
+                    let (slots, description) = (slots.clone(), description.clone());
                     sessions.spawn(async move {
                         serve_connection(stream, &policy, app, ct).await;
                         drop(slot);
+                        let open = MAX_SESSIONS - slots.available_permits();
+                        notify(&[NotifyState::Status(&format!("listening on {description}; {open} open connections"))]);
                     });
                 }
                 // Transient (EMFILE, ECONNABORTED): log, back off a little, go on.

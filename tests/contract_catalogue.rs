@@ -11,10 +11,7 @@ fn set(bundles: &[Bundle]) -> BundleSet {
 }
 
 fn tools_list(bundles: BundleSet, read_only: bool) -> Value {
-    let tools: Vec<Value> = catalogue::visible(bundles, read_only, |_| true)
-        .into_iter()
-        .map(|t| serde_json::to_value(t.mcp_tool()).unwrap())
-        .collect();
+    let tools = catalogue::list_tools(bundles, read_only, |_| true);
     serde_json::json!({ "tools": tools })
 }
 

@@ -353,7 +353,8 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
     ];
     let empty_s = empty.display().to_string();
     // (variables to set over `base`, variables to remove, the variable the error names)
-    let cases: Vec<(Vec<(&str, &str)>, Vec<&str>, &str)> = vec![
+    type Case<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>, &'a str);
+    let cases: Vec<Case> = vec![
         (vec![], vec!["OMBI_URL"], "OMBI_URL"),
         (vec![("OMBI_URL", "ftp://ombi")], vec![], "OMBI_URL"),
         (vec![("OMBI_URL", "not a url")], vec![], "OMBI_URL"),
@@ -466,4 +467,38 @@ fn help_and_version() {
     // The shim never writes help to stdout: stdout is reserved for MCP bytes.
     let out = Command::new(SHIM).arg("--help").output().unwrap();
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn daemon_is_not_dumpable() {
+    if !require(is_root(), "root (to run the daemon as a second uid)") {
+        return;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let (uid, gid) = test_user();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let socket = dir.path().join("mcp.sock");
+    let mut child = Command::new("setpriv")
+        .arg(format!("--reuid={uid}"))
+        .arg(format!("--regid={gid}"))
+        .arg("--clear-groups")
+        .arg(DAEMON)
+        .arg("--socket")
+        .arg(&socket)
+        .envs(offline_env())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !socket.exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "daemon did not start as uid {uid}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A non-dumpable process's /proc files belong to root, not to its uid:
+    // other processes of the same user cannot ptrace it or read its memory.
+    let owner = std::fs::metadata(format!("/proc/{}/mem", child.id())).unwrap().uid();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(owner, 0, "PR_SET_DUMPABLE 0 makes /proc/PID/mem root-owned");
 }

@@ -1,19 +1,19 @@
 //! Tools over the real socket: the real daemon and shim, an rmcp client, and
 //! the fake Ombi (real shapes) in this test process.
 
+#[path = "support/bad_args.rs"]
+mod bad_args;
 #[path = "harness/mod.rs"]
 mod harness;
 #[path = "support/mod.rs"]
 mod support;
-#[path = "support/bad_args.rs"]
-mod bad_args;
 
 use std::time::Duration;
 
 use harness::*;
 use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
-use support::fake_ombi::{FakeOmbi, Options, API_KEY};
+use support::fake_ombi::{API_KEY, FakeOmbi, Options};
 
 fn env_for(fake: &FakeOmbi, bundles: &str) -> Vec<(String, String)> {
     vec![
@@ -40,7 +40,13 @@ async fn invalid_arguments_are_refused_before_anything_leaves_the_process() {
         ..DaemonOpts::default()
     });
     let client = client(&d.socket).await;
-    let listed: Vec<String> = client.list_all_tools().await.unwrap().into_iter().map(|t| t.name.to_string()).collect();
+    let listed: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
     let before = fake.requests().len();
     let mut exercised = 0;
     for (tool, args, field) in bad_args::cases() {
@@ -48,18 +54,33 @@ async fn invalid_arguments_are_refused_before_anything_leaves_the_process() {
             continue;
         }
         exercised += 1;
-        let result = client.call_tool(call(tool, &args)).await.expect("a tool result, not a protocol error");
+        let result = client
+            .call_tool(call(tool, &args))
+            .await
+            .expect("a tool result, not a protocol error");
         assert_eq!(result.is_error, Some(true), "{tool} {args}");
-        let sc = result.structured_content.expect("structuredContent on errors too");
+        let sc = result
+            .structured_content
+            .expect("structuredContent on errors too");
         assert_eq!(sc["ok"], false);
         assert_eq!(sc["operation"], tool);
-        assert_eq!(sc["error"]["code"], "INVALID_ARGUMENT", "{tool} {args}: {sc}");
+        assert_eq!(
+            sc["error"]["code"], "INVALID_ARGUMENT",
+            "{tool} {args}: {sc}"
+        );
         assert_eq!(sc["error"]["field"], field, "{tool} {args}: {sc}");
         assert!(!sc["error"]["message"].as_str().unwrap().is_empty());
         assert!(sc["correlation_id"].as_str().is_some_and(|c| !c.is_empty()));
     }
-    assert_eq!(fake.requests().len(), before, "validation must fail before any Ombi request");
-    eprintln!("exercised {exercised} invalid calls over the socket across {} tools", listed.len());
+    assert_eq!(
+        fake.requests().len(),
+        before,
+        "validation must fail before any Ombi request"
+    );
+    eprintln!(
+        "exercised {exercised} invalid calls over the socket across {} tools",
+        listed.len()
+    );
     if listed.iter().filter(|t| t.starts_with("read_")).count() == 14 {
         assert!(exercised >= 60, "only {exercised} invalid calls exercised");
     }
@@ -72,20 +93,76 @@ async fn bundles_and_read_only_filter_list_and_call() {
     let fake = FakeOmbi::start(Options::default()).await;
     let mut env = env_for(&fake, "core");
     env.push(("OMBI_READ_ONLY".into(), "true".into()));
-    let d = Daemon::start(DaemonOpts { env, ..DaemonOpts::default() });
+    let d = Daemon::start(DaemonOpts {
+        env,
+        ..DaemonOpts::default()
+    });
     let client = client(&d.socket).await;
     let tools = client.list_all_tools().await.unwrap();
     for t in &tools {
-        assert!(t.name.starts_with("read_"), "read-only session lists {}", t.name);
+        assert!(
+            t.name.starts_with("read_"),
+            "read-only session lists {}",
+            t.name
+        );
         let def = ombi_mcp::catalogue::find(&t.name).expect("listed tools are catalogue tools");
         assert_eq!(def.bundle, ombi_mcp::catalogue::Bundle::Core, "{}", t.name);
         assert!(t.output_schema.is_some(), "{} has an outputSchema", t.name);
     }
     // Tools of other bundles or write tools are unknown to this session.
-    for name in ["read_settings", "read_logs", "write_request_create", "write_vote"] {
+    for name in [
+        "read_settings",
+        "read_logs",
+        "write_request_create",
+        "write_vote",
+    ] {
         let err = client.call_tool(call(name, &serde_json::json!({}))).await;
         assert!(err.is_err(), "{name} must be unknown here");
     }
     client.cancel().await.unwrap();
     let _ = Duration::ZERO;
+}
+
+/// SIGTERM while a call is in flight: the call finishes and is answered,
+/// then the daemon exits 0 and removes its socket.
+#[tokio::test(flavor = "multi_thread")]
+async fn shutdown_lets_in_flight_calls_finish() {
+    use support::fake_ombi::Fault;
+    let fake = FakeOmbi::start(Options::default()).await;
+    fake.add_fault(Fault::on("GET", "api/v1/Status*").delay(Duration::from_millis(1500)));
+    let mut d = Daemon::start(DaemonOpts {
+        env: env_for(&fake, "core,moderation,administration"),
+        ..DaemonOpts::default()
+    });
+    let client = client(&d.socket).await;
+    let listed = client.list_all_tools().await.unwrap();
+    assert!(
+        listed.iter().any(|t| t.name == "read_server"),
+        "read_server is served"
+    );
+    let in_flight = tokio::spawn(async move {
+        let r = client
+            .call_tool(call(
+                "read_server",
+                &serde_json::json!({"action": "status"}),
+            ))
+            .await;
+        (r, client)
+    });
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGTERM).unwrap();
+    let (result, _client) = in_flight.await.unwrap();
+    let result = result.expect("the in-flight call is answered during shutdown");
+    let sc = result.structured_content.expect("structuredContent");
+    assert_eq!(sc["ok"], true, "{sc}");
+    let status = tokio::task::spawn_blocking(move || {
+        let s = d
+            .wait(Duration::from_secs(20))
+            .expect("daemon exits after draining");
+        (s, d)
+    })
+    .await
+    .unwrap();
+    assert!(status.0.success(), "{:?}\n{}", status.0, status.1.logs());
+    assert!(!status.1.socket.exists());
 }

@@ -36,13 +36,9 @@ fn items(env: &Value) -> &Vec<Value> {
     env["data"]["items"].as_array().expect("items")
 }
 
-fn enable_lidarr(rig: &Rig) {
-    rig.fake
-        .add_fault(Fault::on("GET", "/api/v1/Lidarr/enabled").respond(
-            200,
-            Some("application/json"),
-            "true",
-        ));
+/// Whether Ombi reports Lidarr enabled (`GET /api/v1/Lidarr/enabled`).
+fn set_lidarr(rig: &Rig, enabled: bool) {
+    rig.fake.with_data(|d| d.requests.lidarr_enabled = enabled);
 }
 
 // ---------------------------------------------------------------- read_search
@@ -153,6 +149,7 @@ async fn search_person_movies_uses_the_actor_route() {
 #[tokio::test]
 async fn search_music_needs_lidarr() {
     let rig = Rig::start().await;
+    set_lidarr(&rig, false);
     let env = rig
         .err(
             "read_search",
@@ -175,7 +172,7 @@ async fn search_music_needs_lidarr() {
 #[tokio::test]
 async fn search_artist_reads_the_misspelled_id() {
     let rig = Rig::start().await;
-    enable_lidarr(&rig);
+    set_lidarr(&rig, true);
     let env = rig
         .ok(
             "read_search",
@@ -417,7 +414,7 @@ async fn discover_requested_and_its_fallback() {
     assert_eq!(it.len(), 1, "movies only");
     assert_eq!(
         it[0]["request_targets"],
-        json!([{"kind": "movie", "id": 1}])
+        json!([{"kind": "movie", "id": 2}])
     );
     let env = rig
         .ok(
@@ -537,6 +534,7 @@ async fn discover_credits_use_the_callers_name_and_enrich_tv_titles() {
 #[tokio::test]
 async fn discover_artist_albums() {
     let rig = Rig::start().await;
+    set_lidarr(&rig, false);
     let env = rig
         .err(
             "read_discover",
@@ -544,7 +542,7 @@ async fn discover_artist_albums() {
         )
         .await;
     assert_eq!(env["error"]["code"], "UNSUPPORTED_CAPABILITY");
-    enable_lidarr(&rig);
+    set_lidarr(&rig, true);
     let env = rig
         .ok(
             "read_discover",
@@ -651,7 +649,7 @@ async fn media_tv_details_by_tmdb_and_by_tvdb() {
     );
     assert_eq!(
         it[0]["request_targets"],
-        json!([{"kind": "tv_parent", "id": 12}])
+        json!([{"kind": "tv_parent", "id": 10}])
     );
 
     let env = rig
@@ -677,6 +675,7 @@ async fn media_tv_details_by_tmdb_and_by_tvdb() {
 #[tokio::test]
 async fn media_music_details() {
     let rig = Rig::start().await;
+    set_lidarr(&rig, false);
     let env = rig
         .err(
             "read_media",
@@ -684,7 +683,7 @@ async fn media_music_details() {
         )
         .await;
     assert_eq!(env["error"]["code"], "UNSUPPORTED_CAPABILITY");
-    enable_lidarr(&rig);
+    set_lidarr(&rig, true);
     let env = rig
         .ok(
             "read_media",
@@ -722,10 +721,10 @@ async fn media_by_request() {
     let env = rig
         .ok(
             "read_media",
-            json!({"action": "by_request", "target": {"kind": "tv_parent", "id": 12}}),
+            json!({"action": "by_request", "target": {"kind": "tv_parent", "id": 10}}),
         )
         .await;
-    assert_eq!(rig.fake.hits("GET", "/api/v2/Search/tv/request/12"), 1);
+    assert_eq!(rig.fake.hits("GET", "/api/v2/Search/tv/request/10"), 1);
     assert_eq!(items(&env)[0]["title"], "Breaking Bad");
     let env = rig
         .err(
@@ -747,11 +746,11 @@ async fn media_by_request() {
         ),
         (Some("INVALID_ARGUMENT"), Some("/target/kind"))
     );
-    enable_lidarr(&rig);
+    set_lidarr(&rig, true);
     let env = rig
         .ok(
             "read_media",
-            json!({"action": "by_request", "target": {"kind": "album", "id": 4}}),
+            json!({"action": "by_request", "target": {"kind": "album", "id": 5}}),
         )
         .await;
     assert_eq!(items(&env)[0]["media"], "artist");

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::bundle::Bundle::{self, Administration, Core, Moderation};
 use super::params::*;
-use super::shape::{Field, Ty};
+use super::shape::{Dflt, Field, Ty};
 use crate::contract::ToolError;
 
 /// A result family of `spec/04-results.md` (a `$defs` name).
@@ -355,8 +355,8 @@ pub static TOOLS: [ToolDef; 31] = [
         families: &[RequestPage, RetryPage],
         params: &[
             MEDIA,
-            Field::opt("status", Ty::Enum(REQUEST_STATUS), "Filter by status (default `all`).").default(super::shape::Dflt::Str("all")),
-            Field::opt("sort_direction", Ty::Enum(&["asc", "desc"]), "Order by request date (default `desc`).").default(super::shape::Dflt::Str("desc")),
+            Field::opt("status", Ty::Enum(REQUEST_STATUS), "Filter by status (default `all`).").default(Dflt::Str("all")),
+            Field::opt("sort_direction", Ty::Enum(&["asc", "desc"]), "Order by request date (default `desc`).").default(Dflt::Str("desc")),
             TARGET, PARENT_REQUEST_ID, QUERY, PAGE,
         ],
         actions: &[
@@ -497,7 +497,7 @@ pub static TOOLS: [ToolDef; 31] = [
             TMDB_ID, IS_4K, LANGUAGE,
             Field::opt("on_behalf_user_id", Ty::Str { min: 1, max: 64 }, "Request for another user (GUID; needs power user)."),
             OVERRIDES,
-            Field::opt("provider", Ty::Enum(&["tmdb", "tvdb"]), "Which id namespace `id` is in (default `tmdb`).").default(super::shape::Dflt::Str("tmdb")),
+            Field::opt("provider", Ty::Enum(&["tmdb", "tvdb"]), "Which id namespace `id` is in (default `tmdb`).").default(Dflt::Str("tmdb")),
             Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace."),
             SELECTION, LANGUAGE_PROFILE_ID, MUSICBRAINZ_ID,
             Field::opt("requested_by_alias", Ty::Str { min: 1, max: 100 }, "Name shown as requester of an album."),
@@ -706,9 +706,9 @@ pub static TOOLS: [ToolDef; 31] = [
         title: "Server logs",
         bundle: Administration,
         destructive: false,
-        description: "List Ombi's log files and read lines from one, with credentials redacted; use when diagnosing failures.",
+        description: "List Ombi's log files and read lines from one, with credentials redacted; use when diagnosing failures. Log lines can quote untrusted user-provided text.",
         families: &[Logs],
-        params: &[Field::opt("file_id", Ty::Str { min: 1, max: 200 }, "Log file id (from `list`)."), Field::opt("offset", Ty::Int { min: 0, max: 10_000_000 }, "First line to return (default 0)."), Field::opt("limit", Ty::Int { min: 1, max: 500 }, "Lines to return, 1–500 (default 100).")],
+        params: &[Field::opt("file_id", Ty::Str { min: 1, max: 200 }, "Log file id (from `list`)."), Field::opt("offset", Ty::Int { min: 0, max: 10_000_000 }, "First line to return (default 0).").default(Dflt::Int(0)), Field::opt("limit", Ty::Int { min: 1, max: 500 }, "Lines to return, 1–500 (default 100).").default(Dflt::Int(100))],
         actions: &[
             act("list", "the log files", &[], &[]),
             act("read", "lines of one log file", &["file_id"], &["offset", "limit"]),
@@ -803,3 +803,51 @@ pub static TOOLS: [ToolDef; 31] = [
         check: None,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::schema::DEFS;
+
+    #[test]
+    fn table_is_consistent() {
+        for t in TOOLS.iter() {
+            assert!(!t.actions.is_empty(), "{}", t.name);
+            for f in t.families {
+                assert!(DEFS.contains_key(f.def_name()), "{}: {:?}", t.name, f);
+            }
+            if let Some(d) = t.default_action {
+                assert!(t.action(d).is_some(), "{}", t.name);
+            }
+            for a in t.actions {
+                for arg in a.required.iter().chain(a.optional).chain(a.one_of) {
+                    assert!(t.param(arg).is_some(), "{}.{}: `{arg}`", t.name, a.name);
+                }
+                for (arg, labels) in a.only {
+                    let Some(Field {
+                        ty: Ty::Enum(all), ..
+                    }) = t.param(arg)
+                    else {
+                        panic!("{}.{}: `only` on non-enum `{arg}`", t.name, a.name);
+                    };
+                    assert!(
+                        labels.iter().all(|l| all.contains(l)),
+                        "{}.{}",
+                        t.name,
+                        a.name
+                    );
+                }
+            }
+            // Every parameter is used by some action.
+            for f in t.params {
+                assert!(
+                    t.actions.iter().any(|a| a.accepts(f.name)),
+                    "{}: unused `{}`",
+                    t.name,
+                    f.name
+                );
+            }
+            assert_eq!(t.is_write(), t.families == [Family::Mutation], "{}", t.name);
+        }
+    }
+}

@@ -16,17 +16,15 @@ impl ToolDef {
         let args = args.unwrap_or(&empty);
 
         for key in args.keys() {
-            if key != "action" || !self.has_action_arg() {
-                if self.param(key).is_none() {
-                    return Err(ToolError::invalid(
-                        format!("/{}", escape(key)),
-                        format!(
-                            "unknown argument `{key}`; {} accepts {}",
-                            self.name,
-                            self.arg_names()
-                        ),
-                    ));
-                }
+            if (key != "action" || !self.has_action_arg()) && self.param(key).is_none() {
+                return Err(ToolError::invalid(
+                    format!("/{}", escape(key)),
+                    format!(
+                        "unknown argument `{key}`; {} accepts {}",
+                        self.name,
+                        self.arg_names()
+                    ),
+                ));
             }
         }
         let action = self.resolve_action(args)?;
@@ -109,10 +107,11 @@ impl ToolDef {
         // Defaults only for arguments the action takes, so a default never
         // makes an argument look given to another action.
         for field in self.params {
-            if action.accepts(field.name) && !out.contains_key(field.name) {
-                if let Some(v) = default_value(field) {
-                    out.insert(field.name.into(), v);
-                }
+            if action.accepts(field.name)
+                && !out.contains_key(field.name)
+                && let Some(v) = default_value(field)
+            {
+                out.insert(field.name.into(), v);
             }
         }
         Ok(Args::new(out))

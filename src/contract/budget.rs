@@ -58,9 +58,23 @@ pub fn shorten(s: &str, max_chars: usize) -> Option<String> {
     Some(format!("{}{ELLIPSIS}", &s[..cut]))
 }
 
-/// Serialized size of a value in bytes.
-pub fn size_of(v: &Value) -> usize {
-    serde_json::to_vec(v).map(|b| b.len()).unwrap_or(usize::MAX)
+/// Serialized size in bytes (counted, not buffered).
+pub fn size_of<T: serde::Serialize + ?Sized>(v: &T) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    match serde_json::to_writer(&mut c, v) {
+        Ok(()) => c.0,
+        Err(_) => usize::MAX,
+    }
 }
 
 /// Applies every budget to an envelope object in place (`data`, `warnings`,
@@ -77,8 +91,18 @@ pub fn apply(env: &mut Map<String, Value>) {
         && let Some(s) = shorten(m, MAX_MESSAGE_CHARS)
     {
         *m = s;
+        notes.push("shortened the error message".into());
+        cut = true;
     }
     if let Some(Value::Array(w)) = env.get_mut("warnings") {
+        // Room for the budget's own notes (at most four).
+        let keep = MAX_WARNINGS - 5;
+        if w.len() > keep {
+            let extra = w.len() - keep;
+            w.truncate(keep);
+            notes.push(format!("dropped {extra} further warnings"));
+            cut = true;
+        }
         for x in w.iter_mut() {
             if let Value::String(s) = x
                 && let Some(short) = shorten(s, MAX_MESSAGE_CHARS)
@@ -89,13 +113,13 @@ pub fn apply(env: &mut Map<String, Value>) {
     }
 
     let target = MAX_BYTES - SLACK;
-    if size_of(&Value::Object(env.clone())) > target {
+    if size_of(&*env) > target {
         cut |= shorten_texts(env, target, &mut notes);
     }
-    if size_of(&Value::Object(env.clone())) > target {
+    if size_of(&*env) > target {
         cut |= drop_records(env, target, &mut notes);
     }
-    if size_of(&Value::Object(env.clone())) > target {
+    if size_of(&*env) > target {
         // Last resort (text outside the known fields, many warnings): every
         // string shortened hard, then caller warnings thinned.
         if let Some(d) = env.get_mut("data") {
@@ -106,8 +130,9 @@ pub fn apply(env: &mut Map<String, Value>) {
             }
         }
         if let Some(Value::Array(w)) = env.get_mut("warnings") {
-            while w.len() > 10 && size_of(&Value::Array(w.clone())) > MAX_BYTES / 4 {
-                w.pop();
+            let mut total = size_of(&*w);
+            while w.len() > 10 && total > MAX_BYTES / 4 {
+                total -= w.pop().map(|x| size_of(&x) + 1).unwrap_or(0);
                 cut = true;
             }
         }
@@ -123,12 +148,7 @@ pub fn apply(env: &mut Map<String, Value>) {
             }
         }
     };
-    let keep = MAX_WARNINGS - notes.len().min(MAX_WARNINGS);
-    if w.len() > keep {
-        w.truncate(keep.saturating_sub(1));
-        notes.push("further warnings were dropped".into());
-        cut = true;
-    }
+    w.truncate(MAX_WARNINGS.saturating_sub(notes.len()));
     w.extend(notes.into_iter().map(Value::String));
     if cut {
         env.insert("truncated".into(), Value::Bool(true));
@@ -229,7 +249,7 @@ fn shorten_texts(env: &mut Map<String, Value>, target: usize, notes: &mut Vec<St
             return false;
         };
         total = total.max(shorten_known(data, limit, false));
-        if size_of(&Value::Object(env.clone())) <= target {
+        if size_of(&*env) <= target {
             break;
         }
     }
@@ -277,7 +297,7 @@ fn shorten_all(v: &mut Value, limit: usize) -> usize {
 fn drop_records(env: &mut Map<String, Value>, target: usize, notes: &mut Vec<String>) -> bool {
     let mut cut = false;
     for key in RECORD_ARRAYS {
-        let over = size_of(&Value::Object(env.clone())).saturating_sub(target);
+        let over = size_of(&*env).saturating_sub(target);
         if over == 0 {
             break;
         }
@@ -303,4 +323,72 @@ fn drop_records(env: &mut Map<String, Value>, target: usize, notes: &mut Vec<Str
         }
     }
     cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn env(data: Value) -> Map<String, Value> {
+        match json!({"ok": true, "operation": "t", "data": data, "warnings": [], "truncated": false, "correlation_id": "c"})
+        {
+            Value::Object(m) => m,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn shorten_respects_char_boundaries() {
+        assert_eq!(shorten("ab", 2), None);
+        assert_eq!(shorten("日本語テキスト", 3).as_deref(), Some("日本語…"));
+        assert_eq!(shorten("", 0), None);
+    }
+
+    #[test]
+    fn size_of_counts_serialized_bytes() {
+        let v = json!({"a": [1, "ü"]});
+        assert_eq!(size_of(&v), serde_json::to_vec(&v).unwrap().len());
+    }
+
+    #[test]
+    fn untouched_when_within_budget() {
+        let mut e = env(
+            json!({"kind": "metrics", "values": [{"name": "n", "value": 1, "scope": "instance"}]}),
+        );
+        let before = e.clone();
+        apply(&mut e);
+        assert_eq!(e, before);
+    }
+
+    #[test]
+    fn mutation_item_results_are_capped() {
+        let items: Vec<Value> = (0..250)
+            .map(|i| json!({"identifier": i.to_string(), "outcome": "completed"}))
+            .collect();
+        let mut e = env(json!({"kind": "mutation", "outcome": "partial", "item_results": items}));
+        apply(&mut e);
+        assert_eq!(
+            e["data"]["item_results"].as_array().map(Vec::len),
+            Some(100)
+        );
+        assert_eq!(e["truncated"], true);
+        assert_eq!(
+            e["warnings"][0],
+            "dropped 150 of 250 item_results (at most 100 per result)"
+        );
+    }
+
+    #[test]
+    fn keeps_at_most_100_warnings() {
+        let mut e = env(json!({"kind": "metrics", "values": []}));
+        e.insert(
+            "warnings".into(),
+            Value::Array((0..300).map(|i| json!(format!("w{i}"))).collect()),
+        );
+        apply(&mut e);
+        let w = e["warnings"].as_array().map(Vec::len).unwrap_or(0);
+        assert!(w <= MAX_WARNINGS, "{w}");
+        assert_eq!(e["truncated"], true);
+    }
 }

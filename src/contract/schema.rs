@@ -108,3 +108,53 @@ pub fn output_schema(name: &str, families: &[Family]) -> Map<String, Value> {
         _ => Map::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ref_resolves() {
+        assert_eq!(DEFS.len(), 37);
+        for (name, def) in DEFS.iter() {
+            let mut refs = Vec::new();
+            refs_in(def, &mut refs);
+            for r in refs {
+                assert!(DEFS.contains_key(&r), "{name} refers to missing {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn closure_is_transitive_and_minimal() {
+        let c = closure(&["request_page"]);
+        let want: BTreeSet<String> = [
+            "request_page",
+            "request",
+            "target",
+            "identifier",
+            "season",
+            "episode",
+            "paging",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(c, want);
+        assert_eq!(closure(&["error"]).len(), 1);
+    }
+
+    #[test]
+    fn single_family_still_uses_one_of() {
+        let s = output_schema("read_logs", &[Family::Logs]);
+        assert_eq!(
+            s["properties"]["data"]["oneOf"],
+            json!([{"$ref": "#/$defs/logs"}])
+        );
+        let defs: Vec<&String> = s["$defs"]
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(defs, ["log_file", "logs", "error"]);
+    }
+}

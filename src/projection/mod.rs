@@ -5,7 +5,13 @@
 #[cfg(test)]
 pub(crate) mod family_schema;
 pub mod identifiers;
+pub mod issues;
 pub mod library;
 pub mod media;
+pub mod metrics;
+pub mod page_window;
 pub mod reference;
+pub mod requests;
+pub mod votes;
 pub mod window;
+pub mod wire;

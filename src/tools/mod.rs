@@ -65,6 +65,11 @@ pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
 /// never listed nor callable.
 pub fn handler(name: &str) -> Option<Handler> {
     let h: Handler = match name {
+        // requests, stats, issues, votes
+        "read_requests" => requests::read_requests,
+        "read_request_stats" => request_stats::read_request_stats,
+        "read_issues" => issues::read_issues,
+        "read_votes" => votes::read_votes,
         // media (search, discovery, details, library, reference lists)
         "read_search" => search::read_search,
         "read_discover" => discover::read_discover,
@@ -75,3 +80,8 @@ pub fn handler(name: &str) -> Option<Handler> {
     };
     Some(h)
 }
+
+pub mod issues;
+pub mod request_stats;
+pub mod requests;
+pub mod votes;

@@ -14,6 +14,7 @@ pub mod route;
 pub mod sanitize;
 pub mod session;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use reqwest::Url;
@@ -99,7 +100,9 @@ impl Upstream {
 
     /// Sends `route` acting as `acting_user` (api_key mode: the `UserName`
     /// header; ignored in jwt mode) and returns the raw answer, its body read
-    /// under [`MAX_BODY_BYTES`]. Only transport problems are errors here.
+    /// under [`MAX_BODY_BYTES`]. The status is not interpreted here (see
+    /// [`UpstreamResponse::payload`] / [`UpstreamResponse::json`]); errors are
+    /// transport failures, the deadline, and (jwt) a failed login.
     pub async fn send(
         &self,
         acting_user: Option<&str>,
@@ -295,15 +298,25 @@ impl Upstream {
         let desc = route.to_string();
         let deadline = Instant::now() + self.timeout;
         let mut attempt = 0;
+        // Whether the request itself left (not just the login before it):
+        // a write that timed out before that point is safe to retry.
+        let sent = AtomicBool::new(false);
         loop {
             let outcome = tokio::time::timeout_at(
                 deadline,
-                self.attempt(acting_user, route, &url, &desc, cap),
+                self.attempt(acting_user, route, &url, &desc, cap, &sent),
             )
             .await;
             let remaining = deadline.saturating_duration_since(Instant::now());
             let wait = match outcome {
-                Err(_) => return Err(deadline_error(&desc, route.kind, self.timeout)),
+                Err(_) => {
+                    let kind = if sent.load(Ordering::SeqCst) {
+                        route.kind
+                    } else {
+                        Kind::Read
+                    };
+                    return Err(deadline_error(&desc, kind, self.timeout));
+                }
                 Ok(Err(Failed::Final(e))) => return Err(e),
                 Ok(Err(Failed::Transport(e))) => {
                     match retry::after_transport(route.kind, attempt, remaining) {
@@ -336,9 +349,12 @@ impl Upstream {
         url: &Url,
         desc: &str,
         cap: usize,
+        sent: &AtomicBool,
     ) -> Result<UpstreamResponse, Failed> {
         let creds = self.credentials(acting_user).await.map_err(Failed::Final)?;
-        let resp = self.exchange(route, url, desc, creds.headers, cap).await?;
+        let resp = self
+            .exchange(route, url, desc, creds.headers, cap, sent)
+            .await?;
         if resp.status != 401 {
             return Ok(resp);
         }
@@ -354,7 +370,8 @@ impl Upstream {
             .await
             .map_err(Failed::Final)?;
         let creds = session::bearer(&token).map_err(Failed::Final)?;
-        self.exchange(route, url, desc, creds.headers, cap).await
+        self.exchange(route, url, desc, creds.headers, cap, sent)
+            .await
     }
 
     async fn exchange(
@@ -364,6 +381,7 @@ impl Upstream {
         desc: &str,
         auth: HeaderMap,
         cap: usize,
+        sent: &AtomicBool,
     ) -> Result<UpstreamResponse, Failed> {
         let accept = match route.accept {
             Accept::Json => "application/json",
@@ -374,11 +392,12 @@ impl Upstream {
             .request(route.method.clone(), url.clone())
             .headers(auth)
             .header(ACCEPT, accept);
-        if let Some(body) = &route.body {
+        if let Some(Ok(body)) = &route.body {
             req = req
                 .header(CONTENT_TYPE, "application/json")
                 .body(body.clone());
         }
+        sent.store(true, Ordering::SeqCst);
         let resp = req.send().await.map_err(Failed::Transport)?;
         let status = resp.status().as_u16();
         let header = |name| {

@@ -32,7 +32,8 @@ pub struct Route {
     /// Argument segments, each percent-encoded as exactly one segment.
     pub(crate) segs: Vec<String>,
     pub(crate) query: Vec<(&'static str, String)>,
-    pub(crate) body: Option<Vec<u8>>,
+    /// The JSON body, or why it could not be encoded (reported at send time).
+    pub(crate) body: Option<Result<Vec<u8>, String>>,
     pub(crate) kind: Kind,
     pub(crate) accept: Accept,
 }
@@ -88,9 +89,7 @@ impl Route {
 
     /// Sends `body` as JSON.
     pub fn json(mut self, body: &impl Serialize) -> Route {
-        // Serializing our own request models cannot fail (no maps with
-        // non-string keys); an empty object is a safe fallback anyway.
-        self.body = Some(serde_json::to_vec(body).unwrap_or_else(|_| b"{}".to_vec()));
+        self.body = Some(serde_json::to_vec(body).map_err(|e| e.to_string()));
         self
     }
 
@@ -110,6 +109,11 @@ impl Route {
 
     /// The full URL under `base` (which ends in `/`, prefix kept).
     pub fn url(&self, base: &Url) -> Result<Url, ToolError> {
+        if let Some(Err(e)) = &self.body {
+            return Err(ToolError::internal(format!(
+                "cannot encode the body of {self}: {e}"
+            )));
+        }
         let mut url = base
             .join(self.path)
             .map_err(|_| ToolError::internal(format!("bad route {}", self.path)))?;

@@ -83,6 +83,10 @@ pub(crate) struct JwtSession {
     renewing: tokio::sync::Mutex<()>,
     generation: AtomicU64,
     logins: AtomicU64,
+    /// Logins completed (counted after `last_error` is stored).
+    finished: AtomicU64,
+    /// How the latest login failed (shared with the calls that waited on it).
+    last_error: StdMutex<Option<ToolError>>,
 }
 
 #[derive(Serialize)]
@@ -109,6 +113,8 @@ impl Session {
                 renewing: tokio::sync::Mutex::new(()),
                 generation: AtomicU64::new(0),
                 logins: AtomicU64::new(0),
+                finished: AtomicU64::new(0),
+                last_error: StdMutex::new(None),
             }),
             AuthConfig::ApiKey { key, user_name } => Session::ApiKey {
                 key: key.clone(),
@@ -194,7 +200,7 @@ impl JwtSession {
     }
 
     pub fn logins(&self) -> u64 {
-        self.logins.load(Ordering::Relaxed)
+        self.logins.load(Ordering::SeqCst)
     }
 
     /// A fresh token's header, logging in when there is none or it is due.
@@ -214,12 +220,16 @@ impl JwtSession {
     }
 
     /// Logs in unless someone else already replaced generation `seen`.
+    ///
+    /// Waiters share the outcome of the login they waited for, failures
+    /// included: 50 calls with a wrong password make one login, not 50.
     pub async fn renew(
         &self,
         client: &reqwest::Client,
         base: &reqwest::Url,
         seen: Option<u64>,
     ) -> Result<std::sync::Arc<Token>, ToolError> {
+        let finished_seen = self.finished.load(Ordering::SeqCst);
         let _flight = self.renewing.lock().await;
         if let Some(t) = self.current()
             && Some(t.generation) != seen
@@ -227,7 +237,20 @@ impl JwtSession {
         {
             return Ok(t);
         }
-        let token = std::sync::Arc::new(self.login(client, base).await?);
+        if self.finished.load(Ordering::SeqCst) != finished_seen
+            && let Some(e) = self
+                .last_error
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone()
+        {
+            return Err(e);
+        }
+        let outcome = self.login(client, base).await;
+        *self.last_error.lock().unwrap_or_else(|p| p.into_inner()) =
+            outcome.as_ref().err().cloned();
+        self.finished.fetch_add(1, Ordering::SeqCst);
+        let token = std::sync::Arc::new(outcome?);
         *self.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());
         Ok(token)
     }
@@ -237,7 +260,7 @@ impl JwtSession {
         client: &reqwest::Client,
         base: &reqwest::Url,
     ) -> Result<Token, ToolError> {
-        self.logins.fetch_add(1, Ordering::Relaxed);
+        self.logins.fetch_add(1, Ordering::SeqCst);
         let url = base
             .join("api/v1/Token")
             .map_err(|_| ToolError::internal("cannot build the login URL"))?;

@@ -253,8 +253,7 @@ pub fn run_shim(
     let _ = stdin.flush();
     std::thread::sleep(hold);
     drop(stdin);
-    let out = wait_output(child, Duration::from_secs(20));
-    out
+    wait_output(child, Duration::from_secs(20))
 }
 
 pub fn wait_output(mut child: Child, limit: Duration) -> ShimRun {

@@ -300,6 +300,21 @@ pub fn cases() -> Vec<(&'static str, Value, &'static str)> {
             json!({"action": "album", "musicbrainz_id": "x", "is_4k": true}),
             "/is_4k",
         ),
+        (
+            "write_request_create",
+            json!({"action": "tv", "id": 1, "selection": {"mode": "episodes", "seasons": [{"season_number": 1, "episodes": [1], "episode": 2}]}}),
+            "/selection/seasons/0/episode",
+        ),
+        (
+            "write_request_create",
+            json!({"action": "tv", "id": 1, "selection": {"mode": "episodes", "seasons": [{"season_number": 1, "episodes": [1, 0]}]}}),
+            "/selection/seasons/0/episodes/1",
+        ),
+        (
+            "write_request_create",
+            json!({"action": "movie", "tmdb_id": 2147483648u64}),
+            "/tmdb_id",
+        ),
         // core writes
         (
             "write_request_subscribe",
@@ -397,6 +412,16 @@ pub fn cases() -> Vec<(&'static str, Value, &'static str)> {
             "write_settings_patch",
             json!({"section": "ombi", "revision": "r", "changes": [{"name": "x", "value": {"a": 1}}]}),
             "/changes/0/value",
+        ),
+        (
+            "write_settings_patch",
+            json!({"section": "ombi", "revision": "r", "changes": [{"name": "x", "value": 1, "path": "/x"}]}),
+            "/changes/0/path",
+        ),
+        (
+            "write_settings_patch",
+            json!({"section": "ombi", "changes": [{"name": "x", "value": 1}]}),
+            "/revision",
         ),
         (
             "write_integration_test",
@@ -505,7 +530,17 @@ pub fn valid() -> Vec<(&'static str, Value, Value)> {
         (
             "read_logs",
             json!({"action": "read", "file_id": "log-2024", "limit": 500}),
-            json!({"action": "read", "file_id": "log-2024", "limit": 500}),
+            json!({"action": "read", "file_id": "log-2024", "offset": 0, "limit": 500}),
+        ),
+        (
+            "read_logs",
+            json!({"action": "read", "file_id": "log-2024"}),
+            json!({"action": "read", "file_id": "log-2024", "offset": 0, "limit": 100}),
+        ),
+        (
+            "read_logs",
+            json!({"action": "list"}),
+            json!({"action": "list"}),
         ),
     ]
 }

@@ -45,7 +45,7 @@ impl Gen<'_> {
                 json!((min.max(1) + (s % 7) as i64).min(max))
             }
             "number" => json!(1.5 + (s % 3) as f64),
-            "boolean" => json!(s % 2 == 0),
+            "boolean" => json!(s.is_multiple_of(2)),
             "object" => {
                 let props = schema.get("properties").and_then(Value::as_object);
                 let required: Vec<&str> = schema

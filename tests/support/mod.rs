@@ -2,4 +2,5 @@
 //! `#[path = "support/mod.rs"] mod support;`
 #![allow(dead_code)]
 
+pub mod client;
 pub mod fake_ombi;

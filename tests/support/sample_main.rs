@@ -9,8 +9,10 @@ const USAGE: &str = "usage: ombi-sample [--listen ADDR:PORT | --port PORT] [--ba
 
 #[tokio::main]
 async fn main() {
-    let mut options = fake_ombi::Options::default();
-    options.listen = "127.0.0.1:5000".parse().expect("literal address");
+    let mut options = fake_ombi::Options {
+        listen: "127.0.0.1:5000".parse().expect("literal address"),
+        ..fake_ombi::Options::default()
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| {

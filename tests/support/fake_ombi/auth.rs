@@ -133,7 +133,7 @@ pub fn challenge(error: Option<&str>) -> Response {
 /// ends the request. `Ok((principal, bearer_error))`.
 pub type AuthOutcome = (Option<Principal>, Option<String>);
 
-pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Response> {
+pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Box<Response>> {
     let opts = shared.options.lock().unwrap();
     let mut principal = None;
     if call.path.to_ascii_lowercase().starts_with("/api") {
@@ -149,7 +149,7 @@ pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Respons
             });
         if let Some(key) = key {
             if !key.eq_ignore_ascii_case(&opts.api_key) {
-                return Err(text_401("Invalid API Key"));
+                return Err(Box::new(text_401("Invalid API Key")));
             }
             match call.headers.get("username") {
                 Some(v) => {
@@ -166,7 +166,7 @@ pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Respons
                                 api_user: false,
                             })
                         }
-                        None => return Err(text_401("Invalid User")),
+                        None => return Err(Box::new(text_401("Invalid User"))),
                     }
                 }
                 None => {

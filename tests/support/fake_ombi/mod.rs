@@ -13,6 +13,7 @@ pub mod auth;
 pub mod faults;
 pub mod routes;
 pub mod state;
+pub mod state_requests;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -237,15 +238,15 @@ async fn handle(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response
         headers: parts.headers,
         body,
     };
-    if let Some(fault) = shared.faults.take(call.method.as_str(), &call.path) {
-        if let Some(resp) = faults::apply(fault).await {
-            return resp;
-        }
+    if let Some(fault) = shared.faults.take(call.method.as_str(), &call.path)
+        && let Some(resp) = faults::apply(fault).await
+    {
+        return resp;
     }
     // ApiKeyMiddlewear runs only for paths starting with /api.
     let principal = match auth::authenticate(&shared, &call) {
         Ok(p) => p,
-        Err(resp) => return resp,
+        Err(resp) => return *resp,
     };
     routes::dispatch(&shared, &call, principal)
 }

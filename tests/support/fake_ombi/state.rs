@@ -55,8 +55,12 @@ pub struct Data {
     pub comments: Vec<Value>,
     pub votes: Vec<Vote>,
     pub vote_enabled: bool,
+    /// Log files (name, content), newest first.
+    pub logs: Vec<(String, String)>,
     /// `/api/v2/Features`.
     pub features: Vec<(String, bool)>,
+    /// Request-domain reads (state_requests.rs).
+    pub requests: super::state_requests::RequestData,
     next_id: i64,
 }
 
@@ -84,10 +88,15 @@ impl Data {
             comments: Vec::new(),
             votes: Vec::new(),
             vote_enabled: true,
+            logs: vec![
+                ("log20260502.txt".into(), sample_log(40)),
+                ("log20260501.txt".into(), sample_log(3)),
+            ],
             features: vec![
                 ("Movie4KRequests".into(), false),
                 ("PlayedSync".into(), false),
             ],
+            requests: Default::default(),
             next_id: 100,
         };
         let mut req = movie_request(1, 603, "The Matrix", "bob");
@@ -111,6 +120,7 @@ impl Data {
             "resovledDate": null, "createdDate": "2026-04-04T12:00:00Z", "userReportedId": user_id("bob"),
             "userReported": ombi_user("bob"), "comments": null, "posterPath": null
         }));
+        super::state_requests::extend_sample(&mut data);
         data
     }
 
@@ -312,12 +322,15 @@ pub fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -365,4 +378,17 @@ pub fn big_array_stream(
             Some((Ok(Bytes::from(chunk)), (sent, n, false)))
         }
     })
+}
+
+/// Serilog lines, some carrying what `read_logs` must redact.
+fn sample_log(lines: usize) -> String {
+    (0..lines)
+        .map(|i| match i % 4 {
+            0 => format!("2026-05-02 10:{:02}:00.000 +00:00 [INF] Request finished in 12ms 200 application/json", i % 60),
+            1 => format!("2026-05-02 10:{:02}:01.000 +00:00 [WRN] Radarr call http://radarr.lan:7878/api/v3/movie?apikey=0123456789abcdef0123456789abcdef failed", i % 60),
+            2 => format!("2026-05-02 10:{:02}:02.000 +00:00 [INF] User bob@example.org logged in", i % 60),
+            _ => format!("2026-05-02 10:{:02}:03.000 +00:00 [ERR] Plex sync: X-Plex-Token=plexTok3nSecretValue123 rejected", i % 60),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -56,6 +56,18 @@ pub fn routes() -> Vec<RouteDef> {
             access: Access::Anonymous,
             handler: request_count,
         },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/System/logs",
+            access: Access::Admin,
+            handler: log_list,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/System/logs/{logFileName}",
+            access: Access::Admin,
+            handler: log_file,
+        },
     ]
 }
 
@@ -121,4 +133,41 @@ fn request_count(ctx: &Ctx) -> Response {
         "available": count(&|r| r["available"] == json!(true)),
         "denied": count(&|r| r["denied"] == json!(true)),
     }))
+}
+
+/// Serilog's daily files, newest first (shapes.md §7).
+fn log_list(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    json(json!(
+        data.logs.iter().map(|(name, _)| name).collect::<Vec<_>>()
+    ))
+}
+
+/// The whole file: `text/plain`, or a JSON string under `Accept: application/json`.
+fn log_file(ctx: &Ctx) -> Response {
+    use axum::response::IntoResponse;
+    let data = ctx.shared.data.lock().unwrap();
+    let Some((_, text)) = data
+        .logs
+        .iter()
+        .find(|(n, _)| n == ctx.param("logFileName"))
+    else {
+        return super::super::error_500("Could not find file '/config/Logs/missing.txt'.");
+    };
+    let wants_json = ctx
+        .call
+        .headers
+        .get(axum::http::header::ACCEPT)
+        .is_some_and(|a| a.as_bytes().starts_with(b"application/json"));
+    if wants_json {
+        return json(json!(text));
+    }
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; charset=utf-8",
+        )],
+        text.clone(),
+    )
+        .into_response()
 }

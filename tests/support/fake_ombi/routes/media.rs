@@ -2,8 +2,8 @@
 //! ratings/providers, recently added, calendar, artwork, reference lists.
 //! Behaviour follows the ledger: 204 for null, 500 where Ombi dereferences a
 //! null (unknown IMDb id or request id), 404 for an unknown TMDB keyword.
-//! `GET /api/v1/Lidarr/enabled` answers `false`; tests enable music with a
-//! fault answering `true`.
+//! `GET /api/v1/Lidarr/enabled` and `recentlyRequested` are served by
+//! `requests.rs` from the shared request data (`data.requests`).
 
 pub mod data;
 
@@ -28,9 +28,6 @@ pub fn routes() -> Vec<RouteDef> {
         handler,
     };
     vec![
-        r("GET", "api/v1/Lidarr/enabled", Access::Anonymous, |_| {
-            json(json!(false))
-        }),
         // v1 search
         r("POST", "api/v1/Search/movie", AUTH, movie_search),
         r("POST", "api/v1/Search/movie/actor", AUTH, actor_search),
@@ -82,9 +79,6 @@ pub fn routes() -> Vec<RouteDef> {
             AUTH,
             collection,
         ),
-        r("GET", "api/v2/Requests/recentlyRequested", AUTH, |_| {
-            json(data::recently_requested())
-        }),
         // v2 details
         r(
             "GET",
@@ -431,11 +425,18 @@ fn tv_details(ctx: &Ctx) -> Response {
 }
 
 fn tv_by_request(ctx: &Ctx) -> Response {
-    // Parent request 12 is Breaking Bad (TMDB 1396).
-    match (ctx.int("requestId") == 12)
-        .then(|| data::tv_full(1396))
-        .flatten()
-    {
+    // The PARENT request's TMDB id (`externalProviderId`) → the show.
+    let tmdb = ctx
+        .shared
+        .data
+        .lock()
+        .unwrap()
+        .requests
+        .tv_parents
+        .iter()
+        .find(|p| p["id"] == json!(ctx.int("requestId")))
+        .and_then(|p| p["externalProviderId"].as_i64());
+    match tmdb.and_then(data::tv_full) {
         Some(v) => json(v),
         None => error_500("Object reference not set to an instance of an object."),
     }
@@ -461,7 +462,17 @@ fn album(ctx: &Ctx) -> Response {
 }
 
 fn artist_by_request(ctx: &Ctx) -> Response {
-    match (ctx.int("requestId") == 4)
+    // Any known album request resolves to its artist (the sample knows one).
+    let known = ctx
+        .shared
+        .data
+        .lock()
+        .unwrap()
+        .requests
+        .albums
+        .iter()
+        .any(|a| a["id"] == json!(ctx.int("requestId")));
+    match known
         .then(|| data::artist_info(data::LINKIN_PARK))
         .flatten()
     {

@@ -4,9 +4,11 @@
 //! GET → `200 text/html`, other verbs → 500 `{error}`.
 
 pub mod core;
+pub mod issues;
 pub mod media;
 pub mod requests;
 pub mod search;
+pub mod votes;
 
 use std::collections::HashMap;
 
@@ -71,6 +73,8 @@ fn table() -> Vec<RouteDef> {
     let mut t = Vec::new();
     t.extend(core::routes());
     t.extend(requests::routes());
+    t.extend(issues::routes());
+    t.extend(votes::routes());
     t.extend(search::routes());
     t.extend(media::routes());
     t

@@ -1,4 +1,6 @@
-//! Movie requests, moderation, votes and issue comments.
+//! Requests: the v2 paged lists, gets, children, searches, recent, retry
+//! queue, counts/totals/quotas, stats (reads); movie create/moderation,
+//! votes and issue comments (writes).
 
 use axum::response::Response;
 use serde::Deserialize;
@@ -8,13 +10,107 @@ use super::super::state::{self, Vote};
 use super::super::{error_500, json, no_content, problem_400};
 use super::{Access, Ctx, RouteDef};
 
+#[path = "requests_reads.rs"]
+mod reads;
+
 pub fn routes() -> Vec<RouteDef> {
     vec![
+        // reads (requests_reads.rs)
         RouteDef {
             method: "GET",
-            template: "api/v2/Requests/movie/{count:int}/{position:int}/{sort}/{sortOrder}",
+            template: "api/v2/Requests/recentlyRequested",
             access: Access::Authenticated,
-            handler: movie_list,
+            handler: reads::recent,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Requests/{media}/{count:int}/{position:int}/{sort}/{sortOrder}",
+            access: Access::Authenticated,
+            handler: reads::v2_list,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Requests/{media}/{status}/{count:int}/{position:int}/{sort}/{sortOrder}",
+            access: Access::Authenticated,
+            handler: reads::v2_list,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/tv/{requestId:int}",
+            access: Access::Authenticated,
+            handler: reads::tv_parent,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/tv/{requestId:int}/child",
+            access: Access::Authenticated,
+            handler: reads::tv_children,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/tvlite/{count:int}/{position:int}/{orderType:int}/{statusFilterType:int}/{availabilityFilterType:int}",
+            access: Access::Authenticated,
+            handler: reads::tvlite_page,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/movie/search/{searchTerm}",
+            access: Access::Authenticated,
+            handler: reads::movie_search,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/tv/search/{searchTerm}",
+            access: Access::Authenticated,
+            handler: reads::tv_search,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/request/music/search/{searchTerm}",
+            access: Access::Authenticated,
+            handler: reads::album_search,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/RequestRetry",
+            access: Access::Admin,
+            handler: reads::retry_queue,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/{media}/total",
+            access: Access::Authenticated,
+            handler: reads::total,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/request/music/total",
+            access: Access::Authenticated,
+            handler: reads::total,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/{media}/remaining",
+            access: Access::Authenticated,
+            handler: reads::remaining,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/request/music/remaining",
+            access: Access::Authenticated,
+            handler: reads::remaining,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Stats",
+            access: Access::Admin,
+            handler: reads::stats,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Lidarr/enabled",
+            access: Access::Anonymous,
+            handler: reads::lidarr_enabled,
         },
         RouteDef {
             method: "GET",
@@ -55,33 +151,7 @@ pub fn routes() -> Vec<RouteDef> {
     ]
 }
 
-const NRE: &str = "Object reference not set to an instance of an object.";
-
-/// `{collection,total}`; `sort` must name a property (else a 500 NRE).
-fn movie_list(ctx: &Ctx) -> Response {
-    let data = ctx.shared.data.lock().unwrap();
-    let sort = ctx.param("sort").to_string();
-    let Some(key) = data
-        .movie_requests
-        .first()
-        .and_then(|r| r.as_object())
-        .and_then(|o| o.keys().find(|k| k.eq_ignore_ascii_case(&sort)).cloned())
-    else {
-        return error_500(NRE);
-    };
-    let mut rows = data.movie_requests.clone();
-    rows.sort_by(|a, b| a[&key].to_string().cmp(&b[&key].to_string()));
-    if ctx.param("sortOrder").eq_ignore_ascii_case("desc") {
-        rows.reverse();
-    }
-    let total = rows.len();
-    let page: Vec<Value> = rows
-        .into_iter()
-        .skip(ctx.int("position").max(0) as usize)
-        .take(ctx.int("count").max(0) as usize)
-        .collect();
-    json(json!({ "collection": page, "total": total }))
-}
+pub(crate) const NRE: &str = "Object reference not set to an instance of an object.";
 
 /// Unknown id: `FillAdditionalFields` dereferences null → 500.
 fn movie_info(ctx: &Ctx) -> Response {
@@ -170,10 +240,10 @@ fn movie_create(ctx: &Ctx) -> Response {
         req["requestStatus"] = json!("Common.ProcessingRequest");
         req["canApprove"] = json!(false);
     }
-    if ctx.call.headers.contains_key("apikey") {
-        if let Some(alias) = ctx.call.headers.get("apialias") {
-            req["requestedByAlias"] = json!(String::from_utf8_lossy(alias.as_bytes()));
-        }
+    if ctx.call.headers.contains_key("apikey")
+        && let Some(alias) = ctx.call.headers.get("apialias")
+    {
+        req["requestedByAlias"] = json!(String::from_utf8_lossy(alias.as_bytes()));
     }
     data.movie_requests.push(req);
     json(state::engine_result(

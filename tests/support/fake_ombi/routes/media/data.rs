@@ -106,12 +106,12 @@ fn season_requests(seasons: i64, episodes: i64, available_first: bool) -> Value 
 }
 
 /// `SearchFullInfoTvShowViewModel` (§2.5) for Breaking Bad: id = seriesId =
-/// theMovieDbId = TMDB 1396, theTvDbId = TVDB "81189", requestId = PARENT 12.
+/// theMovieDbId = TMDB 1396, theTvDbId = TVDB "81189", requestId = PARENT 10.
 pub fn tv_full(tmdb: i64) -> Option<Value> {
     if tmdb != 1396 {
         return None;
     }
-    let mut b = base(1396, 0, true, 12, false);
+    let mut b = base(1396, 0, true, 10, false);
     b["imdbId"] = json!("tt0903747");
     b["theTvDbId"] = json!("81189");
     b["theMovieDbId"] = json!("1396");
@@ -273,21 +273,6 @@ pub fn streaming() -> Value {
     json!([
         {"order": 2, "streamingProvider": "Max", "logo": "/max.jpg"},
         {"order": 1, "streamingProvider": "Netflix", "logo": "/netflix.jpg"}
-    ])
-}
-
-/// `RecentlyRequestedModel[]` (§3.8): TV `requestId` is a CHILD id.
-pub fn recently_requested() -> Value {
-    json!([
-        {"requestId": 1, "type": 1, "userId": "u1", "username": "bob", "available": false, "tvPartiallyAvailable": false,
-         "requestDate": "2026-04-01T09:00:00Z", "title": "The Matrix", "overview": "Overview of The Matrix.",
-         "releaseDate": "1999-03-30T00:00:00Z", "approved": true, "denied": false, "mediaId": "603", "posterPath": "/p603.jpg", "background": null},
-        {"requestId": 1396, "type": 0, "userId": "u1", "username": "bob", "available": false, "tvPartiallyAvailable": true,
-         "requestDate": "2026-04-02T09:00:00Z", "title": "Breaking Bad", "overview": "Chemistry.", "releaseDate": "2008-01-20T00:00:00Z",
-         "approved": false, "denied": false, "mediaId": "1396", "posterPath": null, "background": null},
-        {"requestId": 4, "type": 2, "userId": "u1", "username": "bob", "available": false, "tvPartiallyAvailable": false,
-         "requestDate": "2026-04-03T09:00:00Z", "title": "Hybrid Theory", "overview": "Linkin Park", "releaseDate": "2000-10-24T00:00:00Z",
-         "approved": false, "denied": false, "mediaId": HYBRID_THEORY, "posterPath": null, "background": null}
     ])
 }
 

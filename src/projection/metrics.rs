@@ -1,0 +1,311 @@
+//! Counts, totals, quotas and period statistics → `metrics` (04-results.md
+//! "metrics"; shapes.md §3.12-3.13, §4.4, §5). Every value is a named scalar
+//! with its scope: `instance` (whole server) or `principal` (what the caller
+//! sees / is allowed). Nothing absent is turned into 0 or false.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::wire::date;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Instance,
+    Principal,
+}
+
+impl Scope {
+    fn label(self) -> &'static str {
+        match self {
+            Scope::Instance => "instance",
+            Scope::Principal => "principal",
+        }
+    }
+}
+
+/// One `$defs/metric`.
+pub fn metric(name: &str, value: Value, scope: Scope, unit: Option<&str>) -> Value {
+    let mut m = json!({"name": name, "value": value, "scope": scope.label()});
+    if let Some(u) = unit {
+        m["unit"] = u.into();
+    }
+    m
+}
+
+pub fn metrics(values: Vec<Value>) -> Value {
+    json!({"kind": "metrics", "values": values})
+}
+
+/// `RequestCountModel` (`GET /api/v1/Request/count`): movies + TV children.
+#[derive(Debug, Deserialize)]
+pub struct RequestCounts {
+    pub pending: Option<i64>,
+    pub approved: Option<i64>,
+    pub available: Option<i64>,
+    pub denied: Option<i64>,
+}
+
+pub fn request_counts(c: &RequestCounts) -> Vec<Value> {
+    [
+        ("pending", c.pending),
+        ("approved", c.approved),
+        ("available", c.available),
+        ("denied", c.denied),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| v.map(|v| metric(n, v.into(), Scope::Instance, Some("requests"))))
+    .collect()
+}
+
+/// `IssueCountModel` (`GET /api/v1/Issues/count`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IssueCounts {
+    pub pending: Option<i64>,
+    pub in_progress: Option<i64>,
+    pub resolved: Option<i64>,
+}
+
+pub fn issue_counts(c: &IssueCounts) -> Vec<Value> {
+    [
+        ("pending", c.pending),
+        ("in_progress", c.in_progress),
+        ("resolved", c.resolved),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| v.map(|v| metric(n, v.into(), Scope::Instance, Some("issues"))))
+    .collect()
+}
+
+/// `RequestQuotaCountModel` (`GET .../remaining`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Quota {
+    pub has_limit: Option<bool>,
+    pub limit: Option<i64>,
+    pub remaining: Option<i64>,
+    pub next_request: Option<String>,
+}
+
+/// The caller's quota for one media type. `hasLimit: false` means unlimited
+/// (Ombi then sends `limit: 0, remaining: 0`): only `has_limit: false` comes
+/// out, never a limit or remaining of 0.
+pub fn quota(media: &str, q: &Quota) -> Vec<Value> {
+    let unit = if media == "tv" {
+        "episodes"
+    } else {
+        "requests"
+    };
+    let name = |n: &str| format!("{media}.{n}");
+    let mut out = Vec::new();
+    let Some(has_limit) = q.has_limit else {
+        return out;
+    };
+    out.push(metric(
+        &name("has_limit"),
+        has_limit.into(),
+        Scope::Principal,
+        None,
+    ));
+    if !has_limit {
+        return out;
+    }
+    if let Some(l) = q.limit {
+        out.push(metric(
+            &name("limit"),
+            l.into(),
+            Scope::Principal,
+            Some(unit),
+        ));
+    }
+    if let Some(r) = q.remaining {
+        out.push(metric(
+            &name("remaining"),
+            r.into(),
+            Scope::Principal,
+            Some(unit),
+        ));
+    }
+    if let Some(d) = date(q.next_request.clone()) {
+        out.push(metric(
+            &name("next_request"),
+            d.into(),
+            Scope::Principal,
+            None,
+        ));
+    }
+    out
+}
+
+/// A count of requests the caller can see (`.../total`).
+pub fn total(media: &str, n: i64) -> Value {
+    let unit = if media == "tv" {
+        "tv_parent_requests"
+    } else {
+        "requests"
+    };
+    metric(
+        &format!("{media}.total"),
+        n.into(),
+        Scope::Principal,
+        Some(unit),
+    )
+}
+
+/// `UserStatsSummary` (`GET /api/v1/Stats`): the seven numeric totals only;
+/// the `mostRequestedUser*` objects (full users with tokens) are never read.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    pub total_requests: Option<i64>,
+    pub total_movie_requests: Option<i64>,
+    pub total_tv_requests: Option<i64>,
+    pub total_issues: Option<i64>,
+    pub completed_requests_movies: Option<i64>,
+    pub completed_requests_tv: Option<i64>,
+    pub completed_requests: Option<i64>,
+}
+
+/// The seven totals. Two are not computed by Ombi (`totalIssues` is never
+/// assigned; `completedRequestsMovies` equals `totalMovieRequests`), and
+/// `completedRequests` sums the wrong one: those are `null` with a warning
+/// rather than a number that looks true.
+pub fn stats(s: &Stats, warnings: &mut Vec<String>) -> Vec<Value> {
+    let u = Some("requests");
+    let mut out = Vec::new();
+    let mut put = |name: &str, v: Option<i64>, unit: Option<&str>| {
+        if let Some(v) = v {
+            out.push(metric(name, v.into(), Scope::Instance, unit));
+        }
+    };
+    put("total_requests", s.total_requests, u);
+    put("total_movie_requests", s.total_movie_requests, u);
+    put(
+        "total_tv_requests",
+        s.total_tv_requests,
+        Some("tv_child_requests"),
+    );
+    put(
+        "completed_requests_tv",
+        s.completed_requests_tv,
+        Some("tv_child_requests"),
+    );
+    for (name, present, why) in [
+        (
+            "total_issues",
+            s.total_issues.is_some(),
+            "Ombi never computes it (always 0)",
+        ),
+        (
+            "completed_requests_movies",
+            s.completed_requests_movies.is_some(),
+            "Ombi reports the number of movie requests instead",
+        ),
+        (
+            "completed_requests",
+            s.completed_requests.is_some(),
+            "Ombi adds the wrong movie figure into it",
+        ),
+    ] {
+        if present {
+            out.push(metric(name, Value::Null, Scope::Instance, u));
+            warnings.push(format!("{name} is not reliable: {why}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::page_window::assert_def;
+    use super::*;
+
+    #[test]
+    fn request_counts_are_instance_scoped() {
+        let c: RequestCounts = serde_json::from_value(
+            json!({"pending": 3, "approved": 5, "available": 9, "denied": 1}),
+        )
+        .unwrap();
+        let v = metrics(request_counts(&c));
+        assert_eq!(
+            v["values"][0],
+            json!({"name": "pending", "value": 3, "scope": "instance", "unit": "requests"})
+        );
+        assert_eq!(v["values"].as_array().unwrap().len(), 4);
+        assert_def("metrics", &v);
+    }
+
+    #[test]
+    fn unlimited_quota_has_no_limit_or_remaining() {
+        let q: Quota = serde_json::from_value(
+            json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "0001-01-01T00:00:00Z"}),
+        )
+        .unwrap();
+        let v = quota("movie", &q);
+        assert_eq!(
+            v,
+            vec![json!({"name": "movie.has_limit", "value": false, "scope": "principal"})]
+        );
+        assert_def("metrics", &metrics(v));
+    }
+
+    #[test]
+    fn limited_quota_reports_all_four() {
+        let q: Quota = serde_json::from_value(
+            json!({"hasLimit": true, "limit": 10, "remaining": 0, "nextRequest": "2026-04-09T00:00:00Z"}),
+        )
+        .unwrap();
+        let v = quota("tv", &q);
+        let names: Vec<&str> = v.iter().map(|m| m["name"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            [
+                "tv.has_limit",
+                "tv.limit",
+                "tv.remaining",
+                "tv.next_request"
+            ]
+        );
+        assert_eq!(v[2]["value"], 0, "an exhausted quota is a real 0");
+        assert_eq!(v[2]["unit"], "episodes");
+        assert_def("metrics", &metrics(v));
+    }
+
+    #[test]
+    fn stats_expose_numbers_only_and_flag_the_broken_ones() {
+        let s: Stats = serde_json::from_value(json!({
+            "totalRequests": 12, "totalMovieRequests": 7, "totalTvRequests": 5, "totalIssues": 0,
+            "completedRequestsMovies": 7, "completedRequestsTv": 2, "completedRequests": 9,
+            "mostRequestedUserMovie": {"id": "u-1", "userAccessToken": "UAT-SECRET", "email": "a@b.c"},
+            "mostRequestedUserTv": {"id": "u-2", "mediaServerToken": "PLEX-SECRET"}
+        }))
+        .unwrap();
+        let mut w = Vec::new();
+        let v = metrics(stats(&s, &mut w));
+        let text = v.to_string();
+        assert!(!text.contains("SECRET") && !text.contains("a@b.c") && !text.contains("u-1"));
+        assert_eq!(v["values"].as_array().unwrap().len(), 7);
+        assert_eq!(
+            v["values"][0],
+            json!({"name": "total_requests", "value": 12, "scope": "instance", "unit": "requests"})
+        );
+        let issues = v["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "total_issues")
+            .unwrap();
+        assert_eq!(issues["value"], Value::Null);
+        assert_eq!(w.len(), 3);
+        assert_def("metrics", &v);
+    }
+
+    #[test]
+    fn issue_counts_use_contract_labels() {
+        let c: IssueCounts =
+            serde_json::from_value(json!({"pending": 1, "inProgress": 2, "resolved": 3})).unwrap();
+        let v = metrics(issue_counts(&c));
+        assert_eq!(v["values"][1]["name"], "in_progress");
+        assert_def("metrics", &v);
+    }
+}

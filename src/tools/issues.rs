@@ -1,0 +1,231 @@
+//! `read_issues` → issue_page, comment_page, group_page, metrics.
+//! Routes: ombi/tools-map.md "read_issues".
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use super::requests::{acting, get_list, reply, required_id, required_str};
+use super::{CallCtx, Outcome};
+use crate::catalogue::{Args, Page};
+use crate::contract::budget::MAX_NESTED;
+use crate::contract::{ErrorCode, ToolError};
+use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
+use crate::projection::metrics::{self, IssueCounts};
+use crate::projection::page_window::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::wire::request_type_label;
+use crate::upstream::Route;
+
+/// Issues read for `provider_summary`: Ombi pages *issues* before grouping,
+/// so one large read gives whole groups, which are then windowed locally.
+const SUMMARY_TAKE: u64 = 10_000;
+
+pub fn read_issues<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.action() {
+            "list" => list(ctx, args).await,
+            "get" => get(ctx, args).await,
+            "by_request" => by_request(ctx, args).await,
+            "by_provider" => by_provider(ctx, args).await,
+            "comments" => comments(ctx, args).await,
+            "provider_summary" => provider_summary(ctx, args).await,
+            "provider_details" => provider_details(ctx, args).await,
+            "counts" => counts(ctx).await,
+            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        }
+    })
+}
+
+fn status_arg(args: &Args) -> Result<Option<i64>, ToolError> {
+    match args.str("status") {
+        None => Ok(None),
+        Some(s) => status_code(s).map(Some).ok_or_else(|| {
+            ToolError::invalid(
+                "/status",
+                "status must be pending, in_progress, resolved or closed",
+            )
+        }),
+    }
+}
+
+fn issue_page(
+    items: Vec<Value>,
+    paging: &Paging,
+    warnings: Vec<String>,
+    truncated: bool,
+) -> Outcome {
+    reply(
+        page_object("issue_page", items, paging),
+        warnings,
+        truncated,
+    )
+}
+
+/// A whole issue array (bounded read), windowed locally.
+async fn local_issues(
+    ctx: &CallCtx,
+    route: Route,
+    page: Page,
+    keep: impl Fn(&Issue) -> bool,
+) -> Outcome {
+    let mut warnings = Vec::new();
+    let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
+    let rows: Vec<Issue> = got.value.into_iter().filter(|i| keep(i)).collect();
+    let items = proj::issues(rows, &mut warnings);
+    let (kept, paging) = page_window::window(items, page, !got.cut, "issues");
+    issue_page(kept, &paging, warnings, got.cut)
+}
+
+async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
+    let page = args.page();
+    let Some(status) = status_arg(args)? else {
+        // No status: Ombi's only route is the whole list, read under the cap.
+        return local_issues(ctx, Route::get("api/v1/Issues"), page, |_| true).await;
+    };
+    // Note the order: take, then skip.
+    let route = Route::get("api/v1/Issues")
+        .seg(page.limit)
+        .seg(page.offset)
+        .seg(status);
+    let mut warnings = Vec::new();
+    let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
+    let mut items = proj::issues(got.value, &mut warnings);
+    let capped = page_window::cap(&mut items, page.limit as usize);
+    let paging = Paging::upstream(page, items.len(), None, "issues");
+    if paging.has_more == Some(true) || page.offset > 0 {
+        warnings.push(SHIFT_WARNING.into());
+    }
+    issue_page(items, &paging, warnings, got.cut || capped)
+}
+
+async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
+    let id = required_id(args, "issue_id")?;
+    let issue = ctx
+        .upstream
+        .get_json::<Issue>(acting(ctx), Route::get("api/v1/Issues").seg(id))
+        .await?
+        .ok_or_else(|| ToolError::new(ErrorCode::NotFound, format!("no issue with id {id}")))?;
+    let mut warnings = Vec::new();
+    let items: Vec<Value> = proj::issue(issue, &mut warnings).into_iter().collect();
+    issue_page(items, &Paging::single(1, "issues"), warnings, false)
+}
+
+async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
+    let id = required_id(args, "request_id")?;
+    let kind = required_str(args, "request_type")?;
+    // Ombi matches the id alone, across movie/TV/album id spaces.
+    let keep = move |i: &Issue| i.request_type.and_then(request_type_label) == Some(kind);
+    local_issues(
+        ctx,
+        Route::get("api/v1/Issues/request").seg(id),
+        args.page(),
+        keep,
+    )
+    .await
+}
+
+async fn by_provider(ctx: &CallCtx, args: &Args) -> Outcome {
+    let provider = required_str(args, "provider_id")?;
+    local_issues(
+        ctx,
+        Route::get("api/v1/Issues/provider").seg(provider),
+        args.page(),
+        |_| true,
+    )
+    .await
+}
+
+async fn comments(ctx: &CallCtx, args: &Args) -> Outcome {
+    let id = required_id(args, "issue_id")?;
+    let mut warnings = Vec::new();
+    let got = get_list::<ChatComment>(
+        ctx,
+        Route::get("api/v1/Issues").seg(id).seg("comments"),
+        &mut warnings,
+    )
+    .await?;
+    let items: Vec<Value> = got
+        .value
+        .into_iter()
+        .filter_map(|c| proj::comment(c, id, &mut warnings))
+        .collect();
+    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "comments");
+    reply(
+        page_object("comment_page", kept, &paging),
+        warnings,
+        got.cut,
+    )
+}
+
+async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let status = match status_arg(args)? {
+        Some(s) => s,
+        None => {
+            warnings
+                .push("Ombi groups issues of one status at a time: showing pending issues".into());
+            0
+        }
+    };
+    let route = Route::get("api/v2/Issues")
+        .seg(0)
+        .seg(SUMMARY_TAKE)
+        .seg(status);
+    // An empty, null or `[]` body (or 204) is an empty page.
+    let got = get_list::<IssueGroup>(ctx, route, &mut warnings).await?;
+    let issues_seen: i64 = got.value.iter().filter_map(|g| g.count).sum();
+    let complete = !got.cut && (issues_seen as u64) < SUMMARY_TAKE;
+    let groups: Vec<Value> = got
+        .value
+        .into_iter()
+        .map(|g| proj::group(g, &mut warnings))
+        .collect();
+    let (kept, paging) = page_window::window(groups, args.page(), complete, "provider_groups");
+    reply(page_object("group_page", kept, &paging), warnings, got.cut)
+}
+
+async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
+    let provider = required_str(args, "provider_id")?;
+    let mut warnings = Vec::new();
+    let group = ctx
+        .upstream
+        .get_json::<Option<IssueGroup>>(
+            acting(ctx),
+            Route::get("api/v2/Issues/details").seg(provider),
+        )
+        .await?
+        .flatten();
+    let truncated = group
+        .as_ref()
+        .and_then(|g| g.issues.as_ref())
+        .is_some_and(|i| i.len() > MAX_NESTED);
+    let items: Vec<Value> = group
+        .into_iter()
+        .map(|g| proj::group(g, &mut warnings))
+        .collect();
+    let paging = Paging::single(items.len(), "provider_groups");
+    reply(
+        page_object("group_page", items, &paging),
+        warnings,
+        truncated,
+    )
+}
+
+async fn counts(ctx: &CallCtx) -> Outcome {
+    let c = ctx
+        .upstream
+        .get_json::<IssueCounts>(acting(ctx), Route::get("api/v1/Issues/count"))
+        .await?
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi returned no issue counts",
+            )
+        })?;
+    reply(
+        metrics::metrics(metrics::issue_counts(&c)),
+        Vec::new(),
+        false,
+    )
+}

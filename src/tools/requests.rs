@@ -1,0 +1,602 @@
+//! `read_requests`: list, get, children, search, recent (request_page) and
+//! the retry queue (retry_page). Routes: ombi/tools-map.md "read_requests".
+//! Also the small read helpers the other request-domain tools share.
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
+
+use futures::future::BoxFuture;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::{CallCtx, Failure, Outcome, Reply};
+use crate::catalogue::Args;
+use crate::contract::{ErrorCode, ToolError};
+use crate::projection::page_window::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::requests::{
+    self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
+    MovieRequest, ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
+};
+use crate::upstream::{ArrayScan, Bounded, Payload, Route};
+
+/// Page size of the bounded scans (v2 album list, v1 TV parents).
+const SCAN_PAGE: u64 = 100;
+/// Pages a scan reads at most: 1,000 records.
+const SCAN_PAGES: u64 = 10;
+
+pub fn read_requests<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.action() {
+            "list" => list(ctx, args).await,
+            "get" => get(ctx, args).await,
+            "children" => children(ctx, args).await,
+            "search" => search(ctx, args).await,
+            "recent" => recent(ctx, args).await,
+            "retry_queue" => retry_queue(ctx, args).await,
+            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        }
+    })
+}
+
+// ------------------------------------------------------------ shared helpers
+
+/// The Ombi user this call acts as (api_key mode `UserName`).
+pub(crate) fn acting(ctx: &CallCtx) -> Option<&str> {
+    ctx.identity.ombi_user.as_deref()
+}
+
+pub(crate) fn required_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
+    args.str(name).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` is required for this action"),
+        )
+    })
+}
+
+pub(crate) fn required_id(args: &Args, name: &str) -> Result<i64, ToolError> {
+    args.int(name).filter(|i| *i > 0).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` (a positive id) is required for this action"),
+        )
+    })
+}
+
+/// Albums need Lidarr: `GET /api/v1/Lidarr/enabled` (anonymous bool).
+pub(crate) async fn lidarr_enabled(ctx: &CallCtx) -> Result<bool, ToolError> {
+    Ok(ctx
+        .upstream
+        .get_json::<bool>(acting(ctx), Route::get("api/v1/Lidarr/enabled"))
+        .await?
+        .unwrap_or(false))
+}
+
+pub(crate) async fn require_music(ctx: &CallCtx) -> Result<(), ToolError> {
+    if lidarr_enabled(ctx).await? {
+        Ok(())
+    } else {
+        Err(ToolError::new(
+            ErrorCode::UnsupportedCapability,
+            "music requests are not available: Lidarr is not enabled in this Ombi",
+        ))
+    }
+}
+
+/// A top-level array under the read cap; `cut` adds a warning.
+pub(crate) async fn get_list<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    route: Route,
+    warnings: &mut Vec<String>,
+) -> Result<Bounded<Vec<T>>, ToolError> {
+    let got = ctx.upstream.get_array::<T>(acting(ctx), route).await?;
+    if got.cut {
+        warnings.push(format!(
+            "Ombi's answer exceeded the 8 MiB read limit: only the first {} records were read",
+            got.value.len()
+        ));
+    }
+    Ok(got)
+}
+
+/// `RequestsViewModel<T>` (`{collection, total}`), read under the cap. When
+/// the body was cut, the records that fit are walked out of `collection`
+/// (Newtonsoft writes it before `total`) and the total is unknown.
+pub(crate) async fn get_collection<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    route: Route,
+) -> Result<(Vec<T>, Option<i64>, bool), ToolError> {
+    let resp = ctx.upstream.send(acting(ctx), route).await?;
+    let bytes = match resp.payload()? {
+        Payload::Null | Payload::Empty => return Ok((Vec::new(), None, false)),
+        Payload::Json(b) | Payload::Text(b) => b,
+    };
+    if !resp.cut {
+        let vm: RequestsViewModel<T> =
+            serde_json::from_slice(bytes).map_err(|e| resp.shape_error(&e))?;
+        return Ok((vm.collection.unwrap_or_default(), vm.total, false));
+    }
+    let mismatch = || {
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            format!(
+                "Ombi's answer to {} exceeded the 8 MiB read limit and has no readable collection",
+                resp.route
+            ),
+        )
+    };
+    let start = collection_start(bytes).ok_or_else(mismatch)?;
+    let mut items = Vec::new();
+    for element in ArrayScan::new(&bytes[start..]) {
+        let element = element.map_err(|_| mismatch())?;
+        items.push(serde_json::from_slice::<T>(element).map_err(|e| resp.shape_error(&e))?);
+    }
+    Ok((items, None, true))
+}
+
+/// Byte offset of the `[` that opens the top-level `"collection"` value.
+fn collection_start(b: &[u8]) -> Option<usize> {
+    let key = b"\"collection\"";
+    let at = b.windows(key.len()).position(|w| w == key)? + key.len();
+    let rest = &b[at..];
+    let colon = rest.iter().position(|c| !c.is_ascii_whitespace())?;
+    if rest[colon] != b':' {
+        return None;
+    }
+    let after = &rest[colon + 1..];
+    let open = after.iter().position(|c| !c.is_ascii_whitespace())?;
+    (after[open] == b'[').then_some(at + colon + 1 + open)
+}
+
+pub(crate) fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Outcome {
+    Ok(Reply {
+        data,
+        warnings,
+        truncated,
+    })
+}
+
+/// An Ombi 500 for an id that does not exist (`FillAdditionalFields` on
+/// null) becomes NOT_FOUND; other errors pass through.
+fn unknown_id_500(e: ToolError, what: &str, id: i64) -> ToolError {
+    if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected {
+        ToolError::new(
+            ErrorCode::NotFound,
+            format!("no {what} with id {id} (Ombi fails with HTTP 500 for an unknown id)"),
+        )
+        .with_status(500)
+    } else {
+        e
+    }
+}
+
+fn records_json(records: &[RequestRecord]) -> Vec<Value> {
+    records.iter().map(RequestRecord::to_json).collect()
+}
+
+fn media_arg(args: &Args) -> Result<&str, ToolError> {
+    required_str(args, "media")
+}
+
+// ------------------------------------------------------------ list
+
+async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = media_arg(args)?;
+    let status = args.str("status").unwrap_or("all");
+    let direction = args.str("sort_direction").unwrap_or("desc");
+    let page = args.page();
+    if media == "album" {
+        if status == "unavailable" {
+            return Err(ToolError::invalid(
+                "/status",
+                "albums have no `unavailable` filter; use all, pending, processing, available or denied",
+            )
+            .into());
+        }
+        require_music(ctx).await?;
+    }
+    let mut route = Route::get("api/v2/Requests").seg(media);
+    if status != "all" {
+        route = route.seg(status);
+    }
+    let route = route
+        .seg(page.limit)
+        .seg(page.offset)
+        .seg("requestedDate")
+        .seg(direction);
+    let mut warnings = Vec::new();
+    let (records, total, cut) = match media {
+        "movie" => {
+            let (rows, total, cut) = get_collection::<MovieRequest>(ctx, route).await?;
+            (
+                proj::project_all(rows, proj::movie, &mut warnings),
+                total,
+                cut,
+            )
+        }
+        "tv" => {
+            let (rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
+            warnings.push(
+                "TV items are season-level child requests; Ombi counts them before merging children of the same show, so pages can be shorter than the limit".into(),
+            );
+            (
+                proj::project_all(rows, proj::child, &mut warnings),
+                total,
+                cut,
+            )
+        }
+        _ => {
+            let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
+            (
+                proj::project_all(rows, proj::album, &mut warnings),
+                total,
+                cut,
+            )
+        }
+    };
+    if cut {
+        warnings.push(
+            "Ombi's page exceeded the 8 MiB read limit: only the records that fit are returned"
+                .into(),
+        );
+    }
+    let mut records = records;
+    let capped = page_window::cap(&mut records, page.limit as usize);
+    let total = if cut {
+        None
+    } else {
+        total.and_then(|t| u64::try_from(t).ok())
+    };
+    let mut paging = Paging::upstream(page, records.len(), total, "requests");
+    if cut {
+        paging.has_more = None;
+        paging.next_offset = None;
+    }
+    if paging.has_more == Some(true) || page.offset > 0 {
+        warnings.push(SHIFT_WARNING.into());
+    }
+    reply(
+        page_object("request_page", records_json(&records), &paging),
+        warnings,
+        cut || capped,
+    )
+}
+
+// ------------------------------------------------------------ get
+
+async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
+    let target = args.value("target").ok_or_else(|| {
+        ToolError::invalid("/target", "`target: {kind, id}` is required for `get`")
+    })?;
+    let kind = target.get("kind").and_then(Value::as_str).unwrap_or("");
+    let id = target
+        .get("id")
+        .and_then(Value::as_i64)
+        .filter(|i| *i > 0)
+        .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` must be a positive id"))?;
+    let mut warnings = Vec::new();
+    let records = match kind {
+        "movie" => {
+            let m = ctx
+                .upstream
+                .get_json::<MovieRequest>(
+                    acting(ctx),
+                    Route::get("api/v1/Request/movie/info").seg(id),
+                )
+                .await
+                .map_err(|e| unknown_id_500(e, "movie request", id))?
+                .ok_or_else(|| not_found("movie request", id))?;
+            vec![proj::movie(m).map_err(|_| not_found("movie request", id))?]
+        }
+        "tv_parent" => {
+            let p = ctx
+                .upstream
+                .get_json::<TvParent>(acting(ctx), Route::get("api/v1/Request/tv").seg(id))
+                .await
+                .map_err(|e| unknown_id_500(e, "TV parent request", id))?
+                .ok_or_else(|| not_found("TV parent request", id))?;
+            let mut out = vec![proj::parent(&p).map_err(|_| not_found("TV parent request", id))?];
+            let children = p.child_requests.unwrap_or_default();
+            let mut kids = proj::project_all(children, proj::child, &mut warnings);
+            for k in &mut kids {
+                k.parent_request_id.get_or_insert(id);
+            }
+            if page_window::cap(&mut kids, 99) {
+                warnings.push("only the first 99 child requests are listed; use `children` to page through all".into());
+            }
+            out.extend(kids);
+            out
+        }
+        "tv_child" => vec![tv_child(ctx, id, &mut warnings).await?],
+        "album" => {
+            require_music(ctx).await?;
+            vec![album_by_id(ctx, id).await?]
+        }
+        _ => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                "`target.kind` must be movie, tv_parent, tv_child or album",
+            )
+            .into());
+        }
+    };
+    let paging = Paging::single(records.len(), "requests");
+    reply(
+        page_object("request_page", records_json(&records), &paging),
+        warnings,
+        false,
+    )
+}
+
+fn not_found(what: &str, id: i64) -> ToolError {
+    ToolError::new(ErrorCode::NotFound, format!("no {what} with id {id}"))
+}
+
+/// Ombi has no route for one child by id: find its parent with a bounded scan
+/// of the v1 parent list (children inline), then read that parent's children.
+async fn tv_child(
+    ctx: &CallCtx,
+    id: i64,
+    warnings: &mut Vec<String>,
+) -> Result<RequestRecord, ToolError> {
+    let (parents, complete) =
+        scan_parents(ctx, |seen| seen.iter().any(|p| p.child_ids.contains(&id))).await?;
+    let Some(parent) = parents.iter().find(|p| p.child_ids.contains(&id)) else {
+        let scope = if complete {
+            "among all TV requests".to_string()
+        } else {
+            format!(
+                "among the first {} TV requests scanned",
+                SCAN_PAGE * SCAN_PAGES
+            )
+        };
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("no TV child request with id {id} {scope}"),
+        ));
+    };
+    let kids = get_list::<ChildWithSeasons>(
+        ctx,
+        Route::get("api/v1/Request/tv").seg(parent.id).seg("child"),
+        warnings,
+    )
+    .await?;
+    let child = kids
+        .value
+        .into_iter()
+        .find(|c| proj::target_id(c.request_id, c.id) == Some(id))
+        .ok_or_else(|| not_found("TV child request", id))?;
+    let mut r = proj::child(child).map_err(|_| not_found("TV child request", id))?;
+    r.parent_request_id.get_or_insert(parent.id);
+    Ok(r)
+}
+
+/// Reads v1 TV parents (lite: children without seasons) page by page until
+/// `done(seen so far)` holds or the bound is reached. Returns what was seen
+/// and whether the whole list was seen.
+async fn scan_parents(
+    ctx: &CallCtx,
+    done: impl Fn(&[ParentIndex]) -> bool,
+) -> Result<(Vec<ParentIndex>, bool), ToolError> {
+    let mut seen = Vec::new();
+    for n in 0..SCAN_PAGES {
+        // Order and filter segments are ignored by Ombi on this route.
+        let route = Route::get("api/v1/Request/tvlite")
+            .seg(SCAN_PAGE)
+            .seg(n * SCAN_PAGE)
+            .seg(2)
+            .seg(0)
+            .seg(0);
+        let (rows, _, cut) = get_collection::<TvParent<ChildId>>(ctx, route).await?;
+        let count = rows.len() as u64;
+        seen.extend(rows.iter().filter_map(ParentIndex::of));
+        if done(&seen) {
+            return Ok((seen, false));
+        }
+        if count < SCAN_PAGE && !cut {
+            return Ok((seen, true));
+        }
+    }
+    Ok((seen, false))
+}
+
+/// Albums have no single-get route: a bounded scan of the v2 album list.
+async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+    for n in 0..SCAN_PAGES {
+        let route = Route::get("api/v2/Requests/album")
+            .seg(SCAN_PAGE)
+            .seg(n * SCAN_PAGE)
+            .seg("requestedDate")
+            .seg("desc");
+        let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
+        let count = rows.len() as u64;
+        if let Some(a) = rows
+            .into_iter()
+            .find(|a| proj::target_id(a.request_id, a.id) == Some(id))
+        {
+            return proj::album(a).map_err(|_| not_found("album request", id));
+        }
+        let end = (n + 1) * SCAN_PAGE;
+        if (count < SCAN_PAGE && !cut) || total.is_some_and(|t| t as u64 <= end) {
+            return Err(not_found("album request", id));
+        }
+    }
+    Err(ToolError::new(
+        ErrorCode::NotFound,
+        format!(
+            "no album request with id {id} among the {} most recent album requests scanned",
+            SCAN_PAGE * SCAN_PAGES
+        ),
+    ))
+}
+
+// ------------------------------------------------------------ children
+
+async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
+    let parent = required_id(args, "parent_request_id")?;
+    let mut warnings = Vec::new();
+    let got = get_list::<ChildWithSeasons>(
+        ctx,
+        Route::get("api/v1/Request/tv").seg(parent).seg("child"),
+        &mut warnings,
+    )
+    .await?;
+    let mut records = proj::project_all(got.value, proj::child, &mut warnings);
+    for r in &mut records {
+        r.parent_request_id.get_or_insert(parent);
+    }
+    let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
+    reply(
+        page_object("request_page", records_json(&kept), &paging),
+        warnings,
+        got.cut,
+    )
+}
+
+// ------------------------------------------------------------ search
+
+async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = media_arg(args)?;
+    let query = required_str(args, "query")?;
+    let mut warnings = Vec::new();
+    let (records, cut) = match media {
+        "movie" => {
+            let got = get_list::<MovieRequest>(
+                ctx,
+                Route::get("api/v1/Request/movie/search").seg(query),
+                &mut warnings,
+            )
+            .await?;
+            (
+                proj::project_all(got.value, proj::movie, &mut warnings),
+                got.cut,
+            )
+        }
+        "tv" => {
+            let got = get_list::<TvParent>(
+                ctx,
+                Route::get("api/v1/Request/tv/search").seg(query),
+                &mut warnings,
+            )
+            .await?;
+            let parents: Vec<RequestRecord> = got
+                .value
+                .iter()
+                .filter_map(|p| proj::parent(p).ok())
+                .collect();
+            if parents.len() < got.value.len() {
+                warnings.push("skipped TV requests without a usable id".into());
+            }
+            (parents, got.cut)
+        }
+        _ => {
+            require_music(ctx).await?;
+            let got = get_list::<AlbumRequest>(
+                ctx,
+                Route::get("api/v1/request/music/search").seg(query),
+                &mut warnings,
+            )
+            .await?;
+            (
+                proj::project_all(got.value, proj::album, &mut warnings),
+                got.cut,
+            )
+        }
+    };
+    let (kept, paging) = page_window::window(records, args.page(), !cut, "requests");
+    reply(
+        page_object("request_page", records_json(&kept), &paging),
+        warnings,
+        cut,
+    )
+}
+
+// ------------------------------------------------------------ recent
+
+async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let got = get_list::<RecentRow>(
+        ctx,
+        Route::get("api/v2/Requests/recentlyRequested"),
+        &mut warnings,
+    )
+    .await?;
+    let tv: Vec<i64> = got
+        .value
+        .iter()
+        .filter(|r| r.request_type == Some(0))
+        .filter_map(|r| r.request_id.filter(|i| *i > 0))
+        .collect();
+    let parents = if tv.is_empty() {
+        Vec::new()
+    } else {
+        // Stop as soon as every TV row has its parent by child id.
+        let all_found = |seen: &[ParentIndex]| {
+            tv.iter()
+                .all(|id| seen.iter().any(|p| p.child_ids.contains(id)))
+        };
+        let (seen, _) = scan_parents(ctx, all_found).await.or_else(|e| {
+            if e.code == ErrorCode::Forbidden || e.code == ErrorCode::UpstreamRejected {
+                warnings.push(format!(
+                    "the TV parents could not be read ({}): TV rows keep their child id",
+                    e.message
+                ));
+                Ok((Vec::new(), false))
+            } else {
+                Err(e)
+            }
+        })?;
+        seen
+    };
+    let records: Vec<RequestRecord> = got
+        .value
+        .into_iter()
+        .filter_map(|r| proj::recent(r, &parents, &mut warnings))
+        .collect();
+    let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
+    reply(
+        page_object("request_page", records_json(&kept), &paging),
+        warnings,
+        got.cut,
+    )
+}
+
+// ------------------------------------------------------------ retry queue
+
+async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let got =
+        get_list::<FailedRequest>(ctx, Route::get("api/v1/RequestRetry"), &mut warnings).await?;
+    let items: Vec<Value> = got
+        .value
+        .into_iter()
+        .filter_map(|f| proj::retry(f, &mut warnings))
+        .collect();
+    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "queue_entries");
+    reply(page_object("retry_page", kept, &paging), warnings, got.cut)
+}
+
+/// A compound read where some parts failed: PARTIAL_FAILURE with what is known.
+pub(crate) fn partial(data: Value, first: ToolError, warnings: Vec<String>) -> Failure {
+    Failure {
+        error: ToolError::new(
+            ErrorCode::PartialFailure,
+            format!("only part of the answer could be read: {}", first.message),
+        ),
+        data: Some(data),
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::collection_start;
+
+    #[test]
+    fn finds_the_collection_array_in_a_cut_body() {
+        let b = br#"{"collection" : [ {"id": 1}, {"id": 2"#;
+        let at = collection_start(b).unwrap();
+        assert_eq!(b[at], b'[');
+        assert_eq!(collection_start(br#"{"total": 3}"#), None);
+        assert_eq!(collection_start(br#"{"collection": null}"#), None);
+    }
+}

@@ -1,0 +1,59 @@
+//! `read_votes` → vote_page. Routes: ombi/tools-map.md "read_votes".
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use super::requests::{get_list, reply, require_music, required_id, required_str};
+use super::{CallCtx, Outcome};
+use crate::catalogue::Args;
+use crate::contract::ToolError;
+use crate::projection::page_window::{self, page_object};
+use crate::projection::votes::{self as proj, OpenVote, VoteRow};
+use crate::upstream::Route;
+
+pub fn read_votes<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.action() {
+            "open" => open(ctx, args).await,
+            "for_request" => for_request(ctx, args).await,
+            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        }
+    })
+}
+
+async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let got = get_list::<OpenVote>(ctx, Route::get("api/v1/Vote"), &mut warnings).await?;
+    let items: Vec<Value> = got
+        .value
+        .into_iter()
+        .filter_map(|v| proj::open(v, &mut warnings))
+        .collect();
+    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
+    reply(page_object("vote_page", kept, &paging), warnings, got.cut)
+}
+
+async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = required_str(args, "media")?;
+    let id = required_id(args, "request_id")?;
+    // The read route says `music` where the vote routes say `album`.
+    let segment = match media {
+        "album" => {
+            require_music(ctx).await?;
+            "music"
+        }
+        m => m,
+    };
+    let mut warnings = Vec::new();
+    let got = get_list::<VoteRow>(
+        ctx,
+        Route::get("api/v1/Vote").seg(segment).seg(id),
+        &mut warnings,
+    )
+    .await?;
+    let items = proj::for_request(got.value, id, media, !got.cut, &mut warnings);
+    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
+    reply(page_object("vote_page", kept, &paging), warnings, got.cut)
+}

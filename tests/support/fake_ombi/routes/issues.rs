@@ -1,0 +1,217 @@
+//! Issue reads (V1/IssuesController, V2/IssuesController): the v1 paged list
+//! takes `{take}/{skip}/{status}` (status name or int), a missing issue is a
+//! 204, comments come as `IssueCommentChatViewModel` (no author id), the v2
+//! summary pages *issues* before grouping and leaves `issues` null, details
+//! embeds comments and users, and an unknown provider is a 204.
+
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use super::super::{json, no_content, problem_400};
+use super::{Access, Ctx, RouteDef};
+
+pub fn routes() -> Vec<RouteDef> {
+    vec![
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues",
+            access: Access::Authenticated,
+            handler: all,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/count",
+            access: Access::Authenticated,
+            handler: count,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/{id:int}",
+            access: Access::Authenticated,
+            handler: one,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/{take:int}/{skip:int}/{status}",
+            access: Access::Authenticated,
+            handler: paged,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/request/{id:int}",
+            access: Access::Authenticated,
+            handler: by_request,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/provider/{id}",
+            access: Access::Authenticated,
+            handler: by_provider,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Issues/{id:int}/comments",
+            access: Access::Authenticated,
+            handler: comments,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Issues/details/{providerId}",
+            access: Access::Authenticated,
+            handler: details,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v2/Issues/{position:int}/{take:int}/{status}",
+            access: Access::Authenticated,
+            handler: summary,
+        },
+    ]
+}
+
+/// `IssueStatus` by name (case-insensitive) or number.
+fn status(ctx: &Ctx) -> Option<i64> {
+    let s = ctx.param("status");
+    s.parse().ok().or(match s.to_ascii_lowercase().as_str() {
+        "pending" => Some(0),
+        "inprogress" => Some(1),
+        "resolved" => Some(2),
+        "deleted" => Some(3),
+        _ => None,
+    })
+}
+
+fn issues(ctx: &Ctx) -> Vec<Value> {
+    ctx.shared.data.lock().unwrap().issues.clone()
+}
+
+fn all(ctx: &Ctx) -> Response {
+    json(Value::Array(issues(ctx)))
+}
+
+fn count(ctx: &Ctx) -> Response {
+    let rows = issues(ctx);
+    let n = |s: i64| rows.iter().filter(|i| i["status"] == json!(s)).count();
+    json(json!({"pending": n(0), "inProgress": n(1), "resolved": n(2)}))
+}
+
+fn one(ctx: &Ctx) -> Response {
+    let id = ctx.int("id");
+    match issues(ctx).into_iter().find(|i| i["id"] == json!(id)) {
+        Some(i) => json(i),
+        None => no_content(),
+    }
+}
+
+fn paged(ctx: &Ctx) -> Response {
+    let Some(s) = status(ctx) else {
+        return problem_400(
+            "status",
+            &format!("The value '{}' is not valid.", ctx.param("status")),
+        );
+    };
+    let page: Vec<Value> = issues(ctx)
+        .into_iter()
+        .filter(|i| i["status"] == json!(s))
+        .skip(ctx.int("skip").max(0) as usize)
+        .take(ctx.int("take").max(0) as usize)
+        .collect();
+    json(Value::Array(page))
+}
+
+fn by_request(ctx: &Ctx) -> Response {
+    let id = ctx.int("id");
+    json(Value::Array(
+        issues(ctx)
+            .into_iter()
+            .filter(|i| i["requestId"] == json!(id))
+            .collect(),
+    ))
+}
+
+fn by_provider(ctx: &Ctx) -> Response {
+    let id = ctx.param("id").to_string();
+    json(Value::Array(
+        issues(ctx)
+            .into_iter()
+            .filter(|i| i["providerId"] == json!(id))
+            .collect(),
+    ))
+}
+
+fn comments(ctx: &Ctx) -> Response {
+    let id = ctx.int("id");
+    let data = ctx.shared.data.lock().unwrap();
+    let rows: Vec<Value> = data
+        .comments
+        .iter()
+        .filter(|c| c["issuesId"] == json!(id))
+        .map(|c| {
+            json!({
+                "id": c["id"], "comment": c["comment"], "date": c["date"],
+                "username": c["user"]["userAlias"], "adminComment": c["user"]["userName"] == json!("alice")
+            })
+        })
+        .collect();
+    json(Value::Array(rows))
+}
+
+/// Groups by title over `rows`, `issues` filled or null.
+fn groups(rows: Vec<Value>, with_issues: bool) -> Vec<Value> {
+    let mut out: Vec<(String, Vec<Value>)> = Vec::new();
+    for i in rows.into_iter().filter(|i| i["providerId"].is_string()) {
+        let title = i["title"].as_str().unwrap_or("").to_string();
+        match out.iter_mut().find(|(t, _)| *t == title) {
+            Some((_, v)) => v.push(i),
+            None => out.push((title, vec![i])),
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.into_iter()
+        .map(|(title, v)| {
+            json!({"title": title, "count": v.len(), "providerId": v[0]["providerId"],
+                   "issues": if with_issues { json!(v) } else { Value::Null }})
+        })
+        .collect()
+}
+
+fn summary(ctx: &Ctx) -> Response {
+    let Some(s) = status(ctx) else {
+        return problem_400(
+            "status",
+            &format!("The value '{}' is not valid.", ctx.param("status")),
+        );
+    };
+    let page: Vec<Value> = issues(ctx)
+        .into_iter()
+        .filter(|i| i["status"] == json!(s))
+        .skip(ctx.int("position").max(0) as usize)
+        .take(ctx.int("take").max(0) as usize)
+        .collect();
+    json(Value::Array(groups(page, false)))
+}
+
+fn details(ctx: &Ctx) -> Response {
+    let provider = ctx.param("providerId").to_string();
+    let data = ctx.shared.data.lock().unwrap();
+    let rows: Vec<Value> = data
+        .issues
+        .iter()
+        .filter(|i| i["providerId"] == json!(provider))
+        .map(|i| {
+            let mut i = i.clone();
+            i["comments"] = json!(
+                data.comments
+                    .iter()
+                    .filter(|c| c["issuesId"] == i["id"])
+                    .cloned()
+                    .collect::<Vec<_>>()
+            );
+            i
+        })
+        .collect();
+    match groups(rows, true).into_iter().next() {
+        Some(g) => json(g),
+        None => no_content(),
+    }
+}

@@ -1,0 +1,272 @@
+//! The read side of the request routes (ledger rows of RequestController,
+//! MusicRequestController, V2/RequestsController, RequestRetryController,
+//! StatsController), with Ombi's quirks: `sort` must name a property (500
+//! NRE otherwise), TV v2 pages are de-duplicated by show after paging while
+//! `total` counts children, albums have no `unavailable` route, unknown ids
+//! give 500, lite TV lists have `total: 0` and `collection: null` when empty.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::super::super::{error_500, faults, json, no_content};
+use super::super::Ctx;
+use super::NRE;
+
+fn spa() -> Response {
+    (
+        StatusCode::OK,
+        [(axum::http::header::CONTENT_TYPE, "text/html")],
+        faults::SPA_INDEX,
+    )
+        .into_response()
+}
+
+fn flag(v: &Value, k: &str) -> bool {
+    v[k].as_bool().unwrap_or(false)
+}
+
+/// The status filters of the v2 routes (ledger notes per route).
+fn keep(media: &str, status: &str, r: &Value) -> Option<bool> {
+    let (approved, available, denied) =
+        (flag(r, "approved"), flag(r, "available"), flag(r, "denied"));
+    let (a4, av4, d4) = (
+        flag(r, "approved4K"),
+        flag(r, "available4K"),
+        flag(r, "denied4K"),
+    );
+    Some(match (media, status) {
+        (_, "") => true,
+        ("movie", "pending") => {
+            !approved && !available && !denied || flag(r, "has4KRequest") && !a4 && !av4 && !d4
+        }
+        ("movie", "processing") => approved && !available || a4 && !av4,
+        ("movie", "available" | "availble") => available || av4,
+        ("movie", "denied") => denied || d4,
+        ("movie", "unavailable") => approved && !available,
+        (_, "pending") => !approved && !available && !denied,
+        (_, "processing") => approved && !available,
+        (_, "available") => available,
+        (_, "denied") => denied,
+        ("tv", "unavailable") => approved && !available,
+        _ => return None,
+    })
+}
+
+/// `GET /api/v2/Requests/{media}/[{status}/]{count}/{position}/{sort}/{sortOrder}`.
+pub fn v2_list(ctx: &Ctx) -> Response {
+    let media = ctx.param("media").to_ascii_lowercase();
+    let status = ctx.param("status").to_ascii_lowercase();
+    let data = ctx.shared.data.lock().unwrap();
+    let rows: Vec<Value> = match media.as_str() {
+        "movie" => data.movie_requests.clone(),
+        "tv" => data.requests.children_with_parent(),
+        "album" => data.requests.albums.clone(),
+        _ => return spa(),
+    };
+    let mut filtered = Vec::new();
+    for r in rows {
+        match keep(&media, &status, &r) {
+            None => return spa(),
+            Some(true) => filtered.push(r),
+            Some(false) => {}
+        }
+    }
+    let sort = ctx.param("sort").to_string();
+    if !filtered.is_empty() {
+        let Some(key) = filtered[0]
+            .as_object()
+            .and_then(|o| o.keys().find(|k| k.eq_ignore_ascii_case(&sort)).cloned())
+        else {
+            return error_500(NRE);
+        };
+        filtered.sort_by(|a, b| a[&key].to_string().cmp(&b[&key].to_string()));
+        if !ctx.param("sortOrder").eq_ignore_ascii_case("asc") {
+            filtered.reverse();
+        }
+    }
+    let total = filtered.len();
+    let mut page: Vec<Value> = filtered
+        .into_iter()
+        .skip(ctx.int("position").max(0) as usize)
+        .take(ctx.int("count").max(0) as usize)
+        .collect();
+    if media == "tv" {
+        // DistinctBy(parentRequest.title) after paging: pages can be short.
+        let mut seen = Vec::new();
+        page.retain(|c| {
+            let t = c["parentRequest"]["title"].clone();
+            let fresh = !seen.contains(&t);
+            seen.push(t);
+            fresh
+        });
+    }
+    json(json!({"collection": page, "total": total}))
+}
+
+fn parent(ctx: &Ctx) -> Option<Value> {
+    let id = ctx.int("requestId");
+    let data = ctx.shared.data.lock().unwrap();
+    data.requests
+        .tv_parents
+        .iter()
+        .find(|p| p["id"] == json!(id))
+        .cloned()
+}
+
+/// `GET /api/v1/Request/tv/{id}`: unknown id → NRE 500.
+pub fn tv_parent(ctx: &Ctx) -> Response {
+    match parent(ctx) {
+        Some(p) => json(p),
+        None => error_500(NRE),
+    }
+}
+
+/// `GET /api/v1/Request/tv/{id}/child`: `[]` for an unknown parent.
+pub fn tv_children(ctx: &Ctx) -> Response {
+    json(
+        parent(ctx)
+            .map(|p| p["childRequests"].clone())
+            .unwrap_or_else(|| json!([])),
+    )
+}
+
+/// `GET /api/v1/Request/tvlite/...`: parents with children minus seasons;
+/// filters and order ignored; `total` always 0; `collection` null if none.
+pub fn tvlite_page(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    if data.requests.tv_parents.is_empty() {
+        return json(json!({"collection": null, "total": 0}));
+    }
+    let page: Vec<Value> = data
+        .requests
+        .tv_parents
+        .iter()
+        .skip(ctx.int("position").max(0) as usize)
+        .take(ctx.int("count").max(0) as usize)
+        .map(|p| {
+            let mut p = p.clone();
+            if let Some(children) = p["childRequests"].as_array_mut() {
+                for c in children {
+                    c["seasonRequests"] = json!([]);
+                }
+            }
+            p
+        })
+        .collect();
+    json(json!({"collection": page, "total": 0}))
+}
+
+fn title_match(r: &Value, term: &str) -> bool {
+    r["title"]
+        .as_str()
+        .unwrap_or("")
+        .to_lowercase()
+        .contains(&term.to_lowercase())
+}
+
+pub fn movie_search(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    let term = ctx.param("searchTerm");
+    json(Value::Array(
+        data.movie_requests
+            .iter()
+            .filter(|r| title_match(r, term))
+            .cloned()
+            .collect(),
+    ))
+}
+
+pub fn tv_search(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    let term = ctx.param("searchTerm");
+    json(Value::Array(
+        data.requests
+            .tv_parents
+            .iter()
+            .filter(|r| title_match(r, term))
+            .cloned()
+            .collect(),
+    ))
+}
+
+pub fn album_search(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    let term = ctx.param("searchTerm");
+    json(Value::Array(
+        data.requests
+            .albums
+            .iter()
+            .filter(|r| title_match(r, term))
+            .cloned()
+            .collect(),
+    ))
+}
+
+pub fn recent(ctx: &Ctx) -> Response {
+    json(Value::Array(
+        ctx.shared.data.lock().unwrap().requests.recent.clone(),
+    ))
+}
+
+pub fn retry_queue(ctx: &Ctx) -> Response {
+    json(Value::Array(
+        ctx.shared.data.lock().unwrap().requests.retry.clone(),
+    ))
+}
+
+fn media_of(ctx: &Ctx) -> String {
+    if ctx.call.path.to_ascii_lowercase().contains("/music/") {
+        "album".into()
+    } else {
+        ctx.param("media").to_ascii_lowercase()
+    }
+}
+
+/// `.../total`: TV counts parents.
+pub fn total(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    match media_of(ctx).as_str() {
+        "movie" => json(json!(data.movie_requests.len())),
+        "tv" => json(json!(data.requests.tv_parents.len())),
+        "album" => json(json!(data.requests.albums.len())),
+        _ => spa(),
+    }
+}
+
+/// `.../remaining`: `RequestQuotaCountModel`, 204 when unresolved.
+pub fn remaining(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    let media = media_of(ctx);
+    if !matches!(media.as_str(), "movie" | "tv" | "album") {
+        return spa();
+    }
+    match data.requests.quota(&media) {
+        Some(q) => json(q),
+        None => no_content(),
+    }
+}
+
+/// `GET /api/v1/Stats?from=&to=`: 500 without both dates or when the range
+/// has no movie or no TV request (`FirstOrDefault` on a null group).
+pub fn stats(ctx: &Ctx) -> Response {
+    let has = |k: &str| {
+        ctx.call
+            .query
+            .iter()
+            .any(|(q, v)| q.eq_ignore_ascii_case(k) && !v.is_empty())
+    };
+    if !has("from") || !has("to") {
+        return error_500("Value cannot be null. (Parameter 'source')");
+    }
+    match ctx.shared.data.lock().unwrap().requests.stats.clone() {
+        Some(s) => json(s),
+        None => error_500("Value cannot be null. (Parameter 'source')"),
+    }
+}
+
+pub fn lidarr_enabled(ctx: &Ctx) -> Response {
+    json(json!(
+        ctx.shared.data.lock().unwrap().requests.lidarr_enabled
+    ))
+}

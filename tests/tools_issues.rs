@@ -1,0 +1,344 @@
+//! read_issues and read_votes, in process against the fake Ombi (routes,
+//! projections, outputSchema validity and no leaked secrets: see
+//! support/read_tools.rs).
+
+#[path = "support/read_tools.rs"]
+mod read_tools;
+#[path = "support/mod.rs"]
+mod support;
+
+use read_tools::{Harness, err_code, items, ok_data};
+use serde_json::{Value, json};
+use support::fake_ombi::{Fault, Options, state_requests};
+
+fn ids(env: &Value) -> Vec<i64> {
+    items(env)
+        .iter()
+        .map(|i| i["id"].as_i64().unwrap())
+        .collect()
+}
+
+// ------------------------------------------------------------ issues
+
+#[tokio::test]
+async fn list_by_status_pages_upstream_take_then_skip() {
+    let h = Harness::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "list", "status": "pending", "page": {"offset": 0, "limit": 1}}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["mode"].clone(), page["total"].clone()),
+        (json!("upstream"), Value::Null)
+    );
+    assert_eq!(
+        (page["has_more"].clone(), page["next_offset"].clone()),
+        (json!(true), json!(1))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/")[0].path, "/api/v1/Issues/1/0/0");
+    let env = h
+        .call("read_issues", json!({"action": "list", "status": "closed"}))
+        .await;
+    assert_eq!(ids(&env), vec![4]);
+    assert_eq!(
+        (
+            items(&env)[0]["status"].clone(),
+            items(&env)[0]["status_code"].clone()
+        ),
+        (json!("closed"), json!(3))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/20/0/3").len(), 1);
+}
+
+#[tokio::test]
+async fn list_without_status_windows_the_whole_list() {
+    let h = Harness::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "list", "page": {"offset": 1, "limit": 2}}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![2, 3]);
+    assert_eq!(ok_data(&env)["page"]["total"], 5);
+    assert_eq!(ok_data(&env)["page"]["mode"], "local");
+    assert_eq!(h.gets("/api/v1/Issues")[0].path, "/api/v1/Issues");
+}
+
+#[tokio::test]
+async fn get_projects_one_issue_and_204_is_not_found() {
+    let h = Harness::start().await;
+    let env = h
+        .call("read_issues", json!({"action": "get", "issue_id": 3}))
+        .await;
+    let i = &items(&env)[0];
+    assert_eq!(i["resolved_date"], "2026-04-06T09:00:00Z");
+    assert_eq!(
+        (
+            i["status"].clone(),
+            i["request_type"].clone(),
+            i["request_type_code"].clone()
+        ),
+        (json!("resolved"), json!("movie"), json!(1))
+    );
+    assert!(i["reported_by_user_id"].is_string());
+    assert!(i.get("userReported").is_none() && i.get("comments").is_none());
+    let env = h
+        .call("read_issues", json!({"action": "get", "issue_id": 99}))
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn by_request_filters_the_ambiguous_id_by_type() {
+    let h = Harness::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "by_request", "request_type": "movie", "request_id": 1}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1, 3]);
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "by_request", "request_type": "album", "request_id": 1}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![5]);
+    assert_eq!(h.gets("/api/v1/Issues/request/1").len(), 2);
+}
+
+#[tokio::test]
+async fn by_provider_and_comments() {
+    let h = Harness::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "by_provider", "provider_id": "603"}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1, 3]);
+    let env = h
+        .call("read_issues", json!({"action": "comments", "issue_id": 1}))
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "comment_page");
+    assert_eq!(data["page"]["unit"], "comments");
+    assert_eq!(
+        data["items"][0],
+        json!({"id": 1, "issue_id": 1, "comment": "Looking into it", "created_date": "2026-04-05T10:00:00Z"})
+    );
+    assert_eq!(h.gets("/api/v1/Issues/1/comments").len(), 1);
+}
+
+#[tokio::test]
+async fn provider_summary_is_a_page_of_groups() {
+    let h = Harness::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_summary", "status": "pending"}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "group_page");
+    assert_eq!(data["page"]["unit"], "provider_groups");
+    // issue 1 (603) and issue 5 (mbid-1) are pending
+    assert_eq!(data["page"]["total"], 2);
+    assert!(
+        data["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g.get("issues").is_none())
+    );
+    assert_eq!(
+        h.gets("/api/v2/Issues/")[0].path,
+        "/api/v2/Issues/0/10000/0"
+    );
+    // an empty body, null or [] is an empty page
+    for body in ["", "null", "[]"] {
+        h.fake
+            .add_fault(Fault::on("GET", "/api/v2/Issues/0/10000/1").respond(
+                200,
+                Some("application/json"),
+                body,
+            ));
+        let env = h
+            .call(
+                "read_issues",
+                json!({"action": "provider_summary", "status": "in_progress"}),
+            )
+            .await;
+        assert_eq!(ok_data(&env)["items"], json!([]), "body {body:?}");
+    }
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v2/Issues/0/10000/1").no_content());
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_summary", "status": "in_progress"}),
+        )
+        .await;
+    assert_eq!(ok_data(&env)["items"], json!([]));
+    // no status: pending, said in a warning
+    let env = h
+        .call("read_issues", json!({"action": "provider_summary"}))
+        .await;
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("pending"))
+    );
+}
+
+#[tokio::test]
+async fn provider_details_strips_users_and_comments_and_204_is_empty() {
+    let h = Harness::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_details", "provider_id": "603"}),
+        )
+        .await;
+    let g = &items(&env)[0];
+    assert_eq!(g["provider_id"], "603");
+    assert_eq!(g["count"], 2);
+    assert_eq!(g["issues"].as_array().unwrap().len(), 2);
+    assert!(g["issues"][0].get("comments").is_none());
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_details", "provider_id": "nothing"}),
+        )
+        .await;
+    assert_eq!(ok_data(&env)["items"], json!([]));
+    assert_eq!(ok_data(&env)["page"]["returned"], 0);
+}
+
+#[tokio::test]
+async fn provider_details_truncates_nested_issues() {
+    let h = Harness::start().await;
+    h.fake.with_data(|d| {
+        for n in 0..130 {
+            d.issues.push(support::fake_ombi::state_requests::issue(
+                100 + n,
+                "Busy",
+                1,
+                Some("777"),
+                None,
+                0,
+                "bob",
+            ));
+        }
+    });
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_details", "provider_id": "777"}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["issues"].as_array().unwrap().len(), 100);
+    assert_eq!(items(&env)[0]["count"], 130);
+    assert_eq!(env["truncated"], true);
+}
+
+#[tokio::test]
+async fn issue_counts_are_metrics() {
+    let h = Harness::start().await;
+    let env = h.call("read_issues", json!({"action": "counts"})).await;
+    let v = ok_data(&env)["values"].as_array().unwrap().clone();
+    assert_eq!(
+        v[0],
+        json!({"name": "pending", "value": 2, "scope": "instance", "unit": "issues"})
+    );
+    assert_eq!(v[1]["name"], "in_progress");
+}
+
+#[tokio::test]
+async fn issue_errors_map_to_contract_codes() {
+    let h = Harness::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Issues/1/comments").nasty_500());
+    let env = h
+        .call("read_issues", json!({"action": "comments", "issue_id": 1}))
+        .await;
+    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    let env = h.call("read_issues", json!({"action": "get"})).await;
+    assert_eq!(err_code(&env), "INVALID_ARGUMENT");
+}
+
+// ------------------------------------------------------------ votes
+
+#[tokio::test]
+async fn open_votes_use_already_voted_not_my_vote() {
+    let h = Harness::start_with(Options::default(), Some("bob")).await;
+    h.fake.with_data(state_requests::plant_votes);
+    let env = h.call("read_votes", json!({"action": "open"})).await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "vote_page");
+    let by_id = |id: i64| {
+        data["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["request_id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    // bob downvoted movie 2: his vote code is known
+    assert_eq!(
+        by_id(2),
+        json!({"request_id": 2, "media": "movie", "vote_code": 1, "up": 1, "down": 1})
+    );
+    // album 5: bob has not voted, Ombi says myVote 1 anyway
+    assert!(by_id(5).get("vote_code").is_none());
+    assert_eq!(h.gets("/api/v1/Vote")[0].path, "/api/v1/Vote");
+}
+
+#[tokio::test]
+async fn votes_for_a_request_tally_the_complete_set() {
+    let h = Harness::start().await;
+    h.fake.with_data(state_requests::plant_votes);
+    let env = h
+        .call(
+            "read_votes",
+            json!({"action": "for_request", "media": "movie", "request_id": 2}),
+        )
+        .await;
+    let its = items(&env);
+    assert_eq!(
+        its[0],
+        json!({"request_id": 2, "media": "movie", "up": 1, "down": 1})
+    );
+    assert_eq!(its.len(), 3);
+    assert!(its[1]["user_id"].is_string() && its[1]["vote_code"].is_i64());
+    assert_eq!(ok_data(&env)["page"]["total"], 3);
+    // albums read from the `music` route
+    let env = h
+        .call(
+            "read_votes",
+            json!({"action": "for_request", "media": "album", "request_id": 5}),
+        )
+        .await;
+    assert_eq!(
+        items(&env)[0],
+        json!({"request_id": 5, "media": "album", "up": 0, "down": 0})
+    );
+    assert_eq!(h.gets("/api/v1/Vote/music/5").len(), 1);
+    h.fake.with_data(|d| d.requests.lidarr_enabled = false);
+    let env = h
+        .call(
+            "read_votes",
+            json!({"action": "for_request", "media": "album", "request_id": 5}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "UNSUPPORTED_CAPABILITY");
+}
