@@ -86,7 +86,7 @@ async fn query_pairs_are_encoded_and_unknown_routes_are_not_success() {
     let e = up
         .get_json::<serde_json::Value>(
             None,
-            Route::get("api/v1/TheMovieDb/Keywords").query("searchTerm", "a&b=c d"),
+            Route::get("api/v1/NoSuchRoute").query("searchTerm", "a&b=c d"),
         )
         .await
         .unwrap_err();

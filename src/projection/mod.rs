@@ -2,15 +2,22 @@
 //! of `04-results.md` is a named function here, tested on the quirky shape it
 //! exists for.
 
+#[cfg(test)]
+pub(crate) mod family_schema;
+pub mod identifiers;
 pub mod integration;
 pub mod issues;
+pub mod library;
 pub mod local_window;
 pub mod logs;
+pub mod media;
 pub mod metrics;
 pub mod page_window;
+pub mod reference;
 pub mod requests;
 pub mod server;
 pub mod settings;
 pub mod users;
 pub mod votes;
+pub mod window;
 pub mod wire;

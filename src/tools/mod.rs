@@ -18,6 +18,12 @@ use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::transport::Identity;
 
+pub mod discover;
+pub mod library;
+pub mod media;
+pub mod reference;
+pub mod search;
+
 /// Everything a handler may use for one call.
 pub struct CallCtx {
     /// Who called (bundles, read-only flag, acting Ombi user).
@@ -76,6 +82,12 @@ pub fn handler(name: &str) -> Option<Handler> {
         "read_request_stats" => request_stats::read_request_stats,
         "read_issues" => issues::read_issues,
         "read_votes" => votes::read_votes,
+        // media (search, discovery, details, library, reference lists)
+        "read_search" => search::read_search,
+        "read_discover" => discover::read_discover,
+        "read_media" => media::read_media,
+        "read_library" => library::read_library,
+        "read_reference" => reference::read_reference,
         _ => return None,
     };
     Some(h)

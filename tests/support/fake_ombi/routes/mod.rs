@@ -6,6 +6,7 @@
 pub mod core;
 pub mod integration;
 pub mod issues;
+pub mod media;
 pub mod requests;
 pub mod search;
 pub mod server;
@@ -84,6 +85,7 @@ fn table() -> Vec<RouteDef> {
     t.extend(server::routes());
     t.extend(integration::routes());
     t.extend(settings::routes());
+    t.extend(media::routes());
     t
 }
 

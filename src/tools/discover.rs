@@ -1,0 +1,393 @@
+//! `read_discover`: curated lists (upstream-paged `{currentPosition}/{amountToLoad}`),
+//! filtered discovery, similar movies, a person's credits, a collection's
+//! members and an artist's albums.
+
+use futures::StreamExt;
+use futures::future::BoxFuture;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::media::{
+    acting, language_ignored, need_int, need_str, not_found, note_cut, reply, require_lidarr,
+    unknown_on_500,
+};
+use super::{CallCtx, Outcome, Reply};
+use crate::catalogue::{Args, Page};
+use crate::contract::{ErrorCode, ToolError};
+use crate::projection::identifiers::{Namespace, Origin};
+use crate::projection::media::{
+    self, ActorCredits, ArtistInfo, CollectionWire, Media, RecentlyRequested, SearchMovie, SearchTv,
+};
+use crate::projection::window::{self, Unit, Window};
+use crate::upstream::Route;
+
+/// TV credit titles looked up per page at most (Ombi's credit model has no
+/// TV title, so each one costs a details call).
+const TITLE_LOOKUPS: usize = 20;
+/// Concurrent title lookups.
+const LOOKUP_CONCURRENCY: usize = 4;
+
+const SNAPSHOT_NOTE: &str =
+    "Ombi pages this list itself without a snapshot: titles may shift between pages";
+
+pub fn read_discover<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(run(ctx, args))
+}
+
+/// The v2 list slug of a browse action, per media.
+fn slug(action: &str, media: &str) -> Option<&'static str> {
+    Some(match (media, action) {
+        ("movie", "popular") => "popular",
+        ("movie", "now_playing") => "nowplaying",
+        ("movie", "top_rated") => "toprated",
+        ("movie", "upcoming") => "upcoming",
+        ("movie", "seasonal") => "seasonal",
+        ("movie", "requested") | ("tv", "requested") => "requested",
+        ("tv", "popular") => "popular",
+        ("tv", "trending") => "trending",
+        ("tv", "anticipated") => "anticipated",
+        _ => return None,
+    })
+}
+
+fn media_of(args: &Args) -> Result<&'static str, ToolError> {
+    super::media::movie_or_tv(args)
+}
+
+async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
+    let page = args.page();
+    match args.action() {
+        a @ ("popular" | "now_playing" | "top_rated" | "upcoming" | "seasonal" | "trending"
+        | "anticipated") => browse(ctx, args, a, page).await,
+        "requested" => requested(ctx, args, page).await,
+        "advanced" => advanced(ctx, args, page).await,
+        "similar" => similar(ctx, args, page).await,
+        "credits" => credits(ctx, args, page).await,
+        "collection" => collection(ctx, args, page).await,
+        "artist_albums" => artist_albums(ctx, args, page).await,
+        other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+    }
+}
+
+/// One upstream-paged list read: movies or shows (season trees skipped).
+async fn paged_list(
+    ctx: &CallCtx,
+    media: &'static str,
+    route: Route,
+) -> Result<(Vec<Media>, bool), ToolError> {
+    if media == "movie" {
+        let b = ctx
+            .upstream
+            .get_array::<SearchMovie>(acting(ctx), route)
+            .await?;
+        Ok((b.value.into_iter().map(media::movie_item).collect(), b.cut))
+    } else {
+        let b = ctx
+            .upstream
+            .get_array::<SearchTv>(acting(ctx), route)
+            .await?;
+        Ok((
+            b.value
+                .into_iter()
+                .map(|t| media::tv_item(t, Origin::Tmdb))
+                .collect(),
+            b.cut,
+        ))
+    }
+}
+
+fn paged_route(media: &str, slug: &str, page: Page) -> Route {
+    let base = if media == "movie" {
+        "api/v2/Search/movie"
+    } else {
+        "api/v2/Search/tv"
+    };
+    Route::get(base).seg(slug).seg(page.offset).seg(page.limit)
+}
+
+fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<String>) -> Reply {
+    note_cut(cut, &mut warnings);
+    warnings.push(SNAPSHOT_NOTE.into());
+    let mut w = window::upstream(items, page, Unit::Media);
+    if cut {
+        // The list was cut while reading: whether more exist is unknown.
+        w.page.has_more = None;
+        w.page.next_offset = Some(page.offset + w.page.returned);
+    }
+    reply(media::media_page(w), warnings, cut)
+}
+
+async fn browse(ctx: &CallCtx, args: &Args, action: &str, page: Page) -> Outcome {
+    let media = media_of(args)?;
+    let slug = slug(action, media).ok_or_else(|| {
+        ToolError::invalid("/media", format!("`{action}` is not offered for `{media}`"))
+    })?;
+    let (items, cut) = paged_list(ctx, media, paged_route(media, slug, page)).await?;
+    Ok(upstream_reply(items, page, cut, Vec::new()))
+}
+
+/// Most requested titles. Ombi's inner cache ignores the position, so pages
+/// can repeat; when the list fails, the bounded recently-requested feed
+/// (≤ 7 per type) is returned instead, marked truncated.
+async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
+    let media = media_of(args)?;
+    let primary = paged_list(ctx, media, paged_route(media, "requested", page)).await;
+    match primary {
+        Ok((items, cut)) => {
+            let warnings = vec![
+                "Ombi caches this list without its position: later pages may repeat titles"
+                    .to_string(),
+            ];
+            Ok(upstream_reply(items, page, cut, warnings))
+        }
+        Err(e)
+            if matches!(
+                e.code,
+                ErrorCode::UpstreamRejected | ErrorCode::UpstreamSchemaMismatch
+            ) && !e.retryable =>
+        {
+            let feed = ctx
+                .upstream
+                .get_array::<RecentlyRequested>(
+                    acting(ctx),
+                    Route::get("api/v2/Requests/recentlyRequested"),
+                )
+                .await?;
+            let items: Vec<Media> = feed
+                .value
+                .into_iter()
+                .filter(|r| r.media() == Some(media))
+                .filter_map(media::recently_requested_item)
+                .skip(page.offset as usize)
+                .collect();
+            let w = window::truncated_feed(items, page, Unit::Media);
+            let warnings = vec![format!(
+                "Ombi's requested list failed ({}); these are the most recent requests instead (at most 7 per type), so the list is incomplete",
+                e.message
+            )];
+            Ok(reply(media::media_page(w), warnings, true))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DiscoverModel {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    release_year: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decade: Option<i64>,
+    genre_ids: Vec<i64>,
+    keyword_ids: Vec<i64>,
+    watch_providers: Vec<i64>,
+    companies: Vec<i64>,
+}
+
+fn ids(filters: Option<&Value>, name: &str) -> Vec<i64> {
+    filters
+        .and_then(|f| f.get(name))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default()
+}
+
+async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
+    let media = media_of(args)?;
+    let f = args.value("filters");
+    let body = DiscoverModel {
+        kind: media,
+        release_year: f
+            .and_then(|f| f.get("release_year"))
+            .and_then(Value::as_i64),
+        decade: f.and_then(|f| f.get("decade")).and_then(Value::as_i64),
+        genre_ids: ids(f, "genre_ids"),
+        keyword_ids: ids(f, "keyword_ids"),
+        watch_providers: ids(f, "watch_provider_ids"),
+        companies: ids(f, "company_ids"),
+    };
+    let route = Route::post_read("api/v2/Search/advancedSearch/movie")
+        .seg(page.offset)
+        .seg(page.limit)
+        .json(&body);
+    // Ombi maps every discovery result through its movie engine, whatever the type.
+    let b = ctx
+        .upstream
+        .get_array::<SearchMovie>(acting(ctx), route)
+        .await?;
+    let mut warnings = Vec::new();
+    let items: Vec<Media> = b
+        .value
+        .into_iter()
+        .map(|w| {
+            let mut m = media::movie_item(w);
+            if media == "tv" {
+                // Request state was matched against MOVIE requests upstream.
+                m.media = "tv";
+                m.requested = None;
+                m.available = None;
+                m.request_targets.clear();
+            }
+            m
+        })
+        .collect();
+    if media == "tv" {
+        warnings.push("Ombi reports request state for discovered shows against movie requests, so it is left out; use read_media for a show's state".into());
+    }
+    Ok(upstream_reply(items, page, b.cut, warnings))
+}
+
+async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
+    let tmdb = need_int(args, "tmdb_id")?;
+    let mut body = json!({"theMovieDbId": tmdb});
+    if let Some(lang) = args.str("language") {
+        body["languageCode"] = json!(lang);
+    }
+    let b = ctx
+        .upstream
+        .get_array::<SearchMovie>(
+            acting(ctx),
+            Route::post_read("api/v2/Search/movie/similar").json(&body),
+        )
+        .await?;
+    let mut warnings =
+        vec!["Ombi returns a random sample of similar movies; repeated calls differ".to_string()];
+    note_cut(b.cut, &mut warnings);
+    let items = b.value.into_iter().map(media::movie_item).collect();
+    Ok(reply(
+        media::media_page(window::local(items, page, Unit::Media, !b.cut)),
+        warnings,
+        b.cut,
+    ))
+}
+
+/// The TV fields a title lookup needs (`SearchFullInfoTvShowViewModel`,
+/// season trees skipped).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TvTitle {
+    title: Option<String>,
+    first_aired: Option<String>,
+    overview: Option<String>,
+}
+
+async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
+    let person = need_int(args, "person_id")?;
+    let name = need_str(args, "name")?;
+    let kinds: &[&'static str] = match args.str("media") {
+        Some("movie") => &["movie"],
+        Some("tv") => &["tv"],
+        _ => &["movie", "tv"],
+    };
+    let mut all: Vec<Media> = Vec::new();
+    for kind in kinds {
+        let route = Route::get("api/v2/Search/actor").seg(person).seg(*kind);
+        if let Some(c) = ctx
+            .upstream
+            .get_json::<ActorCredits>(acting(ctx), route)
+            .await?
+        {
+            all.extend(media::credits(kind, c, person, name));
+        }
+    }
+    let mut warnings = Vec::new();
+    let mut w = window::local(all, page, Unit::Media, true);
+    enrich_tv_titles(ctx, &mut w, &mut warnings).await;
+    Ok(reply(media::media_page(w), warnings, false))
+}
+
+/// Ombi's TV credits carry no title: look the titles of this page up.
+async fn enrich_tv_titles(ctx: &CallCtx, w: &mut Window<Media>, warnings: &mut Vec<String>) {
+    let todo: Vec<(usize, String)> = w
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.media == "tv" && m.title.is_none())
+        .filter_map(|(i, m)| m.id_in(Namespace::Tmdb).map(|id| (i, id.to_string())))
+        .collect();
+    let skipped = todo.len().saturating_sub(TITLE_LOOKUPS);
+    let lookups = futures::stream::iter(todo.into_iter().take(TITLE_LOOKUPS).map(
+        |(i, id)| async move {
+            let route = Route::get("api/v2/Search/tv/moviedb").seg(&id);
+            (
+                i,
+                ctx.upstream.get_json::<TvTitle>(acting(ctx), route).await,
+            )
+        },
+    ))
+    .buffered(LOOKUP_CONCURRENCY)
+    .collect::<Vec<_>>()
+    .await;
+    let mut failed = 0;
+    for (i, r) in lookups {
+        match r {
+            Ok(Some(t)) => {
+                let m = &mut w.items[i];
+                m.title = t.title.filter(|s| !s.trim().is_empty());
+                m.year = m.year.or(media::year_of(t.first_aired.as_deref()));
+                if m.overview.is_none() {
+                    m.overview = t.overview.filter(|s| !s.trim().is_empty());
+                }
+            }
+            _ => failed += 1,
+        }
+    }
+    if failed > 0 {
+        warnings.push(format!(
+            "{failed} TV credit titles could not be looked up and are left untitled"
+        ));
+    }
+    if skipped > 0 {
+        warnings.push(format!(
+            "{skipped} TV credits on this page are untitled (at most {TITLE_LOOKUPS} titles are looked up per page; use a smaller page)"
+        ));
+    }
+}
+
+async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
+    let id = need_int(args, "collection_id")?;
+    let mut warnings = Vec::new();
+    language_ignored(args, &mut warnings);
+    let what = format!("collection {id}");
+    let wire = ctx
+        .upstream
+        .get_json::<CollectionWire>(
+            acting(ctx),
+            Route::get("api/v2/Search/movie/collection").seg(id),
+        )
+        .await
+        .map_err(|e| unknown_on_500(e, &what))?
+        .ok_or_else(|| not_found(&what))?;
+    warnings.push("the first record is the collection itself; members follow. Ombi does not fill members' request state".into());
+    let items = media::collection(wire, id);
+    Ok(reply(
+        media::media_page(window::local(items, page, Unit::Media, true)),
+        warnings,
+        false,
+    ))
+}
+
+async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
+    let artist = need_str(args, "artist_id")?;
+    require_lidarr(ctx).await?;
+    let what = format!("artist {artist}");
+    let info = ctx
+        .upstream
+        .get_json::<ArtistInfo>(acting(ctx), Route::get("api/v2/Search/artist").seg(artist))
+        .await
+        .map_err(|e| unknown_on_500(e, &what))?
+        .ok_or_else(|| not_found(&what))?;
+    let items: Vec<Media> = info
+        .release_groups
+        .unwrap_or_default()
+        .into_iter()
+        .map(media::release_group_item)
+        .collect();
+    Ok(reply(
+        media::media_page(window::local(items, page, Unit::Media, true)),
+        Vec::new(),
+        false,
+    ))
+}

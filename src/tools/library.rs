@@ -1,0 +1,172 @@
+//! `read_library`: what the media server recently added (media_page), the
+//! ±90-day release calendar (calendar_page), and a title's artwork URL
+//! (artwork_page).
+
+use futures::future::BoxFuture;
+use serde::Deserialize;
+
+use super::media::{acting, need_str, note_cut, reply};
+use super::{CallCtx, Outcome};
+use crate::catalogue::Args;
+use crate::contract::ToolError;
+use crate::projection::library::{self, CalendarWire, RecentlyAdded};
+use crate::projection::media;
+use crate::projection::window::{self, Unit};
+use crate::upstream::Route;
+
+pub fn read_library<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(run(ctx, args))
+}
+
+async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
+    match args.action() {
+        "recently_added" => recently_added(ctx, args).await,
+        "calendar" => calendar(ctx, args).await,
+        "artwork" => artwork(ctx, args).await,
+        other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+    }
+}
+
+async fn recently_added(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = super::media::movie_or_tv(args)?;
+    // TV grouped by season: one record per show season instead of per episode.
+    let path = if media == "movie" {
+        "api/v1/RecentlyAdded/movies"
+    } else {
+        "api/v1/RecentlyAdded/tv/grouped"
+    };
+    let b = ctx
+        .upstream
+        .get_array::<RecentlyAdded>(acting(ctx), Route::get(path))
+        .await?;
+    let mut warnings = vec!["titles the media server sync added in the last 7 days".to_string()];
+    note_cut(b.cut, &mut warnings);
+    let items = b
+        .value
+        .into_iter()
+        .map(|r| library::recently_added_item(media, r))
+        .collect();
+    let w = window::local(items, args.page(), Unit::Media, !b.cut);
+    Ok(reply(media::media_page(w), warnings, b.cut))
+}
+
+async fn calendar(ctx: &CallCtx, args: &Args) -> Outcome {
+    let b = ctx
+        .upstream
+        .get_array::<CalendarWire>(acting(ctx), Route::get("api/v2/Calendar"))
+        .await?;
+    let mut warnings = vec![
+        "Ombi's calendar covers requested titles released within 90 days of the server's date, for all users; TV entries are titled by episode".to_string(),
+    ];
+    note_cut(b.cut, &mut warnings);
+    let items = b.value.into_iter().map(library::calendar_entry).collect();
+    let w = window::local(items, args.page(), Unit::CalendarEntries, !b.cut);
+    Ok(reply(library::calendar_page(w), warnings, b.cut))
+}
+
+/// `AlbumArt`: `{image}`.
+#[derive(Deserialize)]
+struct AlbumArt {
+    image: Option<String>,
+}
+
+/// The Images route for (media, id kind, artwork kind). TV banners exist
+/// only keyed by TVDB id; Ombi's movie "banner" is its background.
+fn image_route(
+    media: &str,
+    kind: &str,
+    tmdb: Option<i64>,
+    tvdb: Option<i64>,
+) -> Result<(Route, Option<&'static str>), ToolError> {
+    let r = |p: &'static str, id: i64| Route::get(p).seg(id);
+    Ok(match (media, kind, tmdb, tvdb) {
+        ("movie", "poster", Some(id), _) => (r("api/v1/Images/poster/movie", id), None),
+        ("movie", "background", Some(id), _) => (r("api/v1/Images/background/movie", id), None),
+        ("movie", "banner", Some(id), _) => (
+            r("api/v1/Images/banner/movie", id),
+            Some("Ombi serves a movie's background image as its banner"),
+        ),
+        ("tv", "poster", Some(id), _) => (r("api/v1/Images/poster/tv/tmdb", id), None),
+        ("tv", "background", Some(id), _) => (r("api/v1/Images/background/tv/tmdb", id), None),
+        ("tv", "banner", Some(_), None) => {
+            return Err(ToolError::invalid(
+                "/tvdb_id",
+                "TV banners are looked up by TVDB id: pass `tvdb_id`",
+            ));
+        }
+        ("tv", "poster", None, Some(id)) => (r("api/v1/Images/poster/tv", id), None),
+        ("tv", "background", None, Some(id)) => (r("api/v1/Images/background/tv", id), None),
+        ("tv", "banner", _, Some(id)) => (r("api/v1/Images/tv", id), None),
+        ("movie", ..) => {
+            return Err(ToolError::invalid(
+                "/tmdb_id",
+                "movie artwork needs `tmdb_id`",
+            ));
+        }
+        ("tv", ..) => {
+            return Err(ToolError::invalid(
+                "/tmdb_id",
+                "TV artwork needs `tmdb_id` or `tvdb_id`",
+            ));
+        }
+        _ => {
+            return Err(ToolError::invalid(
+                "/media",
+                format!("no artwork route for `{media}`"),
+            ));
+        }
+    })
+}
+
+async fn artwork(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = need_str(args, "media")?;
+    let kind = need_str(args, "kind")?;
+    let mut warnings = Vec::new();
+    let (url, name) = if media == "album" {
+        let mbid = need_str(args, "musicbrainz_id")?;
+        if kind != "poster" {
+            return Err(ToolError::invalid(
+                "/kind",
+                "albums only have cover art: use `kind: poster`",
+            )
+            .into());
+        }
+        let art = ctx
+            .upstream
+            .get_json::<AlbumArt>(
+                acting(ctx),
+                Route::get("api/v2/Search/releasegroupart").seg(mbid),
+            )
+            .await?;
+        (
+            art.and_then(|a| a.image).unwrap_or_default(),
+            format!("cover of album {mbid}"),
+        )
+    } else {
+        let tmdb = args.int("tmdb_id");
+        let tvdb = args.int("tvdb_id");
+        let (route, note) = image_route(media, kind, tmdb, tvdb)?;
+        if let Some(n) = note {
+            warnings.push(n.to_string());
+        }
+        let id = tmdb
+            .map(|i| format!("TMDB id {i}"))
+            .or(tvdb.map(|i| format!("TVDB id {i}")));
+        let id = id.ok_or_else(|| ToolError::invalid("/tmdb_id", "an id is required"))?;
+        let url = ctx
+            .upstream
+            .get_json::<String>(acting(ctx), route)
+            .await?
+            .unwrap_or_default();
+        (url, format!("{kind} of {media} {id}"))
+    };
+    let items = library::artwork(&url, name, kind, &mut warnings);
+    if items.is_empty() && url.trim().is_empty() {
+        warnings.push(format!("Ombi has no {kind} for this {media}"));
+    }
+    Ok(reply(
+        library::artwork_page(window::single(items, Unit::Artwork)),
+        warnings,
+        false,
+    ))
+}

@@ -1,0 +1,394 @@
+//! `read_media`: one title's details (by TMDB/IMDb/TVDB/MusicBrainz id or by
+//! Ombi request), its Rotten Tomatoes ratings, or its streaming providers.
+//! Also the helpers the other media tools share (acting user, Lidarr check,
+//! reply building).
+
+use futures::future::BoxFuture;
+
+use super::{CallCtx, Outcome, Reply};
+use crate::catalogue::Args;
+use crate::contract::{ErrorCode, ToolError};
+use crate::projection::identifiers::Origin;
+use crate::projection::media::{
+    self, ArtistInfo, Media, MovieFull, RatingsWire, ReleaseGroup, StreamingData, TvDetail,
+};
+use crate::projection::window::{self, Unit};
+use crate::upstream::Route;
+
+pub fn read_media<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(run(ctx, args))
+}
+
+// ---------------------------------------------------------------- shared helpers
+
+/// The Ombi user this call acts as (api_key mode's `UserName`).
+pub(super) fn acting(ctx: &CallCtx) -> Option<&str> {
+    ctx.identity.ombi_user.as_deref()
+}
+
+/// Music needs Lidarr: `GET /api/v1/Lidarr/enabled` (anonymous, a bool).
+/// Without it Ombi answers music routes with a 500, so say why up front.
+pub(super) async fn require_lidarr(ctx: &CallCtx) -> Result<(), ToolError> {
+    let enabled = ctx
+        .upstream
+        .get_json::<bool>(acting(ctx), Route::get("api/v1/Lidarr/enabled"))
+        .await?;
+    if enabled == Some(true) {
+        return Ok(());
+    }
+    Err(ToolError::new(
+        ErrorCode::UnsupportedCapability,
+        "music search and details need Lidarr, which is not enabled in this Ombi (Settings → Lidarr)",
+    ))
+}
+
+/// A required argument the catalogue already validated; its absence is a
+/// bug in the table, reported as an argument error rather than a panic.
+pub(super) fn need_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
+    args.str(name).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` is required for this action"),
+        )
+    })
+}
+
+pub(super) fn need_int(args: &Args, name: &str) -> Result<i64, ToolError> {
+    args.int(name).ok_or_else(|| {
+        ToolError::invalid(
+            format!("/{name}"),
+            format!("`{name}` is required for this action"),
+        )
+    })
+}
+
+/// `movie`/`tv` as the static label used in records and routes.
+pub(super) fn movie_or_tv(args: &Args) -> Result<&'static str, ToolError> {
+    match args.str("media") {
+        Some("movie") => Ok("movie"),
+        Some("tv") => Ok("tv"),
+        _ => Err(ToolError::invalid(
+            "/media",
+            "`media` must be `movie` or `tv` for this action",
+        )),
+    }
+}
+
+/// Ombi answers some lookups of unknown ids with a 500 (a null dereference);
+/// for those routes a 500 means "no such thing".
+pub(super) fn unknown_on_500(e: ToolError, what: &str) -> ToolError {
+    if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) {
+        return ToolError::new(
+            ErrorCode::NotFound,
+            format!(
+                "{what} was not found (Ombi answers this lookup with a 500 when the id is unknown)"
+            ),
+        )
+        .with_status(500);
+    }
+    e
+}
+
+pub(super) fn not_found(what: &str) -> ToolError {
+    ToolError::new(ErrorCode::NotFound, format!("{what} was not found")).with_status(204)
+}
+
+/// Records a read cut by the 8 MiB cap.
+pub(super) fn note_cut(cut: bool, warnings: &mut Vec<String>) {
+    if cut {
+        warnings.push(
+            "Ombi's answer exceeded the 8 MiB read limit; only the records read within it are used"
+                .into(),
+        );
+    }
+}
+
+pub(super) fn reply(data: serde_json::Value, warnings: Vec<String>, truncated: bool) -> Reply {
+    Reply {
+        data,
+        warnings,
+        truncated,
+    }
+}
+
+/// A note when a `language` argument cannot be passed on by the route.
+pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
+    if args.str("language").is_some() {
+        warnings.push(
+            "this Ombi route takes no language; titles come in the acting user's Ombi language"
+                .into(),
+        );
+    }
+}
+
+fn single_page(items: Vec<Media>, warnings: Vec<String>) -> Reply {
+    reply(
+        media::media_page(window::single(items, Unit::Media)),
+        warnings,
+        false,
+    )
+}
+
+// ---------------------------------------------------------------- actions
+
+async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
+    match args.action() {
+        "details" => details(ctx, args).await,
+        "by_request" => by_request(ctx, args).await,
+        "ratings" => ratings(ctx, args).await,
+        "providers" => providers(ctx, args).await,
+        other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+    }
+}
+
+async fn movie_full(
+    ctx: &CallCtx,
+    route: Route,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Media>, ToolError> {
+    let full = ctx
+        .upstream
+        .get_json::<MovieFull>(acting(ctx), route)
+        .await
+        .map_err(|e| unknown_on_500(e, what))?
+        .ok_or_else(|| not_found(what))?;
+    Ok(media::movie_details(full, warnings))
+}
+
+async fn tv_detail(
+    ctx: &CallCtx,
+    route: Route,
+    origin: Origin,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Media, ToolError> {
+    let tv = ctx
+        .upstream
+        .get_json::<TvDetail>(acting(ctx), route)
+        .await
+        .map_err(|e| unknown_on_500(e, what))?
+        .ok_or_else(|| not_found(what))?;
+    Ok(media::tv_details(tv, origin, warnings))
+}
+
+async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    language_ignored(args, &mut warnings);
+    let items = match (
+        args.str("media"),
+        args.int("tmdb_id"),
+        args.str("imdb_id"),
+        args.int("tvdb_id"),
+    ) {
+        (Some("movie"), Some(id), _, _) => {
+            let route = Route::get("api/v2/Search/movie").seg(id);
+            movie_full(
+                ctx,
+                route,
+                &format!("movie with TMDB id {id}"),
+                &mut warnings,
+            )
+            .await?
+        }
+        (Some("movie"), None, Some(imdb), _) => {
+            let route = Route::get("api/v2/Search/movie/imdb").seg(imdb);
+            movie_full(
+                ctx,
+                route,
+                &format!("movie with IMDb id {imdb}"),
+                &mut warnings,
+            )
+            .await?
+        }
+        (Some("tv"), Some(id), _, _) => {
+            let route = Route::get("api/v2/Search/tv/moviedb").seg(id);
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Origin::Tmdb,
+                    &format!("show with TMDB id {id}"),
+                    &mut warnings,
+                )
+                .await?,
+            ]
+        }
+        (Some("tv"), None, _, Some(tvdb)) => {
+            // The only TVDB-keyed lookup is the TVMaze-backed v1 route.
+            let route = Route::get("api/v1/Search/tv/info").seg(tvdb);
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Origin::TvMaze,
+                    &format!("show with TVDB id {tvdb}"),
+                    &mut warnings,
+                )
+                .await?,
+            ]
+        }
+        (Some("album"), ..) => {
+            let mbid = need_str(args, "musicbrainz_id")?;
+            require_lidarr(ctx).await?;
+            let what = format!("album (release group) {mbid}");
+            let rg = ctx
+                .upstream
+                .get_json::<ReleaseGroup>(
+                    acting(ctx),
+                    Route::get("api/v2/Search/artist/album").seg(mbid),
+                )
+                .await
+                .map_err(|e| unknown_on_500(e, &what))?
+                .ok_or_else(|| not_found(&what))?;
+            vec![media::release_group_item(rg)]
+        }
+        (Some("artist"), ..) => {
+            let mbid = need_str(args, "musicbrainz_id")?;
+            require_lidarr(ctx).await?;
+            vec![
+                artist(
+                    ctx,
+                    Route::get("api/v2/Search/artist").seg(mbid),
+                    &format!("artist {mbid}"),
+                )
+                .await?,
+            ]
+        }
+        (Some(m), ..) => {
+            return Err(ToolError::invalid(
+                "/media",
+                format!("`{m}` details need one id: movie tmdb_id/imdb_id, tv tmdb_id/tvdb_id, album/artist musicbrainz_id"),
+            )
+            .into());
+        }
+        (None, ..) => {
+            return Err(ToolError::invalid("/media", "`media` is required for `details`").into());
+        }
+    };
+    Ok(single_page(items, warnings))
+}
+
+async fn artist(ctx: &CallCtx, route: Route, what: &str) -> Result<Media, ToolError> {
+    let info = ctx
+        .upstream
+        .get_json::<ArtistInfo>(acting(ctx), route)
+        .await
+        .map_err(|e| unknown_on_500(e, what))?
+        .ok_or_else(|| not_found(what))?;
+    Ok(media::artist_details(&info))
+}
+
+async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
+    let target = args.value("target");
+    let kind = target
+        .and_then(|t| t.get("kind"))
+        .and_then(|k| k.as_str())
+        .unwrap_or("");
+    let id = target
+        .and_then(|t| t.get("id"))
+        .and_then(|i| i.as_i64())
+        .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` is required"))?;
+    let mut warnings = Vec::new();
+    language_ignored(args, &mut warnings);
+    let items = match kind {
+        "movie" => {
+            let route = Route::get("api/v2/Search/movie/request").seg(id);
+            movie_full(ctx, route, &format!("movie request {id}"), &mut warnings).await?
+        }
+        "tv_parent" => {
+            let route = Route::get("api/v2/Search/tv/request").seg(id);
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Origin::Tmdb,
+                    &format!("TV request {id}"),
+                    &mut warnings,
+                )
+                .await?,
+            ]
+        }
+        "album" => {
+            require_lidarr(ctx).await?;
+            warnings.push(
+                "Ombi resolves an album request to its ARTIST; the record is the artist".into(),
+            );
+            vec![
+                artist(
+                    ctx,
+                    Route::get("api/v2/Search/artist/request").seg(id),
+                    &format!("album request {id}"),
+                )
+                .await?,
+            ]
+        }
+        "tv_child" => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                "Ombi looks up TV media by the show-level request: pass the `tv_parent` id (read_requests `get` on the child shows its parent_request_id)",
+            )
+            .into());
+        }
+        other => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                format!("unknown request kind `{other}`"),
+            )
+            .into());
+        }
+    };
+    Ok(single_page(items, warnings))
+}
+
+async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = movie_or_tv(args)?;
+    let name = need_str(args, "name")?;
+    let year = need_int(args, "year")?;
+    let route = Route::get(if media == "movie" {
+        "api/v2/Search/ratings/movie"
+    } else {
+        "api/v2/Search/ratings/tv"
+    })
+    .seg(name)
+    .seg(year);
+    let what = format!("Rotten Tomatoes rating for {name:?} ({year})");
+    let wire = ctx
+        .upstream
+        .get_json::<RatingsWire>(acting(ctx), route)
+        .await?
+        .ok_or_else(|| not_found(&what))?;
+    let item = media::ratings_item(media, name, year, wire);
+    let mut warnings = Vec::new();
+    if item.ratings.is_empty() {
+        warnings.push(format!(
+            "Rotten Tomatoes has no scores for {name:?} ({year})"
+        ));
+    }
+    Ok(single_page(vec![item], warnings))
+}
+
+async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = movie_or_tv(args)?;
+    let tmdb = need_int(args, "tmdb_id")?;
+    let route = Route::get(if media == "movie" {
+        "api/v2/Search/stream/movie"
+    } else {
+        "api/v2/Search/stream/tv"
+    })
+    .seg(tmdb);
+    let list = ctx
+        .upstream
+        .get_array::<StreamingData>(acting(ctx), route)
+        .await?;
+    let mut warnings = vec![
+        "providers are those of this title in the acting Ombi user's streaming country (Ombi caches them for 12 h across users)".to_string(),
+    ];
+    note_cut(list.cut, &mut warnings);
+    let item = media::providers_item(media, tmdb, list.value);
+    Ok(reply(
+        media::media_page(window::single(vec![item], Unit::Media)),
+        warnings,
+        list.cut,
+    ))
+}

@@ -1,0 +1,118 @@
+//! `read_reference`: the lookup lists other tools take ids from. Each list is
+//! a complete upstream array; pages are local windows over it after label
+//! selection and a deterministic sort.
+
+use futures::future::BoxFuture;
+use serde::de::DeserializeOwned;
+
+use super::media::{acting, need_int, reply};
+use super::{CallCtx, Outcome};
+use crate::catalogue::Args;
+use crate::contract::ToolError;
+use crate::projection::reference::{
+    self as r, Candidate, Claim, Feature, IdName, IssueCategory, Language, WatchProvider,
+};
+use crate::projection::window::{self, Unit};
+use crate::upstream::Route;
+
+pub fn read_reference<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(run(ctx, args))
+}
+
+async fn list<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    route: Route,
+    f: fn(T) -> Candidate,
+) -> Result<(Vec<Candidate>, bool), ToolError> {
+    let b = ctx.upstream.get_array::<T>(acting(ctx), route).await?;
+    Ok((b.value.into_iter().map(f).collect(), b.cut))
+}
+
+fn genre(g: IdName) -> Candidate {
+    r::id_name(g, "genre")
+}
+
+fn keyword(k: IdName) -> Candidate {
+    r::id_name(k, "keyword")
+}
+
+async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let (candidates, cut) = match args.action() {
+        "genres" => {
+            let media = super::media::movie_or_tv(args)?;
+            list::<IdName>(ctx, Route::get("api/v2/Search/Genres").seg(media), genre).await?
+        }
+        "languages" => {
+            list::<Language>(ctx, Route::get("api/v2/Search/Languages"), r::language).await?
+        }
+        "streaming_countries" => {
+            list::<String>(
+                ctx,
+                Route::get("api/v1/Identity/streamingcountry"),
+                r::streaming_country,
+            )
+            .await?
+        }
+        "keywords" => {
+            let q = super::media::need_str(args, "query")?;
+            list::<IdName>(
+                ctx,
+                Route::get("api/v1/TheMovieDb/Keywords").query("searchTerm", q),
+                keyword,
+            )
+            .await?
+        }
+        "keyword" => {
+            let id = need_int(args, "keyword_id")?;
+            let k = ctx
+                .upstream
+                .get_json::<IdName>(
+                    acting(ctx),
+                    Route::get("api/v1/TheMovieDb/Keywords").seg(id),
+                )
+                .await?
+                .ok_or_else(|| super::media::not_found(&format!("keyword {id}")))?;
+            let refs = r::references(vec![keyword(k)], &mut warnings);
+            return Ok(reply(
+                r::reference_page(window::single(refs, Unit::References)),
+                warnings,
+                false,
+            ));
+        }
+        "watch_providers" => {
+            let media = super::media::movie_or_tv(args)?;
+            let path = if media == "movie" {
+                "api/v1/TheMovieDb/WatchProviders/movie"
+            } else {
+                "api/v1/TheMovieDb/WatchProviders/tv"
+            };
+            // An empty term matches every provider.
+            let q = args.str("query").unwrap_or("");
+            warnings.push("this is TMDB's provider catalogue, not where a title streams (use read_media `providers`)".into());
+            list::<WatchProvider>(
+                ctx,
+                Route::get(path).query("searchTerm", q),
+                r::watch_provider,
+            )
+            .await?
+        }
+        "issue_categories" => {
+            list::<IssueCategory>(
+                ctx,
+                Route::get("api/v1/Issues/categories"),
+                r::issue_category,
+            )
+            .await?
+        }
+        "roles" => list::<Claim>(ctx, Route::get("api/v1/Identity/claims"), r::role).await?,
+        "features" => list::<Feature>(ctx, Route::get("api/v2/Features"), r::feature).await?,
+        other => {
+            return Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into());
+        }
+    };
+    super::media::note_cut(cut, &mut warnings);
+    let refs = r::references(candidates, &mut warnings);
+    let w = window::local(refs, args.page(), Unit::References, !cut);
+    Ok(reply(r::reference_page(w), warnings, cut))
+}

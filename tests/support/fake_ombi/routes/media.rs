@@ -1,0 +1,534 @@
+//! Media routes: v1/v2 search, discovery lists, details, music (Lidarr),
+//! ratings/providers, recently added, calendar, artwork, reference lists.
+//! Behaviour follows the ledger: 204 for null, 500 where Ombi dereferences a
+//! null (unknown IMDb id or request id), 404 for an unknown TMDB keyword.
+//! `GET /api/v1/Lidarr/enabled` and `recentlyRequested` are served by
+//! `requests.rs` from the shared request data (`data.requests`).
+
+pub mod data;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::super::{error_500, json, no_content, problem_400};
+use super::{Access, Ctx, RouteDef};
+
+const AUTH: Access = Access::Authenticated;
+
+pub fn routes() -> Vec<RouteDef> {
+    let r = |method: &'static str,
+             template: &'static str,
+             access: Access,
+             handler: super::Handler| RouteDef {
+        method,
+        template,
+        access,
+        handler,
+    };
+    vec![
+        // v1 search
+        r("POST", "api/v1/Search/movie", AUTH, movie_search),
+        r("POST", "api/v1/Search/movie/actor", AUTH, actor_search),
+        r("GET", "api/v1/Search/tv/info/{tvdbId}", AUTH, tv_v1_info),
+        r(
+            "GET",
+            "api/v1/Search/music/artist/{searchTerm}",
+            AUTH,
+            |_| json(data::artist_search()),
+        ),
+        r(
+            "GET",
+            "api/v1/Search/music/album/{searchTerm}",
+            AUTH,
+            |_| json(data::album_search()),
+        ),
+        // v2 lists
+        r(
+            "GET",
+            "api/v2/Search/movie/{list}/{currentPosition:int}/{amountToLoad:int}",
+            AUTH,
+            movie_list,
+        ),
+        r(
+            "GET",
+            "api/v2/Search/tv/{list}/{currentPosition:int}/{amountToLoad:int}",
+            AUTH,
+            tv_list,
+        ),
+        r(
+            "POST",
+            "api/v2/Search/advancedSearch/movie/{currentPosition:int}/{amountToLoad:int}",
+            AUTH,
+            advanced,
+        ),
+        r("POST", "api/v2/Search/movie/similar", AUTH, similar),
+        r(
+            "GET",
+            "api/v2/Search/actor/{actorId:int}/movie",
+            AUTH,
+            |c| credits(c, "movie"),
+        ),
+        r("GET", "api/v2/Search/actor/{actorId:int}/tv", AUTH, |c| {
+            credits(c, "tv")
+        }),
+        r(
+            "GET",
+            "api/v2/Search/movie/collection/{collectionId:int}",
+            AUTH,
+            collection,
+        ),
+        // v2 details
+        r(
+            "GET",
+            "api/v2/Search/movie/{movieDbId:int}",
+            AUTH,
+            movie_details,
+        ),
+        r(
+            "GET",
+            "api/v2/Search/movie/imdb/{imdbid}",
+            AUTH,
+            movie_by_imdb,
+        ),
+        r(
+            "GET",
+            "api/v2/Search/movie/request/{requestId:int}",
+            AUTH,
+            movie_by_request,
+        ),
+        r(
+            "GET",
+            "api/v2/Search/tv/moviedb/{moviedbid}",
+            AUTH,
+            tv_details,
+        ),
+        r(
+            "GET",
+            "api/v2/Search/tv/request/{requestId:int}",
+            AUTH,
+            tv_by_request,
+        ),
+        r("GET", "api/v2/Search/artist/{artistId}", AUTH, artist),
+        r("GET", "api/v2/Search/artist/album/{albumId}", AUTH, album),
+        r(
+            "GET",
+            "api/v2/Search/artist/request/{requestId:int}",
+            AUTH,
+            artist_by_request,
+        ),
+        r(
+            "GET",
+            "api/v2/Search/ratings/movie/{name}/{year:int}",
+            AUTH,
+            |c| ratings(c, "movie"),
+        ),
+        r(
+            "GET",
+            "api/v2/Search/ratings/tv/{name}/{year:int}",
+            AUTH,
+            |c| ratings(c, "tv"),
+        ),
+        r(
+            "GET",
+            "api/v2/Search/stream/movie/{movieDbId:int}",
+            AUTH,
+            |_| json(data::streaming()),
+        ),
+        r(
+            "GET",
+            "api/v2/Search/stream/tv/{movieDbId:int}",
+            AUTH,
+            |_| json(data::streaming()),
+        ),
+        // library
+        r("GET", "api/v1/RecentlyAdded/movies", AUTH, |_| {
+            json(data::recently_added("movies"))
+        }),
+        r("GET", "api/v1/RecentlyAdded/tv/grouped", AUTH, |_| {
+            json(data::recently_added("tv"))
+        }),
+        r("GET", "api/v2/Calendar", AUTH, |_| json(data::calendar())),
+        r(
+            "GET",
+            "api/v1/Images/poster/movie/{movieDbId}",
+            Access::Anonymous,
+            |c| image(c, "movieposter"),
+        ),
+        r(
+            "GET",
+            "api/v1/Images/background/movie/{movieDbId}",
+            Access::Anonymous,
+            |c| image(c, "moviebackground"),
+        ),
+        r(
+            "GET",
+            "api/v1/Images/banner/movie/{movieDbId}",
+            Access::Anonymous,
+            |c| image(c, "moviebackground"),
+        ),
+        r(
+            "GET",
+            "api/v1/Images/poster/tv/tmdb/{tmdbId}",
+            Access::Anonymous,
+            |c| image(c, "tvposter"),
+        ),
+        r(
+            "GET",
+            "api/v1/Images/background/tv/tmdb/{id}",
+            Access::Anonymous,
+            |c| image(c, "showbackground"),
+        ),
+        r(
+            "GET",
+            "api/v1/Images/poster/tv/{tvdbid:int}",
+            Access::Anonymous,
+            |c| image(c, "tvposter"),
+        ),
+        r(
+            "GET",
+            "api/v1/Images/background/tv/{tvdbid:int}",
+            Access::Anonymous,
+            |c| image(c, "showbackground"),
+        ),
+        r(
+            "GET",
+            "api/v1/Images/tv/{tvdbid:int}",
+            Access::Anonymous,
+            |c| image(c, "tvbanner"),
+        ),
+        r(
+            "GET",
+            "api/v2/Search/releasegroupart/{musicBrainzId}",
+            AUTH,
+            |c| {
+                json(
+                    json!({"image": format!("https://coverartarchive.org/release-group/{}/front.jpg", c.param("musicBrainzId"))}),
+                )
+            },
+        ),
+        // reference lists
+        r("GET", "api/v2/Search/Genres/{media}", AUTH, |c| {
+            json(data::genres(c.param("media")))
+        }),
+        r("GET", "api/v2/Search/Languages", AUTH, |_| {
+            json(data::languages())
+        }),
+        r("GET", "api/v1/Identity/streamingcountry", AUTH, |_| {
+            json(json!(["US", "GB", "DE", "NL"]))
+        }),
+        r("GET", "api/v1/TheMovieDb/Keywords", AUTH, keyword_search),
+        r(
+            "GET",
+            "api/v1/TheMovieDb/Keywords/{keywordId:int}",
+            AUTH,
+            keyword,
+        ),
+        r(
+            "GET",
+            "api/v1/TheMovieDb/WatchProviders/movie",
+            AUTH,
+            watch_providers,
+        ),
+        r(
+            "GET",
+            "api/v1/TheMovieDb/WatchProviders/tv",
+            AUTH,
+            watch_providers,
+        ),
+        r("GET", "api/v1/Issues/categories", AUTH, |_| {
+            json(
+                json!([{"id": 2, "value": "Subtitles"}, {"id": 1, "value": "Audio"}, {"id": 3, "value": "?????"}]),
+            )
+        }),
+        r("GET", "api/v1/Identity/claims", Access::PowerUser, |_| {
+            json(
+                json!([{"value": "Admin", "enabled": false}, {"value": "RequestMovie", "enabled": false}, {"value": "PowerUser", "enabled": false}]),
+            )
+        }),
+    ]
+}
+
+fn query<'a>(ctx: &'a Ctx, key: &str) -> Option<&'a str> {
+    ctx.call
+        .query
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(key))
+        .map(|(_, v)| v.as_str())
+}
+
+fn window(items: Vec<Value>, ctx: &Ctx) -> Value {
+    Value::Array(
+        items
+            .into_iter()
+            .skip(ctx.int("currentPosition").max(0) as usize)
+            .take(ctx.int("amountToLoad").max(0) as usize)
+            .collect(),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SearchBody {
+    search_term: Option<String>,
+    year: Option<i64>,
+}
+
+fn movie_search(ctx: &Ctx) -> Response {
+    let Some(body) = ctx.body::<SearchBody>() else {
+        return problem_400("model", "The model field is required.");
+    };
+    let term = body.search_term.unwrap_or_default().to_lowercase();
+    let movies = ctx.shared.data.lock().unwrap().movies.clone();
+    let hits: Vec<Value> = movies
+        .into_iter()
+        .filter(|m| {
+            m["title"]
+                .as_str()
+                .unwrap_or("")
+                .to_lowercase()
+                .contains(&term)
+        })
+        .filter(|m| {
+            body.year.is_none_or(|y| {
+                m["releaseDate"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with(&y.to_string())
+            })
+        })
+        .collect();
+    json(Value::Array(hits))
+}
+
+fn actor_search(ctx: &Ctx) -> Response {
+    let Some(body) = ctx.body::<SearchBody>() else {
+        return problem_400("model", "The model field is required.");
+    };
+    let term = body.search_term.unwrap_or_default().to_lowercase();
+    let movies = ctx.shared.data.lock().unwrap().movies.clone();
+    let hits: Vec<Value> = if term.contains("keanu") {
+        movies
+            .into_iter()
+            .filter(|m| m["id"] == json!(603))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    json(Value::Array(hits))
+}
+
+fn movie_list(ctx: &Ctx) -> Response {
+    let movies = ctx.shared.data.lock().unwrap().movies.clone();
+    match ctx.param("list").to_ascii_lowercase().as_str() {
+        "nowplaying" | "toprated" | "upcoming" | "seasonal" => json(window(movies, ctx)),
+        // Ombi's requested list: titles of its own requests.
+        "requested" => json(window(
+            movies
+                .into_iter()
+                .filter(|m| m["id"] == json!(603))
+                .collect(),
+            ctx,
+        )),
+        _ => no_content(),
+    }
+}
+
+fn tv_list(ctx: &Ctx) -> Response {
+    let tv = ctx.shared.data.lock().unwrap().tv.clone();
+    match ctx.param("list").to_ascii_lowercase().as_str() {
+        "trending" | "anticipated" | "mostwatched" => json(window(tv, ctx)),
+        "requested" => json(data::tv_requested()),
+        _ => no_content(),
+    }
+}
+
+fn advanced(ctx: &Ctx) -> Response {
+    let Some(body) = ctx.body::<Value>() else {
+        return problem_400("model", "The model field is required.");
+    };
+    let movies = ctx.shared.data.lock().unwrap().movies.clone();
+    let year = body["releaseYear"].as_i64();
+    let hits: Vec<Value> = movies
+        .into_iter()
+        .filter(|m| {
+            year.is_none_or(|y| {
+                m["releaseDate"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with(&y.to_string())
+            })
+        })
+        .collect();
+    json(window(hits, ctx))
+}
+
+fn similar(ctx: &Ctx) -> Response {
+    let Some(body) = ctx.body::<Value>() else {
+        return problem_400("model", "The model field is required.");
+    };
+    let id = body["theMovieDbId"].as_i64().unwrap_or(0);
+    let movies = ctx.shared.data.lock().unwrap().movies.clone();
+    json(Value::Array(
+        movies
+            .into_iter()
+            .filter(|m| m["id"] != json!(id))
+            .collect(),
+    ))
+}
+
+fn credits(ctx: &Ctx, kind: &str) -> Response {
+    match data::actor_credits(ctx.int("actorId"), kind) {
+        Some(v) => json(v),
+        None => json(json!({"id": ctx.int("actorId"), "cast": [], "crew": []})),
+    }
+}
+
+fn collection(ctx: &Ctx) -> Response {
+    data::collection(ctx.int("collectionId"))
+        .map(json)
+        .unwrap_or_else(no_content)
+}
+
+fn movie_details(ctx: &Ctx) -> Response {
+    data::movie_full(ctx.int("movieDbId"))
+        .map(json)
+        .unwrap_or_else(no_content)
+}
+
+fn movie_by_imdb(ctx: &Ctx) -> Response {
+    match data::imdb_to_tmdb(ctx.param("imdbid")).and_then(data::movie_full) {
+        Some(v) => json(v),
+        None => error_500("Object reference not set to an instance of an object."),
+    }
+}
+
+fn movie_by_request(ctx: &Ctx) -> Response {
+    let tmdb = ctx
+        .shared
+        .data
+        .lock()
+        .unwrap()
+        .movie_request(ctx.int("requestId"))
+        .and_then(|r| r["theMovieDbId"].as_i64());
+    match tmdb.and_then(data::movie_full) {
+        Some(v) => json(v),
+        None => error_500("Object reference not set to an instance of an object."),
+    }
+}
+
+fn tv_details(ctx: &Ctx) -> Response {
+    data::tv_full(ctx.int("moviedbid"))
+        .map(json)
+        .unwrap_or_else(no_content)
+}
+
+fn tv_by_request(ctx: &Ctx) -> Response {
+    // The PARENT request's TMDB id (`externalProviderId`) → the show.
+    let tmdb = ctx
+        .shared
+        .data
+        .lock()
+        .unwrap()
+        .requests
+        .tv_parents
+        .iter()
+        .find(|p| p["id"] == json!(ctx.int("requestId")))
+        .and_then(|p| p["externalProviderId"].as_i64());
+    match tmdb.and_then(data::tv_full) {
+        Some(v) => json(v),
+        None => error_500("Object reference not set to an instance of an object."),
+    }
+}
+
+fn tv_v1_info(ctx: &Ctx) -> Response {
+    let Ok(tvdb) = ctx.param("tvdbId").parse::<i64>() else {
+        return error_500("Input string was not in a correct format.");
+    };
+    data::tv_v1_info(tvdb).map(json).unwrap_or_else(no_content)
+}
+
+fn artist(ctx: &Ctx) -> Response {
+    data::artist_info(ctx.param("artistId"))
+        .map(json)
+        .unwrap_or_else(no_content)
+}
+
+fn album(ctx: &Ctx) -> Response {
+    data::release_group(ctx.param("albumId"))
+        .map(json)
+        .unwrap_or_else(no_content)
+}
+
+fn artist_by_request(ctx: &Ctx) -> Response {
+    // Any known album request resolves to its artist (the sample knows one).
+    let known = ctx
+        .shared
+        .data
+        .lock()
+        .unwrap()
+        .requests
+        .albums
+        .iter()
+        .any(|a| a["id"] == json!(ctx.int("requestId")));
+    match known
+        .then(|| data::artist_info(data::LINKIN_PARK))
+        .flatten()
+    {
+        Some(v) => json(v),
+        None => error_500("Object reference not set to an instance of an object."),
+    }
+}
+
+fn ratings(ctx: &Ctx, kind: &str) -> Response {
+    data::ratings(kind, ctx.param("name"))
+        .map(json)
+        .unwrap_or_else(no_content)
+}
+
+/// Each Images route answers a JSON string: a fanart.tv URL, or `""`.
+fn image(ctx: &Ctx, kind: &str) -> Response {
+    let id = ctx.params.values().next().cloned().unwrap_or_default();
+    if id == "999999" {
+        return json(json!(""));
+    }
+    json(json!(format!(
+        "https://assets.fanart.tv/fanart/{kind}/{id}/{kind}-1.jpg"
+    )))
+}
+
+fn keyword_search(ctx: &Ctx) -> Response {
+    let term = query(ctx, "searchTerm").unwrap_or("").to_lowercase();
+    let hits: Vec<Value> = data::keywords()
+        .into_iter()
+        .filter(|(_, n)| n.contains(&term))
+        .map(|(id, name)| json!({"id": id, "name": name}))
+        .collect();
+    json(Value::Array(hits))
+}
+
+fn keyword(ctx: &Ctx) -> Response {
+    match data::keywords()
+        .into_iter()
+        .find(|(id, _)| *id == ctx.int("keywordId"))
+    {
+        Some((id, name)) => json(json!({"id": id, "name": name})),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+fn watch_providers(ctx: &Ctx) -> Response {
+    let term = query(ctx, "searchTerm").unwrap_or("").to_lowercase();
+    let hits: Vec<Value> = data::watch_providers()
+        .into_iter()
+        .filter(|p| {
+            p["provider_name"]
+                .as_str()
+                .unwrap_or("")
+                .to_lowercase()
+                .contains(&term)
+        })
+        .collect();
+    json(Value::Array(hits))
+}
