@@ -37,6 +37,9 @@ async def main() -> None:
             }
             for name, args in calls:
                 result = await session.call_tool(name, json.loads(args))
+                # The SDK validates successful results itself; hold error
+                # results (the envelope with ok:false) to the same schema.
+                await session.validate_tool_result(name, result)
                 out["calls"].append(
                     {
                         "tool": name,
