@@ -127,7 +127,7 @@ fn main() {
     let hwm = rss_kib(pid, "VmHWM:");
 
     let size = |p: &str| std::fs::metadata(p).map(|m| m.len() / 1024).unwrap_or(0);
-    println!("daemon bench (debug or release as built; {SESSIONS} sessions, {CALLS} calls each)");
+    println!("daemon bench ({SESSIONS} sessions, {CALLS} calls each)");
     println!("  start to serving socket:        {:>8.2?}", start_to_serve);
     println!(
         "  session setup (connect+init):   median {:>8.2?}",
