@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::identifiers::{Identifier, Ids, Namespace, Origin, WireId};
-use super::window::Window;
+use super::paging::Window;
 
 /// Longest list we emit in a nested array (`maxItems: 100`).
 const NESTED_MAX: usize = 100;

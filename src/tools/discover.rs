@@ -18,7 +18,7 @@ use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
     self, ActorCredits, ArtistInfo, CollectionWire, Media, RecentlyRequested, SearchMovie, SearchTv,
 };
-use crate::projection::window::{self, Unit, Window};
+use crate::projection::paging::{self, Window};
 use crate::upstream::Route;
 
 /// TV credit titles looked up per page at most (Ombi's credit model has no
@@ -108,7 +108,7 @@ fn paged_route(media: &str, slug: &str, page: Page) -> Route {
 fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<String>) -> Reply {
     note_cut(cut, &mut warnings);
     warnings.push(SNAPSHOT_NOTE.into());
-    let mut w = window::upstream(items, page, Unit::Media);
+    let mut w = paging::upstream(items, page, "media");
     if cut {
         // The list was cut while reading: whether more exist is unknown.
         w.page.has_more = None;
@@ -160,7 +160,7 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
                 .filter_map(media::recently_requested_item)
                 .skip(page.offset as usize)
                 .collect();
-            let w = window::truncated_feed(items, page, Unit::Media);
+            let w = paging::truncated_feed(items, page, "media");
             let warnings = vec![format!(
                 "Ombi's requested list failed ({}); these are the most recent requests instead (at most 7 per type), so the list is incomplete",
                 e.message
@@ -257,7 +257,7 @@ async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     note_cut(b.cut, &mut warnings);
     let items = b.value.into_iter().map(media::movie_item).collect();
     Ok(reply(
-        media::media_page(window::local(items, page, Unit::Media, !b.cut)),
+        media::media_page(paging::local(items, page, !b.cut, "media")),
         warnings,
         b.cut,
     ))
@@ -293,7 +293,7 @@ async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         }
     }
     let mut warnings = Vec::new();
-    let mut w = window::local(all, page, Unit::Media, true);
+    let mut w = paging::local(all, page, true, "media");
     enrich_tv_titles(ctx, &mut w, &mut warnings).await;
     Ok(reply(media::media_page(w), warnings, false))
 }
@@ -363,7 +363,7 @@ async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     warnings.push("the first record is the collection itself; members follow. Ombi does not fill members' request state".into());
     let items = media::collection(wire, id);
     Ok(reply(
-        media::media_page(window::local(items, page, Unit::Media, true)),
+        media::media_page(paging::local(items, page, true, "media")),
         warnings,
         false,
     ))
@@ -386,7 +386,7 @@ async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         .map(media::release_group_item)
         .collect();
     Ok(reply(
-        media::media_page(window::local(items, page, Unit::Media, true)),
+        media::media_page(paging::local(items, page, true, "media")),
         Vec::new(),
         false,
     ))

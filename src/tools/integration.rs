@@ -18,7 +18,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::projection::integration::{
     self, WirePlexLibraries, WirePlexServer, WirePlexServers, WireProfile, WireRootFolder, WireTag,
 };
-use crate::projection::local_window;
+use crate::projection::paging::{self, Window};
 use crate::projection::server::{self as server_proj, WireFeature};
 use crate::projection::users::{self, WireServerUser};
 use crate::upstream::Route;
@@ -94,12 +94,12 @@ impl Collected {
     // `Outcome` is the handler contract; its error side is large by design.
     #[allow(clippy::result_large_err)]
     fn finish(self, lists: usize) -> Outcome {
-        let (items, page) = local_window::first(self.items, !self.cut, "references");
+        let Window { items, page } = paging::first(self.items, !self.cut, "references");
         let mut warnings = Vec::new();
-        if let Some(w) = local_window::more_warning(&page, "options") {
+        if let Some(w) = paging::more_warning(&page, "options") {
             warnings.push(w);
         }
-        let truncated = self.cut || page["has_more"] == json!(true);
+        let truncated = self.cut || page.has_more == Some(true);
         let data = json!({"kind": "reference_page", "items": items, "page": page});
         if self.failed.is_empty() {
             return Ok(Reply {
@@ -274,8 +274,8 @@ async fn saved_plex_servers(ctx: &CallCtx) -> Result<Vec<WirePlexServer>, Failur
 
 async fn plex_servers(ctx: &CallCtx) -> Outcome {
     let servers = saved_plex_servers(ctx).await?;
-    let (items, page) =
-        local_window::first(integration::plex_servers(&servers), true, "references");
+    let Window { items, page } =
+        paging::first(integration::plex_servers(&servers), true, "references");
     Ok(Reply {
         data: json!({"kind": "reference_page", "items": items, "page": page}),
         warnings: Vec::new(),
@@ -335,9 +335,9 @@ async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
         .into());
     }
     let items = integration::plex_libraries(libs.data.as_deref().unwrap_or_default());
-    let (items, page) = local_window::first(items, true, "references");
+    let Window { items, page } = paging::first(items, true, "references");
     let mut warnings = Vec::new();
-    if let Some(w) = local_window::more_warning(&page, "libraries") {
+    if let Some(w) = paging::more_warning(&page, "libraries") {
         warnings.push(w);
     }
     let truncated = !warnings.is_empty();
@@ -373,11 +373,11 @@ async fn media_server_users(ctx: &CallCtx, args: &Args) -> Outcome {
             "Ombi returned no {server} users: is {server} configured in Ombi?"
         ));
     }
-    let (items, page) = local_window::first(items, !rows.cut, "users");
-    if let Some(w) = local_window::more_warning(&page, "users") {
+    let Window { items, page } = paging::first(items, !rows.cut, "users");
+    if let Some(w) = paging::more_warning(&page, "users") {
         warnings.push(w);
     }
-    let truncated = rows.cut || page["has_more"] == json!(true);
+    let truncated = rows.cut || page.has_more == Some(true);
     Ok(Reply {
         data: json!({"kind": "user_page", "items": items, "page": page}),
         warnings,

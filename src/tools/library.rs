@@ -11,7 +11,7 @@ use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::projection::library::{self, CalendarWire, RecentlyAdded};
 use crate::projection::media;
-use crate::projection::window::{self, Unit};
+use crate::projection::paging;
 use crate::upstream::Route;
 
 pub fn read_library<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -46,7 +46,7 @@ async fn recently_added(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .map(|r| library::recently_added_item(media, r))
         .collect();
-    let w = window::local(items, args.page(), Unit::Media, !b.cut);
+    let w = paging::local(items, args.page(), !b.cut, "media");
     Ok(reply(media::media_page(w), warnings, b.cut))
 }
 
@@ -60,7 +60,7 @@ async fn calendar(ctx: &CallCtx, args: &Args) -> Outcome {
     ];
     note_cut(b.cut, &mut warnings);
     let items = b.value.into_iter().map(library::calendar_entry).collect();
-    let w = window::local(items, args.page(), Unit::CalendarEntries, !b.cut);
+    let w = paging::local(items, args.page(), !b.cut, "calendar_entries");
     Ok(reply(library::calendar_page(w), warnings, b.cut))
 }
 
@@ -165,7 +165,7 @@ async fn artwork(ctx: &CallCtx, args: &Args) -> Outcome {
         warnings.push(format!("Ombi has no {kind} for this {media}"));
     }
     Ok(reply(
-        library::artwork_page(window::single(items, Unit::Artwork)),
+        library::artwork_page(paging::single(items, "artwork")),
         warnings,
         false,
     ))

@@ -12,7 +12,7 @@ use crate::projection::identifiers::Origin;
 use crate::projection::media::{
     self, ArtistInfo, Media, MovieFull, RatingsWire, ReleaseGroup, StreamingData, TvDetail,
 };
-use crate::projection::window::{self, Unit};
+use crate::projection::paging;
 use crate::upstream::Route;
 
 pub fn read_media<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -123,7 +123,7 @@ pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
 
 fn single_page(items: Vec<Media>, warnings: Vec<String>) -> Reply {
     reply(
-        media::media_page(window::single(items, Unit::Media)),
+        media::media_page(paging::single(items, "media")),
         warnings,
         false,
     )
@@ -387,7 +387,7 @@ async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
     note_cut(list.cut, &mut warnings);
     let item = media::providers_item(media, tmdb, list.value);
     Ok(reply(
-        media::media_page(window::single(vec![item], Unit::Media)),
+        media::media_page(paging::single(vec![item], "media")),
         warnings,
         list.cut,
     ))

@@ -9,10 +9,10 @@ use super::media::{acting, need_int, reply};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
+use crate::projection::paging;
 use crate::projection::reference::{
     self as r, Candidate, Claim, Feature, IdName, IssueCategory, Language, WatchProvider,
 };
-use crate::projection::window::{self, Unit};
 use crate::upstream::Route;
 
 pub fn read_reference<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -75,7 +75,7 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
                 .ok_or_else(|| super::media::not_found(&format!("keyword {id}")))?;
             let refs = r::references(vec![keyword(k)], &mut warnings);
             return Ok(reply(
-                r::reference_page(window::single(refs, Unit::References)),
+                r::reference_page(paging::single(refs, "references")),
                 warnings,
                 false,
             ));
@@ -113,6 +113,6 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
     };
     super::media::note_cut(cut, &mut warnings);
     let refs = r::references(candidates, &mut warnings);
-    let w = window::local(refs, args.page(), Unit::References, !cut);
+    let w = paging::local(refs, args.page(), !cut, "references");
     Ok(reply(r::reference_page(w), warnings, cut))
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::{CallCtx, Failure, Outcome, Reply};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::page_window::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, Window, page_object};
 use crate::projection::requests::{
     self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
     MovieRequest, ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
@@ -240,13 +240,19 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
         );
     }
     let mut records = records;
-    let capped = page_window::cap(&mut records, page.limit as usize);
+    let capped = paging::cap(&mut records, page.limit as usize);
     let total = if cut {
         None
     } else {
         total.and_then(|t| u64::try_from(t).ok())
     };
-    let mut paging = Paging::upstream(page, records.len(), total, "requests");
+    let mut paging = Paging::upstream(
+        page,
+        records.len(),
+        total,
+        OpenEnd::FullPageContinues,
+        "requests",
+    );
     if cut {
         paging.has_more = None;
         paging.next_offset = None;
@@ -300,7 +306,7 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
             for k in &mut kids {
                 k.parent_request_id.get_or_insert(id);
             }
-            if page_window::cap(&mut kids, 99) {
+            if paging::cap(&mut kids, 99) {
                 warnings.push("only the first 99 child requests are listed; use `children` to page through all".into());
             }
             out.extend(kids);
@@ -444,7 +450,10 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
     for r in &mut records {
         r.parent_request_id.get_or_insert(parent);
     }
-    let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(records, args.page(), !got.cut, "requests");
     reply(
         page_object("request_page", records_json(&kept), &paging),
         warnings,
@@ -502,7 +511,10 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
             )
         }
     };
-    let (kept, paging) = page_window::window(records, args.page(), !cut, "requests");
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(records, args.page(), !cut, "requests");
     reply(
         page_object("request_page", records_json(&kept), &paging),
         warnings,
@@ -552,7 +564,10 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|r| proj::recent(r, &parents, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(records, args.page(), !got.cut, "requests");
     reply(
         page_object("request_page", records_json(&kept), &paging),
         warnings,
@@ -571,7 +586,10 @@ async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|f| proj::retry(f, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "queue_entries");
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(items, args.page(), !got.cut, "queue_entries");
     reply(page_object("retry_page", kept, &paging), warnings, got.cut)
 }
 

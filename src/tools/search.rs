@@ -11,7 +11,7 @@ use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::projection::media::{self, AlbumSearch, ArtistSearch, Media, MultiResult, SearchMovie};
-use crate::projection::window::{self, Unit};
+use crate::projection::paging;
 use crate::upstream::Route;
 
 pub fn read_search<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -92,6 +92,6 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
         }
     };
     note_cut(cut, &mut warnings);
-    let w = window::local(items, args.page(), Unit::Media, !cut);
+    let w = paging::local(items, args.page(), !cut, "media");
     Ok(reply(media::media_page(w), warnings, cut))
 }

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::{CallCtx, Failure, Outcome, Reply};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::local_window;
+use crate::projection::paging::{self, Window};
 use crate::projection::server::{
     self, WireAbout, WireCronTest, WireFeature, WireMediaServers, WireUpdate, WireWizard,
 };
@@ -150,7 +150,8 @@ async fn features(ctx: &CallCtx) -> Outcome {
         .upstream
         .get_array::<WireFeature>(acting(ctx), Route::get("api/v2/Features"))
         .await?;
-    let (items, page) = local_window::first(server::features(&rows.value), !rows.cut, "references");
+    let Window { items, page } =
+        paging::first(server::features(&rows.value), !rows.cut, "references");
     Ok(ok(
         json!({"kind": "reference_page", "items": items, "page": page}),
         Vec::new(),

@@ -9,7 +9,7 @@ use super::requests::{get_list, reply, require_music, required_id, required_str}
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
-use crate::projection::page_window::{self, page_object};
+use crate::projection::paging::{self, Window, page_object};
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
 use crate::upstream::Route;
 
@@ -31,7 +31,10 @@ async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|v| proj::open(v, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(items, args.page(), !got.cut, "votes");
     reply(page_object("vote_page", kept, &paging), warnings, got.cut)
 }
 
@@ -54,6 +57,9 @@ async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
     )
     .await?;
     let items = proj::for_request(got.value, id, media, !got.cut, &mut warnings);
-    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(items, args.page(), !got.cut, "votes");
     reply(page_object("vote_page", kept, &paging), warnings, got.cut)
 }
