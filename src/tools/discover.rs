@@ -7,10 +7,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::media::{
-    acting, language_ignored, need_int, need_str, not_found, note_cut, reply, require_lidarr,
-    unknown_on_500,
-};
+use super::common::{acting, reply, require_lidarr, required_int, required_str};
+use super::media::{NO_LIDARR, language_ignored, not_found, note_cut, unknown_on_500};
 use super::{CallCtx, Outcome, Reply};
 use crate::catalogue::{Args, Page};
 use crate::contract::{ErrorCode, ToolError};
@@ -240,7 +238,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
 }
 
 async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let tmdb = need_int(args, "tmdb_id")?;
+    let tmdb = required_int(args, "tmdb_id")?;
     let mut body = json!({"theMovieDbId": tmdb});
     if let Some(lang) = args.str("language") {
         body["languageCode"] = json!(lang);
@@ -274,8 +272,8 @@ struct TvTitle {
 }
 
 async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let person = need_int(args, "person_id")?;
-    let name = need_str(args, "name")?;
+    let person = required_int(args, "person_id")?;
+    let name = required_str(args, "name")?;
     let kinds: &[&'static str] = match args.str("media") {
         Some("movie") => &["movie"],
         Some("tv") => &["tv"],
@@ -347,7 +345,7 @@ async fn enrich_tv_titles(ctx: &CallCtx, w: &mut Window<Media>, warnings: &mut V
 }
 
 async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let id = need_int(args, "collection_id")?;
+    let id = required_int(args, "collection_id")?;
     let mut warnings = Vec::new();
     language_ignored(args, &mut warnings);
     let what = format!("collection {id}");
@@ -370,8 +368,8 @@ async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
 }
 
 async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let artist = need_str(args, "artist_id")?;
-    require_lidarr(ctx).await?;
+    let artist = required_str(args, "artist_id")?;
+    require_lidarr(ctx, NO_LIDARR).await?;
     let what = format!("artist {artist}");
     let info = ctx
         .upstream

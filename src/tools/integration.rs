@@ -12,7 +12,8 @@ use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::{CallCtx, Failure, Outcome, Reply};
+use super::common::{LIDARR_ENABLED, acting, enabled, reply};
+use super::{CallCtx, Failure, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::integration::{
@@ -40,10 +41,6 @@ pub fn read_integration<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, O
             .into()),
         }
     })
-}
-
-fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
 }
 
 fn unsupported(what: &str) -> Failure {
@@ -102,11 +99,7 @@ impl Collected {
         let truncated = self.cut || page.has_more == Some(true);
         let data = json!({"kind": "reference_page", "items": items, "page": page});
         if self.failed.is_empty() {
-            return Ok(Reply {
-                data,
-                warnings,
-                truncated,
-            });
+            return Ok(reply(data, warnings, truncated));
         }
         if self.failed.len() == lists {
             return Err(self
@@ -127,14 +120,6 @@ impl Collected {
             warnings,
         })
     }
-}
-
-async fn enabled(ctx: &CallCtx, path: &'static str) -> Result<bool, ToolError> {
-    Ok(ctx
-        .upstream
-        .get_json::<bool>(acting(ctx), Route::get(path))
-        .await?
-        .unwrap_or(false))
 }
 
 async fn list<T: DeserializeOwned>(
@@ -239,7 +224,7 @@ async fn sonarr(ctx: &CallCtx) -> Outcome {
 
 /// `GET /api/v1/Lidarr/{enabled,Profiles,RootFolders}` (`enabled` is anonymous).
 async fn lidarr(ctx: &CallCtx) -> Outcome {
-    if !enabled(ctx, "api/v1/Lidarr/enabled").await? {
+    if !enabled(ctx, LIDARR_ENABLED).await? {
         return Err(unsupported("Lidarr"));
     }
     let (p, r) = tokio::join!(
@@ -276,11 +261,11 @@ async fn plex_servers(ctx: &CallCtx) -> Outcome {
     let servers = saved_plex_servers(ctx).await?;
     let Window { items, page } =
         paging::first(integration::plex_servers(&servers), true, "references");
-    Ok(Reply {
-        data: json!({"kind": "reference_page", "items": items, "page": page}),
-        warnings: Vec::new(),
-        truncated: false,
-    })
+    Ok(reply(
+        json!({"kind": "reference_page", "items": items, "page": page}),
+        Vec::new(),
+        false,
+    ))
 }
 
 /// `GET /api/v1/Plex/Libraries/{machineId}` with the machine id of a SAVED
@@ -341,11 +326,11 @@ async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
         warnings.push(w);
     }
     let truncated = !warnings.is_empty();
-    Ok(Reply {
-        data: json!({"kind": "reference_page", "items": items, "page": page}),
+    Ok(reply(
+        json!({"kind": "reference_page", "items": items, "page": page}),
         warnings,
         truncated,
-    })
+    ))
 }
 
 /// `GET /api/v1/{Plex/friends,Emby/users,Jellyfin/users}` (admin) → `user_page`
@@ -378,9 +363,9 @@ async fn media_server_users(ctx: &CallCtx, args: &Args) -> Outcome {
         warnings.push(w);
     }
     let truncated = rows.cut || page.has_more == Some(true);
-    Ok(Reply {
-        data: json!({"kind": "user_page", "items": items, "page": page}),
+    Ok(reply(
+        json!({"kind": "user_page", "items": items, "page": page}),
         warnings,
         truncated,
-    })
+    ))
 }

@@ -6,7 +6,8 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::requests::{acting, get_list, reply, required_id, required_str};
+use super::common::{acting, reply, required_id, required_str};
+use super::requests::get_list;
 use super::{CallCtx, Outcome};
 use crate::catalogue::{Args, Page};
 use crate::contract::budget::MAX_NESTED;
@@ -55,11 +56,11 @@ fn issue_page(
     warnings: Vec<String>,
     truncated: bool,
 ) -> Outcome {
-    reply(
+    Ok(reply(
         page_object("issue_page", items, paging),
         warnings,
         truncated,
-    )
+    ))
 }
 
 /// A whole issue array (bounded read), windowed locally.
@@ -163,11 +164,11 @@ async fn comments(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(items, args.page(), !got.cut, "comments");
-    reply(
+    Ok(reply(
         page_object("comment_page", kept, &paging),
         warnings,
         got.cut,
-    )
+    ))
 }
 
 async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -197,7 +198,11 @@ async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(groups, args.page(), complete, "provider_groups");
-    reply(page_object("group_page", kept, &paging), warnings, got.cut)
+    Ok(reply(
+        page_object("group_page", kept, &paging),
+        warnings,
+        got.cut,
+    ))
 }
 
 async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -220,11 +225,11 @@ async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
         .map(|g| proj::group(g, &mut warnings))
         .collect();
     let paging = Paging::single(items.len(), "provider_groups");
-    reply(
+    Ok(reply(
         page_object("group_page", items, &paging),
         warnings,
         truncated,
-    )
+    ))
 }
 
 async fn counts(ctx: &CallCtx) -> Outcome {
@@ -238,9 +243,9 @@ async fn counts(ctx: &CallCtx) -> Outcome {
                 "Ombi returned no issue counts",
             )
         })?;
-    reply(
+    Ok(reply(
         metrics::metrics(metrics::issue_counts(&c)),
         Vec::new(),
         false,
-    )
+    ))
 }

@@ -5,7 +5,8 @@
 use futures::future::BoxFuture;
 use serde::Deserialize;
 
-use super::media::{acting, need_str, note_cut, reply};
+use super::common::{acting, reply, required_str};
+use super::media::note_cut;
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
@@ -119,11 +120,11 @@ fn image_route(
 }
 
 async fn artwork(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = need_str(args, "media")?;
-    let kind = need_str(args, "kind")?;
+    let media = required_str(args, "media")?;
+    let kind = required_str(args, "kind")?;
     let mut warnings = Vec::new();
     let (url, name) = if media == "album" {
-        let mbid = need_str(args, "musicbrainz_id")?;
+        let mbid = required_str(args, "musicbrainz_id")?;
         if kind != "poster" {
             return Err(ToolError::invalid(
                 "/kind",

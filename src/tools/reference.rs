@@ -5,7 +5,7 @@
 use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 
-use super::media::{acting, need_int, reply};
+use super::common::{acting, reply, required_int, required_str};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
@@ -55,7 +55,7 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             .await?
         }
         "keywords" => {
-            let q = super::media::need_str(args, "query")?;
+            let q = required_str(args, "query")?;
             list::<IdName>(
                 ctx,
                 Route::get("api/v1/TheMovieDb/Keywords").query("searchTerm", q),
@@ -64,7 +64,7 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             .await?
         }
         "keyword" => {
-            let id = need_int(args, "keyword_id")?;
+            let id = required_int(args, "keyword_id")?;
             let k = ctx
                 .upstream
                 .get_json::<IdName>(

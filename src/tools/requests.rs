@@ -8,7 +8,8 @@ use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{CallCtx, Failure, Outcome, Reply};
+use super::common::{acting, reply, require_lidarr, required_id, required_str};
+use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, Window, page_object};
@@ -37,50 +38,11 @@ pub fn read_requests<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outc
     })
 }
 
-// ------------------------------------------------------------ shared helpers
+// ------------------------------------------------------------ shared request helpers
 
-/// The Ombi user this call acts as (api_key mode `UserName`).
-pub(crate) fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
-}
-
-pub(crate) fn required_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
-    args.str(name).ok_or_else(|| {
-        ToolError::invalid(
-            format!("/{name}"),
-            format!("`{name}` is required for this action"),
-        )
-    })
-}
-
-pub(crate) fn required_id(args: &Args, name: &str) -> Result<i64, ToolError> {
-    args.int(name).filter(|i| *i > 0).ok_or_else(|| {
-        ToolError::invalid(
-            format!("/{name}"),
-            format!("`{name}` (a positive id) is required for this action"),
-        )
-    })
-}
-
-/// Albums need Lidarr: `GET /api/v1/Lidarr/enabled` (anonymous bool).
-pub(crate) async fn lidarr_enabled(ctx: &CallCtx) -> Result<bool, ToolError> {
-    Ok(ctx
-        .upstream
-        .get_json::<bool>(acting(ctx), Route::get("api/v1/Lidarr/enabled"))
-        .await?
-        .unwrap_or(false))
-}
-
-pub(crate) async fn require_music(ctx: &CallCtx) -> Result<(), ToolError> {
-    if lidarr_enabled(ctx).await? {
-        Ok(())
-    } else {
-        Err(ToolError::new(
-            ErrorCode::UnsupportedCapability,
-            "music requests are not available: Lidarr is not enabled in this Ombi",
-        ))
-    }
-}
+/// Why music requests fail without Lidarr.
+pub(super) const NO_LIDARR: &str =
+    "music requests are not available: Lidarr is not enabled in this Ombi";
 
 /// A top-level array under the read cap; `cut` adds a warning.
 pub(crate) async fn get_list<T: DeserializeOwned>(
@@ -147,14 +109,6 @@ fn collection_start(b: &[u8]) -> Option<usize> {
     (after[open] == b'[').then_some(at + colon + 1 + open)
 }
 
-pub(crate) fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Outcome {
-    Ok(Reply {
-        data,
-        warnings,
-        truncated,
-    })
-}
-
 /// An Ombi 500 for an id that does not exist (`FillAdditionalFields` on
 /// null) becomes NOT_FOUND; other errors pass through.
 fn unknown_id_500(e: ToolError, what: &str, id: i64) -> ToolError {
@@ -192,7 +146,7 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .into());
         }
-        require_music(ctx).await?;
+        require_lidarr(ctx, NO_LIDARR).await?;
     }
     let mut route = Route::get("api/v2/Requests").seg(media);
     if status != "all" {
@@ -260,11 +214,11 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     if paging.has_more == Some(true) || page.offset > 0 {
         warnings.push(SHIFT_WARNING.into());
     }
-    reply(
+    Ok(reply(
         page_object("request_page", records_json(&records), &paging),
         warnings,
         cut || capped,
-    )
+    ))
 }
 
 // ------------------------------------------------------------ get
@@ -314,7 +268,7 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         }
         "tv_child" => vec![tv_child(ctx, id, &mut warnings).await?],
         "album" => {
-            require_music(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             vec![album_by_id(ctx, id).await?]
         }
         _ => {
@@ -326,11 +280,11 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         }
     };
     let paging = Paging::single(records.len(), "requests");
-    reply(
+    Ok(reply(
         page_object("request_page", records_json(&records), &paging),
         warnings,
         false,
-    )
+    ))
 }
 
 fn not_found(what: &str, id: i64) -> ToolError {
@@ -454,11 +408,11 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(records, args.page(), !got.cut, "requests");
-    reply(
+    Ok(reply(
         page_object("request_page", records_json(&kept), &paging),
         warnings,
         got.cut,
-    )
+    ))
 }
 
 // ------------------------------------------------------------ search
@@ -498,7 +452,7 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
             (parents, got.cut)
         }
         _ => {
-            require_music(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             let got = get_list::<AlbumRequest>(
                 ctx,
                 Route::get("api/v1/request/music/search").seg(query),
@@ -515,11 +469,11 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(records, args.page(), !cut, "requests");
-    reply(
+    Ok(reply(
         page_object("request_page", records_json(&kept), &paging),
         warnings,
         cut,
-    )
+    ))
 }
 
 // ------------------------------------------------------------ recent
@@ -568,11 +522,11 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(records, args.page(), !got.cut, "requests");
-    reply(
+    Ok(reply(
         page_object("request_page", records_json(&kept), &paging),
         warnings,
         got.cut,
-    )
+    ))
 }
 
 // ------------------------------------------------------------ retry queue
@@ -590,19 +544,11 @@ async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(items, args.page(), !got.cut, "queue_entries");
-    reply(page_object("retry_page", kept, &paging), warnings, got.cut)
-}
-
-/// A compound read where some parts failed: PARTIAL_FAILURE with what is known.
-pub(crate) fn partial(data: Value, first: ToolError, warnings: Vec<String>) -> Failure {
-    Failure {
-        error: ToolError::new(
-            ErrorCode::PartialFailure,
-            format!("only part of the answer could be read: {}", first.message),
-        ),
-        data: Some(data),
+    Ok(reply(
+        page_object("retry_page", kept, &paging),
         warnings,
-    }
+        got.cut,
+    ))
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::media::{acting, language_ignored, need_str, note_cut, reply, require_lidarr};
+use super::common::{acting, reply, require_lidarr, required_str};
+use super::media::{NO_LIDARR, language_ignored, note_cut};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
@@ -33,7 +34,7 @@ async fn list<T: DeserializeOwned>(
 }
 
 async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
-    let query = need_str(args, "query")?;
+    let query = required_str(args, "query")?;
     let mut warnings = Vec::new();
     let (items, cut): (Vec<Media>, bool) = match args.action() {
         action @ ("multi" | "tv") => {
@@ -76,13 +77,13 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             (rows.into_iter().map(media::movie_item).collect(), cut)
         }
         "artist" => {
-            require_lidarr(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             let route = Route::get("api/v1/Search/music/artist").seg(query);
             let (rows, cut) = list::<ArtistSearch>(ctx, route).await?;
             (rows.into_iter().map(media::artist_item).collect(), cut)
         }
         "album" => {
-            require_lidarr(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             let route = Route::get("api/v1/Search/music/album").seg(query);
             let (rows, cut) = list::<AlbumSearch>(ctx, route).await?;
             (rows.into_iter().map(media::album_item).collect(), cut)

@@ -4,7 +4,8 @@
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::{CallCtx, Outcome, Reply};
+use super::common::{acting, reply};
+use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::paging::{self, Paging, Window};
@@ -28,20 +29,8 @@ pub fn read_users<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome
     })
 }
 
-fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
-}
-
 fn user_page(items: Vec<Value>, page: Paging) -> Value {
     json!({"kind": "user_page", "items": items, "page": page})
-}
-
-fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Reply {
-    Reply {
-        data,
-        warnings,
-        truncated,
-    }
 }
 
 /// `GET /api/v1/Identity`: the acting user (the system user `Api` for a

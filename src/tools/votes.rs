@@ -5,7 +5,8 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::requests::{get_list, reply, require_music, required_id, required_str};
+use super::common::{reply, require_lidarr, required_id, required_str};
+use super::requests::{NO_LIDARR, get_list};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
@@ -35,7 +36,11 @@ async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(items, args.page(), !got.cut, "votes");
-    reply(page_object("vote_page", kept, &paging), warnings, got.cut)
+    Ok(reply(
+        page_object("vote_page", kept, &paging),
+        warnings,
+        got.cut,
+    ))
 }
 
 async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -44,7 +49,7 @@ async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
     // The read route says `music` where the vote routes say `album`.
     let segment = match media {
         "album" => {
-            require_music(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             "music"
         }
         m => m,
@@ -61,5 +66,9 @@ async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(items, args.page(), !got.cut, "votes");
-    reply(page_object("vote_page", kept, &paging), warnings, got.cut)
+    Ok(reply(
+        page_object("vote_page", kept, &paging),
+        warnings,
+        got.cut,
+    ))
 }
