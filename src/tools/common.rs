@@ -1,11 +1,13 @@
 //! Helpers every handler domain shares: the acting user, building a reply,
 //! required arguments, and Ombi's `*/enabled` switches (Lidarr gates music).
 
+use serde::Serialize;
 use serde_json::Value;
 
-use super::{CallCtx, Failure, Reply};
-use crate::catalogue::Args;
+use super::{CallCtx, Failure, Outcome, Reply};
+use crate::catalogue::{Args, Page};
 use crate::contract::{ErrorCode, ToolError};
+use crate::projection::paging::{self, page_object};
 use crate::upstream::Route;
 
 /// Ombi's switch for music (anonymous, a bool).
@@ -23,6 +25,25 @@ pub(super) fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Repl
         warnings,
         truncated,
     }
+}
+
+/// A `kind` page windowed locally out of one bounded array read. `cut` (the
+/// read hit the cap) leaves the total unknown and marks the result truncated.
+pub(super) fn local_page<T: Serialize>(
+    kind: &str,
+    unit: &'static str,
+    items: Vec<T>,
+    page: Page,
+    cut: bool,
+    warnings: Vec<String>,
+) -> Outcome {
+    let w = paging::local(items, page, !cut, unit);
+    let items = w
+        .items
+        .iter()
+        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
+        .collect();
+    Ok(reply(page_object(kind, items, &w.page), warnings, cut))
 }
 
 /// A result with `data` of which one part could not be read (`first` says why).

@@ -6,7 +6,7 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::common::{acting, reply, required_id, required_str};
+use super::common::{acting, local_page, reply, required_id, required_str};
 use super::requests::get_list;
 use super::{CallCtx, Outcome};
 use crate::catalogue::{Args, Page};
@@ -160,15 +160,14 @@ async fn comments(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|c| proj::comment(c, id, &mut warnings))
         .collect();
-    let Window {
-        items: kept,
-        page: paging,
-    } = paging::local(items, args.page(), !got.cut, "comments");
-    Ok(reply(
-        page_object("comment_page", kept, &paging),
-        warnings,
+    local_page(
+        "comment_page",
+        "comments",
+        items,
+        args.page(),
         got.cut,
-    ))
+        warnings,
+    )
 }
 
 async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {

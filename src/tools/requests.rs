@@ -8,11 +8,11 @@ use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::common::{acting, reply, require_lidarr, required_id, required_str};
+use super::common::{acting, local_page, reply, require_lidarr, required_id, required_str};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, Window, page_object};
+use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
     self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
     MovieRequest, ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
@@ -404,15 +404,14 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
     for r in &mut records {
         r.parent_request_id.get_or_insert(parent);
     }
-    let Window {
-        items: kept,
-        page: paging,
-    } = paging::local(records, args.page(), !got.cut, "requests");
-    Ok(reply(
-        page_object("request_page", records_json(&kept), &paging),
-        warnings,
+    local_page(
+        "request_page",
+        "requests",
+        records,
+        args.page(),
         got.cut,
-    ))
+        warnings,
+    )
 }
 
 // ------------------------------------------------------------ search
@@ -465,15 +464,14 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
             )
         }
     };
-    let Window {
-        items: kept,
-        page: paging,
-    } = paging::local(records, args.page(), !cut, "requests");
-    Ok(reply(
-        page_object("request_page", records_json(&kept), &paging),
-        warnings,
+    local_page(
+        "request_page",
+        "requests",
+        records,
+        args.page(),
         cut,
-    ))
+        warnings,
+    )
 }
 
 // ------------------------------------------------------------ recent
@@ -518,15 +516,14 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|r| proj::recent(r, &parents, &mut warnings))
         .collect();
-    let Window {
-        items: kept,
-        page: paging,
-    } = paging::local(records, args.page(), !got.cut, "requests");
-    Ok(reply(
-        page_object("request_page", records_json(&kept), &paging),
-        warnings,
+    local_page(
+        "request_page",
+        "requests",
+        records,
+        args.page(),
         got.cut,
-    ))
+        warnings,
+    )
 }
 
 // ------------------------------------------------------------ retry queue
@@ -540,15 +537,14 @@ async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|f| proj::retry(f, &mut warnings))
         .collect();
-    let Window {
-        items: kept,
-        page: paging,
-    } = paging::local(items, args.page(), !got.cut, "queue_entries");
-    Ok(reply(
-        page_object("retry_page", kept, &paging),
-        warnings,
+    local_page(
+        "retry_page",
+        "queue_entries",
+        items,
+        args.page(),
         got.cut,
-    ))
+        warnings,
+    )
 }
 
 #[cfg(test)]

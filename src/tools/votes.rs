@@ -5,12 +5,11 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::common::{reply, require_lidarr, required_id, required_str};
+use super::common::{local_page, require_lidarr, required_id, required_str};
 use super::requests::{NO_LIDARR, get_list};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
-use crate::projection::paging::{self, Window, page_object};
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
 use crate::upstream::Route;
 
@@ -32,15 +31,7 @@ async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|v| proj::open(v, &mut warnings))
         .collect();
-    let Window {
-        items: kept,
-        page: paging,
-    } = paging::local(items, args.page(), !got.cut, "votes");
-    Ok(reply(
-        page_object("vote_page", kept, &paging),
-        warnings,
-        got.cut,
-    ))
+    local_page("vote_page", "votes", items, args.page(), got.cut, warnings)
 }
 
 async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -62,13 +53,5 @@ async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
     )
     .await?;
     let items = proj::for_request(got.value, id, media, !got.cut, &mut warnings);
-    let Window {
-        items: kept,
-        page: paging,
-    } = paging::local(items, args.page(), !got.cut, "votes");
-    Ok(reply(
-        page_object("vote_page", kept, &paging),
-        warnings,
-        got.cut,
-    ))
+    local_page("vote_page", "votes", items, args.page(), got.cut, warnings)
 }
