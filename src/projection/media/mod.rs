@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::identifiers::{Identifier, Ids, Namespace, Origin, WireId};
 use super::paging::Window;
+use super::wire::text;
 
 mod browse;
 mod movie;
@@ -161,11 +162,6 @@ pub fn media_page(w: Window<Media>) -> Value {
 }
 
 // ---------------------------------------------------------------- helpers
-
-/// A usable text value (Ombi sends `""` and whitespace for unknown).
-fn text(s: Option<String>) -> Option<String> {
-    s.filter(|s| !s.trim().is_empty())
-}
 
 /// The year of an ISO date / year text; `0001-01-01` (never set) is no year.
 pub fn year_of(date: Option<&str>) -> Option<i64> {
