@@ -5,6 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::wire::pos;
 use crate::upstream::sanitize::sanitize;
 
 /// A quality / language / metadata profile: `{id, name}` (Radarr v3
@@ -76,15 +77,11 @@ fn reference(id: Value, name: &str, category: &str) -> Value {
     Value::Object(m)
 }
 
-fn positive(id: Option<i64>) -> Option<i64> {
-    id.filter(|i| *i >= 1)
-}
-
 /// Profiles with a positive id; `category` e.g. `quality_profile`.
 pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|p| {
-            let id = positive(p.id)?;
+            let id = pos(p.id)?;
             let name = p
                 .name
                 .as_deref()
@@ -99,7 +96,7 @@ pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Value> {
 pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|r| {
-            let id = positive(r.id)?;
+            let id = pos(r.id)?;
             let name = r
                 .path
                 .as_deref()
@@ -113,7 +110,7 @@ pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Value> {
 pub fn tags(rows: &[WireTag], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|t| {
-            let id = positive(t.id)?;
+            let id = pos(t.id)?;
             let name = t
                 .label
                 .as_deref()

@@ -159,7 +159,7 @@ pub fn group(g: IssueGroup, warnings: &mut Vec<String>) -> Value {
     if let Some(rows) = g.issues {
         let total = rows.len();
         let mut items = issues(rows, warnings);
-        if super::page_window::cap(&mut items, MAX_NESTED) {
+        if super::paging::cap(&mut items, MAX_NESTED) {
             warnings.push(format!(
                 "this group holds {total} issues; only the first {MAX_NESTED} are returned"
             ));
@@ -179,7 +179,7 @@ fn put(o: &mut Map<String, Value>, key: &str, v: Option<String>) {
 mod tests {
     use serde_json::json;
 
-    use super::super::page_window::{Paging, assert_def, page_object};
+    use super::super::paging::{Paging, assert_def, page_object};
     use super::*;
 
     fn user(id: &str) -> Value {

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::identifiers::{Identifier, Ids, Namespace, Origin, WireId};
 use super::media::{Episode, Media, Season, safe_url, year_of};
-use super::window::Window;
+use super::paging::Window;
 
 // ---------------------------------------------------------------- recently added
 
@@ -192,7 +192,7 @@ mod tests {
     use crate::catalogue::Page;
     use crate::projection::family_schema::assert_family;
     use crate::projection::media::media_page;
-    use crate::projection::window::{self, Unit};
+    use crate::projection::paging;
 
     #[test]
     fn calendar_entries_keep_known_values_only() {
@@ -215,11 +215,11 @@ mod tests {
         assert_eq!(entries[1].available, None);
         assert_eq!(entries[2].media, "unknown");
         assert_eq!(entries[2].date, None);
-        let page = calendar_page(window::local(
+        let page = calendar_page(paging::local(
             entries,
             Page::default(),
-            Unit::CalendarEntries,
             true,
+            "calendar_entries",
         ));
         assert_family("calendar_page", &page);
     }
@@ -246,10 +246,7 @@ mod tests {
             .is_empty()
         );
         assert_eq!(warnings.len(), 1);
-        assert_family(
-            "artwork_page",
-            &artwork_page(window::single(a, Unit::Artwork)),
-        );
+        assert_family("artwork_page", &artwork_page(paging::single(a, "artwork")));
     }
 
     #[test]
@@ -267,7 +264,7 @@ mod tests {
         assert!(m.available.is_none());
         assert_family(
             "media_page",
-            &media_page(window::local(vec![m], Page::default(), Unit::Media, true)),
+            &media_page(paging::local(vec![m], Page::default(), true, "media")),
         );
     }
 }

@@ -217,7 +217,7 @@ pub fn stats(s: &Stats, warnings: &mut Vec<String>) -> Vec<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::page_window::assert_def;
+    use super::super::paging::assert_def;
     use super::*;
 
     #[test]

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::window::Window;
+use super::paging::Window;
 
 /// A record's id as upstream types it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -250,7 +250,7 @@ mod tests {
     use super::*;
     use crate::catalogue::Page;
     use crate::projection::family_schema::assert_family;
-    use crate::projection::window::{self, Unit};
+    use crate::projection::paging;
 
     #[test]
     fn values_are_native_ids_and_order_is_by_name() {
@@ -276,7 +276,7 @@ mod tests {
         let zero = refs.iter().find(|r| r.name == "Zero").unwrap();
         assert_eq!((zero.id.as_deref(), &zero.value), (None, &json!("Zero")));
         assert_eq!(refs.len(), 3);
-        let page = reference_page(window::local(refs, Page::default(), Unit::References, true));
+        let page = reference_page(paging::local(refs, Page::default(), true, "references"));
         assert_family("reference_page", &page);
     }
 
@@ -343,7 +343,7 @@ mod tests {
         assert_eq!(refs[1].category.as_deref(), Some("disabled"));
         assert_family(
             "reference_page",
-            &reference_page(window::local(refs, Page::default(), Unit::References, true)),
+            &reference_page(paging::local(refs, Page::default(), true, "references")),
         );
     }
 

@@ -498,7 +498,7 @@ impl IntoSeasons for Option<Vec<WireSeason>> {
                         })
                     })
                     .collect();
-                let truncated = super::page_window::cap(&mut episodes, MAX_NESTED);
+                let truncated = super::paging::cap(&mut episodes, MAX_NESTED);
                 Some(Season {
                     season_number,
                     episodes,
@@ -507,7 +507,7 @@ impl IntoSeasons for Option<Vec<WireSeason>> {
             })
             .collect();
         seasons.sort_by_key(|s| s.season_number);
-        super::page_window::cap(&mut seasons, MAX_NESTED);
+        super::paging::cap(&mut seasons, MAX_NESTED);
         Some(seasons)
     }
 }
@@ -681,7 +681,7 @@ pub fn retry(f: FailedRequest, warnings: &mut Vec<String>) -> Option<serde_json:
 mod tests {
     use serde_json::{Value, json};
 
-    use super::super::page_window::{Paging, assert_def, page_object};
+    use super::super::paging::{Paging, assert_def, page_object};
     use super::*;
 
     /// An embedded OmbiUser as Ombi serializes it, secrets included.

@@ -129,7 +129,7 @@ pub fn for_request(
 mod tests {
     use serde_json::json;
 
-    use super::super::page_window::{Paging, assert_def, page_object};
+    use super::super::paging::{Paging, assert_def, page_object};
     use super::*;
 
     #[test]

@@ -7,10 +7,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::media::{
-    acting, language_ignored, need_int, need_str, not_found, note_cut, reply, require_lidarr,
-    unknown_on_500,
-};
+use super::common::{acting, reply, require_lidarr, required_int, required_str};
+use super::media::{NO_LIDARR, language_ignored, not_found, note_cut, unknown_on_500};
 use super::{CallCtx, Outcome, Reply};
 use crate::catalogue::{Args, Page};
 use crate::contract::{ErrorCode, ToolError};
@@ -18,7 +16,7 @@ use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
     self, ActorCredits, ArtistInfo, CollectionWire, Media, RecentlyRequested, SearchMovie, SearchTv,
 };
-use crate::projection::window::{self, Unit, Window};
+use crate::projection::paging::{self, Window};
 use crate::upstream::Route;
 
 /// TV credit titles looked up per page at most (Ombi's credit model has no
@@ -108,7 +106,7 @@ fn paged_route(media: &str, slug: &str, page: Page) -> Route {
 fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<String>) -> Reply {
     note_cut(cut, &mut warnings);
     warnings.push(SNAPSHOT_NOTE.into());
-    let mut w = window::upstream(items, page, Unit::Media);
+    let mut w = paging::upstream(items, page, "media");
     if cut {
         // The list was cut while reading: whether more exist is unknown.
         w.page.has_more = None;
@@ -160,7 +158,7 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
                 .filter_map(media::recently_requested_item)
                 .skip(page.offset as usize)
                 .collect();
-            let w = window::truncated_feed(items, page, Unit::Media);
+            let w = paging::truncated_feed(items, page, "media");
             let warnings = vec![format!(
                 "Ombi's requested list failed ({}); these are the most recent requests instead (at most 7 per type), so the list is incomplete",
                 e.message
@@ -240,7 +238,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
 }
 
 async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let tmdb = need_int(args, "tmdb_id")?;
+    let tmdb = required_int(args, "tmdb_id")?;
     let mut body = json!({"theMovieDbId": tmdb});
     if let Some(lang) = args.str("language") {
         body["languageCode"] = json!(lang);
@@ -257,7 +255,7 @@ async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     note_cut(b.cut, &mut warnings);
     let items = b.value.into_iter().map(media::movie_item).collect();
     Ok(reply(
-        media::media_page(window::local(items, page, Unit::Media, !b.cut)),
+        media::media_page(paging::local(items, page, !b.cut, "media")),
         warnings,
         b.cut,
     ))
@@ -274,8 +272,8 @@ struct TvTitle {
 }
 
 async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let person = need_int(args, "person_id")?;
-    let name = need_str(args, "name")?;
+    let person = required_int(args, "person_id")?;
+    let name = required_str(args, "name")?;
     let kinds: &[&'static str] = match args.str("media") {
         Some("movie") => &["movie"],
         Some("tv") => &["tv"],
@@ -293,7 +291,7 @@ async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         }
     }
     let mut warnings = Vec::new();
-    let mut w = window::local(all, page, Unit::Media, true);
+    let mut w = paging::local(all, page, true, "media");
     enrich_tv_titles(ctx, &mut w, &mut warnings).await;
     Ok(reply(media::media_page(w), warnings, false))
 }
@@ -347,7 +345,7 @@ async fn enrich_tv_titles(ctx: &CallCtx, w: &mut Window<Media>, warnings: &mut V
 }
 
 async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let id = need_int(args, "collection_id")?;
+    let id = required_int(args, "collection_id")?;
     let mut warnings = Vec::new();
     language_ignored(args, &mut warnings);
     let what = format!("collection {id}");
@@ -363,15 +361,15 @@ async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     warnings.push("the first record is the collection itself; members follow. Ombi does not fill members' request state".into());
     let items = media::collection(wire, id);
     Ok(reply(
-        media::media_page(window::local(items, page, Unit::Media, true)),
+        media::media_page(paging::local(items, page, true, "media")),
         warnings,
         false,
     ))
 }
 
 async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let artist = need_str(args, "artist_id")?;
-    require_lidarr(ctx).await?;
+    let artist = required_str(args, "artist_id")?;
+    require_lidarr(ctx, NO_LIDARR).await?;
     let what = format!("artist {artist}");
     let info = ctx
         .upstream
@@ -386,7 +384,7 @@ async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         .map(media::release_group_item)
         .collect();
     Ok(reply(
-        media::media_page(window::local(items, page, Unit::Media, true)),
+        media::media_page(paging::local(items, page, true, "media")),
         Vec::new(),
         false,
     ))

@@ -12,13 +12,14 @@ use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::{CallCtx, Failure, Outcome, Reply};
+use super::common::{LIDARR_ENABLED, acting, enabled, reply};
+use super::{CallCtx, Failure, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::integration::{
     self, WirePlexLibraries, WirePlexServer, WirePlexServers, WireProfile, WireRootFolder, WireTag,
 };
-use crate::projection::local_window;
+use crate::projection::paging::{self, Window};
 use crate::projection::server::{self as server_proj, WireFeature};
 use crate::projection::users::{self, WireServerUser};
 use crate::upstream::Route;
@@ -40,10 +41,6 @@ pub fn read_integration<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, O
             .into()),
         }
     })
-}
-
-fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
 }
 
 fn unsupported(what: &str) -> Failure {
@@ -94,19 +91,15 @@ impl Collected {
     // `Outcome` is the handler contract; its error side is large by design.
     #[allow(clippy::result_large_err)]
     fn finish(self, lists: usize) -> Outcome {
-        let (items, page) = local_window::first(self.items, !self.cut, "references");
+        let Window { items, page } = paging::first(self.items, !self.cut, "references");
         let mut warnings = Vec::new();
-        if let Some(w) = local_window::more_warning(&page, "options") {
+        if let Some(w) = paging::more_warning(&page, "options") {
             warnings.push(w);
         }
-        let truncated = self.cut || page["has_more"] == json!(true);
+        let truncated = self.cut || page.has_more == Some(true);
         let data = json!({"kind": "reference_page", "items": items, "page": page});
         if self.failed.is_empty() {
-            return Ok(Reply {
-                data,
-                warnings,
-                truncated,
-            });
+            return Ok(reply(data, warnings, truncated));
         }
         if self.failed.len() == lists {
             return Err(self
@@ -127,14 +120,6 @@ impl Collected {
             warnings,
         })
     }
-}
-
-async fn enabled(ctx: &CallCtx, path: &'static str) -> Result<bool, ToolError> {
-    Ok(ctx
-        .upstream
-        .get_json::<bool>(acting(ctx), Route::get(path))
-        .await?
-        .unwrap_or(false))
 }
 
 async fn list<T: DeserializeOwned>(
@@ -239,7 +224,7 @@ async fn sonarr(ctx: &CallCtx) -> Outcome {
 
 /// `GET /api/v1/Lidarr/{enabled,Profiles,RootFolders}` (`enabled` is anonymous).
 async fn lidarr(ctx: &CallCtx) -> Outcome {
-    if !enabled(ctx, "api/v1/Lidarr/enabled").await? {
+    if !enabled(ctx, LIDARR_ENABLED).await? {
         return Err(unsupported("Lidarr"));
     }
     let (p, r) = tokio::join!(
@@ -274,13 +259,13 @@ async fn saved_plex_servers(ctx: &CallCtx) -> Result<Vec<WirePlexServer>, Failur
 
 async fn plex_servers(ctx: &CallCtx) -> Outcome {
     let servers = saved_plex_servers(ctx).await?;
-    let (items, page) =
-        local_window::first(integration::plex_servers(&servers), true, "references");
-    Ok(Reply {
-        data: json!({"kind": "reference_page", "items": items, "page": page}),
-        warnings: Vec::new(),
-        truncated: false,
-    })
+    let Window { items, page } =
+        paging::first(integration::plex_servers(&servers), true, "references");
+    Ok(reply(
+        json!({"kind": "reference_page", "items": items, "page": page}),
+        Vec::new(),
+        false,
+    ))
 }
 
 /// `GET /api/v1/Plex/Libraries/{machineId}` with the machine id of a SAVED
@@ -335,17 +320,17 @@ async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
         .into());
     }
     let items = integration::plex_libraries(libs.data.as_deref().unwrap_or_default());
-    let (items, page) = local_window::first(items, true, "references");
+    let Window { items, page } = paging::first(items, true, "references");
     let mut warnings = Vec::new();
-    if let Some(w) = local_window::more_warning(&page, "libraries") {
+    if let Some(w) = paging::more_warning(&page, "libraries") {
         warnings.push(w);
     }
     let truncated = !warnings.is_empty();
-    Ok(Reply {
-        data: json!({"kind": "reference_page", "items": items, "page": page}),
+    Ok(reply(
+        json!({"kind": "reference_page", "items": items, "page": page}),
         warnings,
         truncated,
-    })
+    ))
 }
 
 /// `GET /api/v1/{Plex/friends,Emby/users,Jellyfin/users}` (admin) → `user_page`
@@ -373,14 +358,14 @@ async fn media_server_users(ctx: &CallCtx, args: &Args) -> Outcome {
             "Ombi returned no {server} users: is {server} configured in Ombi?"
         ));
     }
-    let (items, page) = local_window::first(items, !rows.cut, "users");
-    if let Some(w) = local_window::more_warning(&page, "users") {
+    let Window { items, page } = paging::first(items, !rows.cut, "users");
+    if let Some(w) = paging::more_warning(&page, "users") {
         warnings.push(w);
     }
-    let truncated = rows.cut || page["has_more"] == json!(true);
-    Ok(Reply {
-        data: json!({"kind": "user_page", "items": items, "page": page}),
+    let truncated = rows.cut || page.has_more == Some(true);
+    Ok(reply(
+        json!({"kind": "user_page", "items": items, "page": page}),
         warnings,
         truncated,
-    })
+    ))
 }

@@ -6,14 +6,15 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::requests::{acting, get_list, reply, required_id, required_str};
+use super::common::{acting, local_page, reply, required_id, required_str};
+use super::requests::get_list;
 use super::{CallCtx, Outcome};
 use crate::catalogue::{Args, Page};
 use crate::contract::budget::MAX_NESTED;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
 use crate::projection::metrics::{self, IssueCounts};
-use crate::projection::page_window::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, Window, page_object};
 use crate::projection::wire::request_type_label;
 use crate::upstream::Route;
 
@@ -55,11 +56,11 @@ fn issue_page(
     warnings: Vec<String>,
     truncated: bool,
 ) -> Outcome {
-    reply(
+    Ok(reply(
         page_object("issue_page", items, paging),
         warnings,
         truncated,
-    )
+    ))
 }
 
 /// A whole issue array (bounded read), windowed locally.
@@ -73,7 +74,10 @@ async fn local_issues(
     let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
     let rows: Vec<Issue> = got.value.into_iter().filter(|i| keep(i)).collect();
     let items = proj::issues(rows, &mut warnings);
-    let (kept, paging) = page_window::window(items, page, !got.cut, "issues");
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(items, page, !got.cut, "issues");
     issue_page(kept, &paging, warnings, got.cut)
 }
 
@@ -91,8 +95,14 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
     let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
     let mut items = proj::issues(got.value, &mut warnings);
-    let capped = page_window::cap(&mut items, page.limit as usize);
-    let paging = Paging::upstream(page, items.len(), None, "issues");
+    let capped = paging::cap(&mut items, page.limit as usize);
+    let paging = Paging::upstream(
+        page,
+        items.len(),
+        None,
+        OpenEnd::FullPageContinues,
+        "issues",
+    );
     if paging.has_more == Some(true) || page.offset > 0 {
         warnings.push(SHIFT_WARNING.into());
     }
@@ -150,11 +160,13 @@ async fn comments(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|c| proj::comment(c, id, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "comments");
-    reply(
-        page_object("comment_page", kept, &paging),
-        warnings,
+    local_page(
+        "comment_page",
+        "comments",
+        items,
+        args.page(),
         got.cut,
+        warnings,
     )
 }
 
@@ -181,8 +193,15 @@ async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .map(|g| proj::group(g, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(groups, args.page(), complete, "provider_groups");
-    reply(page_object("group_page", kept, &paging), warnings, got.cut)
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(groups, args.page(), complete, "provider_groups");
+    Ok(reply(
+        page_object("group_page", kept, &paging),
+        warnings,
+        got.cut,
+    ))
 }
 
 async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -205,11 +224,11 @@ async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
         .map(|g| proj::group(g, &mut warnings))
         .collect();
     let paging = Paging::single(items.len(), "provider_groups");
-    reply(
+    Ok(reply(
         page_object("group_page", items, &paging),
         warnings,
         truncated,
-    )
+    ))
 }
 
 async fn counts(ctx: &CallCtx) -> Outcome {
@@ -223,9 +242,9 @@ async fn counts(ctx: &CallCtx) -> Outcome {
                 "Ombi returned no issue counts",
             )
         })?;
-    reply(
+    Ok(reply(
         metrics::metrics(metrics::issue_counts(&c)),
         Vec::new(),
         false,
-    )
+    ))
 }

@@ -5,13 +5,14 @@
 use futures::future::BoxFuture;
 use serde::Deserialize;
 
-use super::media::{acting, need_str, note_cut, reply};
+use super::common::{acting, reply, required_str};
+use super::media::note_cut;
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::projection::library::{self, CalendarWire, RecentlyAdded};
 use crate::projection::media;
-use crate::projection::window::{self, Unit};
+use crate::projection::paging;
 use crate::upstream::Route;
 
 pub fn read_library<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -46,7 +47,7 @@ async fn recently_added(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .map(|r| library::recently_added_item(media, r))
         .collect();
-    let w = window::local(items, args.page(), Unit::Media, !b.cut);
+    let w = paging::local(items, args.page(), !b.cut, "media");
     Ok(reply(media::media_page(w), warnings, b.cut))
 }
 
@@ -60,7 +61,7 @@ async fn calendar(ctx: &CallCtx, args: &Args) -> Outcome {
     ];
     note_cut(b.cut, &mut warnings);
     let items = b.value.into_iter().map(library::calendar_entry).collect();
-    let w = window::local(items, args.page(), Unit::CalendarEntries, !b.cut);
+    let w = paging::local(items, args.page(), !b.cut, "calendar_entries");
     Ok(reply(library::calendar_page(w), warnings, b.cut))
 }
 
@@ -119,11 +120,11 @@ fn image_route(
 }
 
 async fn artwork(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = need_str(args, "media")?;
-    let kind = need_str(args, "kind")?;
+    let media = required_str(args, "media")?;
+    let kind = required_str(args, "kind")?;
     let mut warnings = Vec::new();
     let (url, name) = if media == "album" {
-        let mbid = need_str(args, "musicbrainz_id")?;
+        let mbid = required_str(args, "musicbrainz_id")?;
         if kind != "poster" {
             return Err(ToolError::invalid(
                 "/kind",
@@ -165,7 +166,7 @@ async fn artwork(ctx: &CallCtx, args: &Args) -> Outcome {
         warnings.push(format!("Ombi has no {kind} for this {media}"));
     }
     Ok(reply(
-        library::artwork_page(window::single(items, Unit::Artwork)),
+        library::artwork_page(paging::single(items, "artwork")),
         warnings,
         false,
     ))

@@ -5,7 +5,8 @@
 use futures::future::BoxFuture;
 use serde_json::json;
 
-use super::{CallCtx, Outcome, Reply};
+use super::common::{acting, reply};
+use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::projection::logs;
@@ -32,10 +33,7 @@ pub fn read_logs<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome>
 async fn list(ctx: &CallCtx) -> Outcome {
     let names = ctx
         .upstream
-        .get_array::<String>(
-            ctx.identity.ombi_user.as_deref(),
-            Route::get("api/v2/System/logs"),
-        )
+        .get_array::<String>(acting(ctx), Route::get("api/v2/System/logs"))
         .await?;
     let (mut files, skipped) = logs::files(&names.value);
     let mut warnings = Vec::new();
@@ -53,11 +51,11 @@ async fn list(ctx: &CallCtx) -> Outcome {
         files.truncate(MAX_FILES);
         truncated = true;
     }
-    Ok(Reply {
-        data: json!({"kind": "logs", "files": files, "truncated": truncated}),
+    Ok(reply(
+        json!({"kind": "logs", "files": files, "truncated": truncated}),
         warnings,
         truncated,
-    })
+    ))
 }
 
 /// `GET /api/v2/System/logs/{logFileName}` as `text/plain`, at most 8 MiB.
@@ -81,15 +79,11 @@ async fn read(ctx: &CallCtx, args: &Args) -> Outcome {
     let text = ctx
         .upstream
         .get_text(
-            ctx.identity.ombi_user.as_deref(),
+            acting(ctx),
             Route::get("api/v2/System/logs").seg(file),
             MAX_BODY_BYTES,
         )
         .await?;
     let w = logs::window(&text.value, offset, limit, text.cut);
-    Ok(Reply {
-        data: logs::lines_data(&w),
-        warnings: w.warnings.clone(),
-        truncated: w.truncated,
-    })
+    Ok(reply(logs::lines_data(&w), w.warnings.clone(), w.truncated))
 }

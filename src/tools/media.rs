@@ -1,10 +1,11 @@
 //! `read_media`: one title's details (by TMDB/IMDb/TVDB/MusicBrainz id or by
 //! Ombi request), its Rotten Tomatoes ratings, or its streaming providers.
-//! Also the helpers the other media tools share (acting user, Lidarr check,
-//! reply building).
+//! Also the helpers the other media tools share (lookups of unknown ids,
+//! read-cap notes).
 
 use futures::future::BoxFuture;
 
+use super::common::{acting, reply, require_lidarr, required_int, required_str};
 use super::{CallCtx, Outcome, Reply};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
@@ -12,55 +13,18 @@ use crate::projection::identifiers::Origin;
 use crate::projection::media::{
     self, ArtistInfo, Media, MovieFull, RatingsWire, ReleaseGroup, StreamingData, TvDetail,
 };
-use crate::projection::window::{self, Unit};
+use crate::projection::paging;
 use crate::upstream::Route;
 
 pub fn read_media<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(run(ctx, args))
 }
 
-// ---------------------------------------------------------------- shared helpers
+// ---------------------------------------------------------------- shared media helpers
 
-/// The Ombi user this call acts as (api_key mode's `UserName`).
-pub(super) fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
-}
-
-/// Music needs Lidarr: `GET /api/v1/Lidarr/enabled` (anonymous, a bool).
-/// Without it Ombi answers music routes with a 500, so say why up front.
-pub(super) async fn require_lidarr(ctx: &CallCtx) -> Result<(), ToolError> {
-    let enabled = ctx
-        .upstream
-        .get_json::<bool>(acting(ctx), Route::get("api/v1/Lidarr/enabled"))
-        .await?;
-    if enabled == Some(true) {
-        return Ok(());
-    }
-    Err(ToolError::new(
-        ErrorCode::UnsupportedCapability,
-        "music search and details need Lidarr, which is not enabled in this Ombi (Settings → Lidarr)",
-    ))
-}
-
-/// A required argument the catalogue already validated; its absence is a
-/// bug in the table, reported as an argument error rather than a panic.
-pub(super) fn need_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
-    args.str(name).ok_or_else(|| {
-        ToolError::invalid(
-            format!("/{name}"),
-            format!("`{name}` is required for this action"),
-        )
-    })
-}
-
-pub(super) fn need_int(args: &Args, name: &str) -> Result<i64, ToolError> {
-    args.int(name).ok_or_else(|| {
-        ToolError::invalid(
-            format!("/{name}"),
-            format!("`{name}` is required for this action"),
-        )
-    })
-}
+/// Why music lookups fail without Lidarr.
+pub(super) const NO_LIDARR: &str =
+    "music search and details need Lidarr, which is not enabled in this Ombi (Settings → Lidarr)";
 
 /// `movie`/`tv` as the static label used in records and routes.
 pub(super) fn movie_or_tv(args: &Args) -> Result<&'static str, ToolError> {
@@ -103,14 +67,6 @@ pub(super) fn note_cut(cut: bool, warnings: &mut Vec<String>) {
     }
 }
 
-pub(super) fn reply(data: serde_json::Value, warnings: Vec<String>, truncated: bool) -> Reply {
-    Reply {
-        data,
-        warnings,
-        truncated,
-    }
-}
-
 /// A note when a `language` argument cannot be passed on by the route.
 pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
     if args.str("language").is_some() {
@@ -123,7 +79,7 @@ pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
 
 fn single_page(items: Vec<Media>, warnings: Vec<String>) -> Reply {
     reply(
-        media::media_page(window::single(items, Unit::Media)),
+        media::media_page(paging::single(items, "media")),
         warnings,
         false,
     )
@@ -229,8 +185,8 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             ]
         }
         (Some("album"), ..) => {
-            let mbid = need_str(args, "musicbrainz_id")?;
-            require_lidarr(ctx).await?;
+            let mbid = required_str(args, "musicbrainz_id")?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             let what = format!("album (release group) {mbid}");
             let rg = ctx
                 .upstream
@@ -244,8 +200,8 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             vec![media::release_group_item(rg)]
         }
         (Some("artist"), ..) => {
-            let mbid = need_str(args, "musicbrainz_id")?;
-            require_lidarr(ctx).await?;
+            let mbid = required_str(args, "musicbrainz_id")?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             vec![
                 artist(
                     ctx,
@@ -310,7 +266,7 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
             ]
         }
         "album" => {
-            require_lidarr(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             warnings.push(
                 "Ombi resolves an album request to its ARTIST; the record is the artist".into(),
             );
@@ -343,8 +299,8 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
 
 async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
     let media = movie_or_tv(args)?;
-    let name = need_str(args, "name")?;
-    let year = need_int(args, "year")?;
+    let name = required_str(args, "name")?;
+    let year = required_int(args, "year")?;
     let route = Route::get(if media == "movie" {
         "api/v2/Search/ratings/movie"
     } else {
@@ -370,7 +326,7 @@ async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
 
 async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
     let media = movie_or_tv(args)?;
-    let tmdb = need_int(args, "tmdb_id")?;
+    let tmdb = required_int(args, "tmdb_id")?;
     let route = Route::get(if media == "movie" {
         "api/v2/Search/stream/movie"
     } else {
@@ -387,7 +343,7 @@ async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
     note_cut(list.cut, &mut warnings);
     let item = media::providers_item(media, tmdb, list.value);
     Ok(reply(
-        media::media_page(window::single(vec![item], Unit::Media)),
+        media::media_page(paging::single(vec![item], "media")),
         warnings,
         list.cut,
     ))

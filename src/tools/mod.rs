@@ -2,11 +2,25 @@
 //! [`CallCtx`], calls Ombi through [`crate::upstream`], projects the answer
 //! with [`crate::projection`] and returns the family object as `data`.
 
+// helpers shared by every domain
+mod common;
+// administration: users, server, integration, settings, logs
 pub mod integration;
 pub mod logs;
 pub mod server;
 pub mod settings;
 pub mod users;
+// requests, stats, issues, votes
+pub mod issues;
+pub mod request_stats;
+pub mod requests;
+pub mod votes;
+// media: search, discovery, details, library, reference lists
+pub mod discover;
+pub mod library;
+pub mod media;
+pub mod reference;
+pub mod search;
 
 use std::sync::Arc;
 
@@ -17,12 +31,6 @@ use tokio_util::sync::CancellationToken;
 use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::transport::Identity;
-
-pub mod discover;
-pub mod library;
-pub mod media;
-pub mod reference;
-pub mod search;
 
 /// Everything a handler may use for one call.
 pub struct CallCtx {
@@ -92,8 +100,3 @@ pub fn handler(name: &str) -> Option<Handler> {
     };
     Some(h)
 }
-
-pub mod issues;
-pub mod request_stats;
-pub mod requests;
-pub mod votes;

@@ -5,14 +5,14 @@
 use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 
-use super::media::{acting, need_int, reply};
+use super::common::{acting, reply, required_int, required_str};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
+use crate::projection::paging;
 use crate::projection::reference::{
     self as r, Candidate, Claim, Feature, IdName, IssueCategory, Language, WatchProvider,
 };
-use crate::projection::window::{self, Unit};
 use crate::upstream::Route;
 
 pub fn read_reference<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -55,7 +55,7 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             .await?
         }
         "keywords" => {
-            let q = super::media::need_str(args, "query")?;
+            let q = required_str(args, "query")?;
             list::<IdName>(
                 ctx,
                 Route::get("api/v1/TheMovieDb/Keywords").query("searchTerm", q),
@@ -64,7 +64,7 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             .await?
         }
         "keyword" => {
-            let id = need_int(args, "keyword_id")?;
+            let id = required_int(args, "keyword_id")?;
             let k = ctx
                 .upstream
                 .get_json::<IdName>(
@@ -75,7 +75,7 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
                 .ok_or_else(|| super::media::not_found(&format!("keyword {id}")))?;
             let refs = r::references(vec![keyword(k)], &mut warnings);
             return Ok(reply(
-                r::reference_page(window::single(refs, Unit::References)),
+                r::reference_page(paging::single(refs, "references")),
                 warnings,
                 false,
             ));
@@ -113,6 +113,6 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
     };
     super::media::note_cut(cut, &mut warnings);
     let refs = r::references(candidates, &mut warnings);
-    let w = window::local(refs, args.page(), Unit::References, !cut);
+    let w = paging::local(refs, args.page(), !cut, "references");
     Ok(reply(r::reference_page(w), warnings, cut))
 }

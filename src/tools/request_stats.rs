@@ -7,7 +7,8 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::requests::{acting, lidarr_enabled, partial, reply, require_music, required_str};
+use super::common::{acting, lidarr_enabled, partial, reply, require_lidarr, required_str};
+use super::requests::NO_LIDARR;
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
@@ -49,11 +50,11 @@ async fn counts(ctx: &CallCtx) -> Outcome {
                 "Ombi returned no request counts",
             )
         })?;
-    reply(
+    Ok(reply(
         metrics::metrics(metrics::request_counts(&c)),
         Vec::new(),
         false,
-    )
+    ))
 }
 
 /// Which media types an all-media read covers: albums only with Lidarr.
@@ -96,7 +97,7 @@ async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
     let media: Vec<&str> = match args.str("media") {
         Some("album") => {
-            require_music(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             vec!["album"]
         }
         Some(m) => vec![m],
@@ -136,7 +137,7 @@ async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
 
 fn finish(values: Vec<Value>, first_error: Option<ToolError>, warnings: Vec<String>) -> Outcome {
     match first_error {
-        None => reply(metrics::metrics(values), warnings, false),
+        None => Ok(reply(metrics::metrics(values), warnings, false)),
         Some(e) if values.is_empty() => Err(super::Failure {
             error: e,
             data: None,
@@ -176,5 +177,5 @@ async fn period(ctx: &CallCtx, args: &Args) -> Outcome {
     };
     let mut warnings = Vec::new();
     let values = metrics::stats(&stats, &mut warnings);
-    reply(metrics::metrics(values), warnings, false)
+    Ok(reply(metrics::metrics(values), warnings, false))
 }

@@ -8,10 +8,11 @@ use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{CallCtx, Failure, Outcome, Reply};
+use super::common::{acting, local_page, reply, require_lidarr, required_id, required_str};
+use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::page_window::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
     self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
     MovieRequest, ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
@@ -37,50 +38,11 @@ pub fn read_requests<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outc
     })
 }
 
-// ------------------------------------------------------------ shared helpers
+// ------------------------------------------------------------ shared request helpers
 
-/// The Ombi user this call acts as (api_key mode `UserName`).
-pub(crate) fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
-}
-
-pub(crate) fn required_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
-    args.str(name).ok_or_else(|| {
-        ToolError::invalid(
-            format!("/{name}"),
-            format!("`{name}` is required for this action"),
-        )
-    })
-}
-
-pub(crate) fn required_id(args: &Args, name: &str) -> Result<i64, ToolError> {
-    args.int(name).filter(|i| *i > 0).ok_or_else(|| {
-        ToolError::invalid(
-            format!("/{name}"),
-            format!("`{name}` (a positive id) is required for this action"),
-        )
-    })
-}
-
-/// Albums need Lidarr: `GET /api/v1/Lidarr/enabled` (anonymous bool).
-pub(crate) async fn lidarr_enabled(ctx: &CallCtx) -> Result<bool, ToolError> {
-    Ok(ctx
-        .upstream
-        .get_json::<bool>(acting(ctx), Route::get("api/v1/Lidarr/enabled"))
-        .await?
-        .unwrap_or(false))
-}
-
-pub(crate) async fn require_music(ctx: &CallCtx) -> Result<(), ToolError> {
-    if lidarr_enabled(ctx).await? {
-        Ok(())
-    } else {
-        Err(ToolError::new(
-            ErrorCode::UnsupportedCapability,
-            "music requests are not available: Lidarr is not enabled in this Ombi",
-        ))
-    }
-}
+/// Why music requests fail without Lidarr.
+pub(super) const NO_LIDARR: &str =
+    "music requests are not available: Lidarr is not enabled in this Ombi";
 
 /// A top-level array under the read cap; `cut` adds a warning.
 pub(crate) async fn get_list<T: DeserializeOwned>(
@@ -147,14 +109,6 @@ fn collection_start(b: &[u8]) -> Option<usize> {
     (after[open] == b'[').then_some(at + colon + 1 + open)
 }
 
-pub(crate) fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Outcome {
-    Ok(Reply {
-        data,
-        warnings,
-        truncated,
-    })
-}
-
 /// An Ombi 500 for an id that does not exist (`FillAdditionalFields` on
 /// null) becomes NOT_FOUND; other errors pass through.
 fn unknown_id_500(e: ToolError, what: &str, id: i64) -> ToolError {
@@ -192,7 +146,7 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .into());
         }
-        require_music(ctx).await?;
+        require_lidarr(ctx, NO_LIDARR).await?;
     }
     let mut route = Route::get("api/v2/Requests").seg(media);
     if status != "all" {
@@ -240,13 +194,19 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
         );
     }
     let mut records = records;
-    let capped = page_window::cap(&mut records, page.limit as usize);
+    let capped = paging::cap(&mut records, page.limit as usize);
     let total = if cut {
         None
     } else {
         total.and_then(|t| u64::try_from(t).ok())
     };
-    let mut paging = Paging::upstream(page, records.len(), total, "requests");
+    let mut paging = Paging::upstream(
+        page,
+        records.len(),
+        total,
+        OpenEnd::FullPageContinues,
+        "requests",
+    );
     if cut {
         paging.has_more = None;
         paging.next_offset = None;
@@ -254,11 +214,11 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     if paging.has_more == Some(true) || page.offset > 0 {
         warnings.push(SHIFT_WARNING.into());
     }
-    reply(
+    Ok(reply(
         page_object("request_page", records_json(&records), &paging),
         warnings,
         cut || capped,
-    )
+    ))
 }
 
 // ------------------------------------------------------------ get
@@ -300,7 +260,7 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
             for k in &mut kids {
                 k.parent_request_id.get_or_insert(id);
             }
-            if page_window::cap(&mut kids, 99) {
+            if paging::cap(&mut kids, 99) {
                 warnings.push("only the first 99 child requests are listed; use `children` to page through all".into());
             }
             out.extend(kids);
@@ -308,7 +268,7 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         }
         "tv_child" => vec![tv_child(ctx, id, &mut warnings).await?],
         "album" => {
-            require_music(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             vec![album_by_id(ctx, id).await?]
         }
         _ => {
@@ -320,11 +280,11 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         }
     };
     let paging = Paging::single(records.len(), "requests");
-    reply(
+    Ok(reply(
         page_object("request_page", records_json(&records), &paging),
         warnings,
         false,
-    )
+    ))
 }
 
 fn not_found(what: &str, id: i64) -> ToolError {
@@ -444,11 +404,13 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
     for r in &mut records {
         r.parent_request_id.get_or_insert(parent);
     }
-    let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
-    reply(
-        page_object("request_page", records_json(&kept), &paging),
-        warnings,
+    local_page(
+        "request_page",
+        "requests",
+        records,
+        args.page(),
         got.cut,
+        warnings,
     )
 }
 
@@ -489,7 +451,7 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
             (parents, got.cut)
         }
         _ => {
-            require_music(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             let got = get_list::<AlbumRequest>(
                 ctx,
                 Route::get("api/v1/request/music/search").seg(query),
@@ -502,11 +464,13 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
             )
         }
     };
-    let (kept, paging) = page_window::window(records, args.page(), !cut, "requests");
-    reply(
-        page_object("request_page", records_json(&kept), &paging),
-        warnings,
+    local_page(
+        "request_page",
+        "requests",
+        records,
+        args.page(),
         cut,
+        warnings,
     )
 }
 
@@ -552,11 +516,13 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|r| proj::recent(r, &parents, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(records, args.page(), !got.cut, "requests");
-    reply(
-        page_object("request_page", records_json(&kept), &paging),
-        warnings,
+    local_page(
+        "request_page",
+        "requests",
+        records,
+        args.page(),
         got.cut,
+        warnings,
     )
 }
 
@@ -571,20 +537,14 @@ async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|f| proj::retry(f, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "queue_entries");
-    reply(page_object("retry_page", kept, &paging), warnings, got.cut)
-}
-
-/// A compound read where some parts failed: PARTIAL_FAILURE with what is known.
-pub(crate) fn partial(data: Value, first: ToolError, warnings: Vec<String>) -> Failure {
-    Failure {
-        error: ToolError::new(
-            ErrorCode::PartialFailure,
-            format!("only part of the answer could be read: {}", first.message),
-        ),
-        data: Some(data),
+    local_page(
+        "retry_page",
+        "queue_entries",
+        items,
+        args.page(),
+        got.cut,
         warnings,
-    }
+    )
 }
 
 #[cfg(test)]

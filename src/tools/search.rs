@@ -6,12 +6,13 @@ use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::media::{acting, language_ignored, need_str, note_cut, reply, require_lidarr};
+use super::common::{acting, reply, require_lidarr, required_str};
+use super::media::{NO_LIDARR, language_ignored, note_cut};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::projection::media::{self, AlbumSearch, ArtistSearch, Media, MultiResult, SearchMovie};
-use crate::projection::window::{self, Unit};
+use crate::projection::paging;
 use crate::upstream::Route;
 
 pub fn read_search<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -33,7 +34,7 @@ async fn list<T: DeserializeOwned>(
 }
 
 async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
-    let query = need_str(args, "query")?;
+    let query = required_str(args, "query")?;
     let mut warnings = Vec::new();
     let (items, cut): (Vec<Media>, bool) = match args.action() {
         action @ ("multi" | "tv") => {
@@ -76,13 +77,13 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
             (rows.into_iter().map(media::movie_item).collect(), cut)
         }
         "artist" => {
-            require_lidarr(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             let route = Route::get("api/v1/Search/music/artist").seg(query);
             let (rows, cut) = list::<ArtistSearch>(ctx, route).await?;
             (rows.into_iter().map(media::artist_item).collect(), cut)
         }
         "album" => {
-            require_lidarr(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             let route = Route::get("api/v1/Search/music/album").seg(query);
             let (rows, cut) = list::<AlbumSearch>(ctx, route).await?;
             (rows.into_iter().map(media::album_item).collect(), cut)
@@ -92,6 +93,6 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
         }
     };
     note_cut(cut, &mut warnings);
-    let w = window::local(items, args.page(), Unit::Media, !cut);
+    let w = paging::local(items, args.page(), !cut, "media");
     Ok(reply(media::media_page(w), warnings, cut))
 }

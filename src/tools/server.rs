@@ -5,10 +5,11 @@
 use futures::future::BoxFuture;
 use serde_json::json;
 
-use super::{CallCtx, Failure, Outcome, Reply};
+use super::common::{acting, reply};
+use super::{CallCtx, Failure, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::local_window;
+use crate::projection::paging::{self, Window};
 use crate::projection::server::{
     self, WireAbout, WireCronTest, WireFeature, WireMediaServers, WireUpdate, WireWizard,
 };
@@ -30,18 +31,6 @@ pub fn read_server<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcom
             .into()),
         }
     })
-}
-
-fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
-}
-
-fn ok(data: serde_json::Value, warnings: Vec<String>) -> Reply {
-    Reply {
-        data,
-        warnings,
-        truncated: false,
-    }
 }
 
 /// `GET /api/v1/Status` (the number 200), `Status/info` (version) and
@@ -66,7 +55,7 @@ async fn status(ctx: &CallCtx) -> Outcome {
     });
     let data = server::status(code, info.as_deref(), wizard.as_ref());
     if failed.is_empty() {
-        return Ok(ok(data, Vec::new()));
+        return Ok(reply(data, Vec::new(), false));
     }
     Err(Failure {
         error: ToolError::new(
@@ -89,7 +78,7 @@ async fn about(ctx: &CallCtx) -> Outcome {
         .await?;
     let a =
         a.ok_or_else(|| ToolError::new(ErrorCode::NotFound, "Ombi returned no about information"))?;
-    Ok(ok(server::about(&a), Vec::new()))
+    Ok(reply(server::about(&a), Vec::new(), false))
 }
 
 /// `GET /api/v1/LandingPage` (anonymous; Ombi probes every media server).
@@ -101,7 +90,7 @@ async fn media_servers(ctx: &CallCtx) -> Outcome {
     let m = m.ok_or_else(|| {
         ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status")
     })?;
-    Ok(ok(server::media_servers(&m), Vec::new()))
+    Ok(reply(server::media_servers(&m), Vec::new(), false))
 }
 
 /// `GET /api/v1/Update` (anonymous release feed) and the updater's check
@@ -141,7 +130,7 @@ async fn update(ctx: &CallCtx) -> Outcome {
         warnings
             .push("updater_reports_update is also false when the updater could not check".into());
     }
-    Ok(ok(server::update(feed.as_ref(), check), warnings))
+    Ok(reply(server::update(feed.as_ref(), check), warnings, false))
 }
 
 /// `GET /api/v2/Features` (anonymous) → references `{name, value: bool}`.
@@ -150,10 +139,12 @@ async fn features(ctx: &CallCtx) -> Outcome {
         .upstream
         .get_array::<WireFeature>(acting(ctx), Route::get("api/v2/Features"))
         .await?;
-    let (items, page) = local_window::first(server::features(&rows.value), !rows.cut, "references");
-    Ok(ok(
+    let Window { items, page } =
+        paging::first(server::features(&rows.value), !rows.cut, "references");
+    Ok(reply(
         json!({"kind": "reference_page", "items": items, "page": page}),
         Vec::new(),
+        false,
     ))
 }
 
@@ -170,5 +161,5 @@ async fn cron_validate(ctx: &CallCtx, args: &Args) -> Outcome {
             "Ombi returned no result for the cron check",
         )
     })?;
-    Ok(ok(server::cron(&c, expression), Vec::new()))
+    Ok(reply(server::cron(&c, expression), Vec::new(), false))
 }

@@ -5,7 +5,8 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::{CallCtx, Outcome, Reply};
+use super::common::{acting, reply};
+use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
 use crate::projection::settings;
@@ -21,13 +22,9 @@ pub fn read_settings<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outc
         // its revision, so it is read as one JSON value.
         let raw: Option<Value> = ctx
             .upstream
-            .get_json(ctx.identity.ombi_user.as_deref(), Route::get(section.path))
+            .get_json(acting(ctx), Route::get(section.path))
             .await?;
         let p = settings::project(section, &raw.unwrap_or(Value::Null));
-        Ok(Reply {
-            data: p.data,
-            warnings: p.warnings,
-            truncated: p.truncated,
-        })
+        Ok(reply(p.data, p.warnings, p.truncated))
     })
 }

@@ -4,10 +4,11 @@
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::{CallCtx, Outcome, Reply};
+use super::common::{acting, reply};
+use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::local_window::{self, single};
+use crate::projection::paging::{self, Paging, Window};
 use crate::projection::users::{self, WireConnectedUser, WirePreference, WireUser};
 use crate::upstream::Route;
 
@@ -28,20 +29,8 @@ pub fn read_users<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome
     })
 }
 
-fn acting(ctx: &CallCtx) -> Option<&str> {
-    ctx.identity.ombi_user.as_deref()
-}
-
-fn user_page(items: Vec<Value>, page: Value) -> Value {
+fn user_page(items: Vec<Value>, page: Paging) -> Value {
     json!({"kind": "user_page", "items": items, "page": page})
-}
-
-fn reply(data: Value, warnings: Vec<String>, truncated: bool) -> Reply {
-    Reply {
-        data,
-        warnings,
-        truncated,
-    }
 }
 
 /// `GET /api/v1/Identity`: the acting user (the system user `Api` for a
@@ -59,7 +48,7 @@ async fn me(ctx: &CallCtx) -> Outcome {
         .into());
     };
     Ok(reply(
-        user_page(vec![item], single(1, "users")),
+        user_page(vec![item], Paging::single(1, "users")),
         Vec::new(),
         false,
     ))
@@ -72,7 +61,7 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
         .get_array::<WireUser>(acting(ctx), Route::get("api/v1/Identity/Users"))
         .await?;
     let items: Vec<Value> = rows.value.iter().filter_map(users::user).collect();
-    let (items, page) = local_window::window(items, args.page(), !rows.cut, "users");
+    let Window { items, page } = paging::local(items, args.page(), !rows.cut, "users");
     let mut warnings = Vec::new();
     if rows.cut {
         warnings.push(
@@ -110,7 +99,7 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         .into());
     };
     Ok(reply(
-        user_page(vec![item], single(1, "users")),
+        user_page(vec![item], Paging::single(1, "users")),
         Vec::new(),
         false,
     ))
@@ -123,7 +112,7 @@ async fn online(ctx: &CallCtx, args: &Args) -> Outcome {
         .get_array::<WireConnectedUser>(acting(ctx), Route::get("api/v2/Hub/Users"))
         .await?;
     let items = users::online_users(&rows.value);
-    let (items, page) = local_window::window(items, args.page(), !rows.cut, "users");
+    let Window { items, page } = paging::local(items, args.page(), !rows.cut, "users");
     Ok(reply(user_page(items, page), Vec::new(), rows.cut))
 }
 
@@ -139,7 +128,7 @@ async fn notification_agents(ctx: &CallCtx, args: &Args) -> Outcome {
         .await?;
     let mut warnings = Vec::new();
     let items = users::notification_agents(&rows.value, &mut warnings);
-    let (items, page) = local_window::window(items, args.page(), !rows.cut, "references");
+    let Window { items, page } = paging::local(items, args.page(), !rows.cut, "references");
     let data = json!({"kind": "reference_page", "items": items, "page": page});
     Ok(reply(data, warnings, rows.cut))
 }

@@ -5,11 +5,11 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::requests::{get_list, reply, require_music, required_id, required_str};
+use super::common::{local_page, require_lidarr, required_id, required_str};
+use super::requests::{NO_LIDARR, get_list};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
-use crate::projection::page_window::{self, page_object};
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
 use crate::upstream::Route;
 
@@ -31,8 +31,7 @@ async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
         .into_iter()
         .filter_map(|v| proj::open(v, &mut warnings))
         .collect();
-    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
-    reply(page_object("vote_page", kept, &paging), warnings, got.cut)
+    local_page("vote_page", "votes", items, args.page(), got.cut, warnings)
 }
 
 async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -41,7 +40,7 @@ async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
     // The read route says `music` where the vote routes say `album`.
     let segment = match media {
         "album" => {
-            require_music(ctx).await?;
+            require_lidarr(ctx, NO_LIDARR).await?;
             "music"
         }
         m => m,
@@ -54,6 +53,5 @@ async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
     )
     .await?;
     let items = proj::for_request(got.value, id, media, !got.cut, &mut warnings);
-    let (kept, paging) = page_window::window(items, args.page(), !got.cut, "votes");
-    reply(page_object("vote_page", kept, &paging), warnings, got.cut)
+    local_page("vote_page", "votes", items, args.page(), got.cut, warnings)
 }

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::catalogue::Page;
 use crate::projection::family_schema::assert_family;
-use crate::projection::window::{self, Unit};
+use crate::projection::paging;
 
 fn ids(m: &Media) -> Vec<(String, String)> {
     m.identifiers
@@ -22,14 +22,14 @@ fn pair(ns: &str, v: &str) -> (String, String) {
 }
 
 fn page_of(items: Vec<Media>) -> Value {
-    let w = window::local(
+    let w = paging::local(
         items,
         Page {
             offset: 0,
             limit: 20,
         },
-        Unit::Media,
         true,
+        "media",
     );
     let v = media_page(w);
     assert_family("media_page", &v);

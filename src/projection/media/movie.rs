@@ -1,0 +1,196 @@
+//! Movies: v2 search/discovery rows and the full movie details (credits,
+//! ratings, external ids).
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::*;
+
+// ---------------------------------------------------------------- movies
+
+/// `SearchMovieViewModel` (v1 search, actor search, v2 movie lists, similar,
+/// advanced, requested).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchMovie {
+    #[serde(default)]
+    pub id: WireId,
+    #[serde(default)]
+    pub the_movie_db_id: WireId,
+    pub imdb_id: Option<String>,
+    pub title: Option<String>,
+    pub overview: Option<String>,
+    pub release_date: Option<String>,
+    pub requested: Option<bool>,
+    pub available: Option<bool>,
+    pub request_id: Option<i64>,
+    pub poster_path: Option<String>,
+    pub backdrop_path: Option<String>,
+}
+
+pub fn movie_item(w: SearchMovie) -> Media {
+    let mut ids = Ids::new();
+    ids.primary(Origin::Tmdb, &w.the_movie_db_id, &w.id)
+        .imdb(w.imdb_id.as_deref());
+    let mut m = Media::new("movie", ids);
+    m.title = text(w.title);
+    m.overview = text(w.overview);
+    m.year = year_of(w.release_date.as_deref());
+    m.available = w.available;
+    m.requested = w.requested;
+    m.request_targets = target("movie", w.request_id);
+    m.artwork_uris = uris(&[w.poster_path.as_deref(), w.backdrop_path.as_deref()]);
+    m
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BelongsToCollection {
+    #[serde(default)]
+    pub id: WireId,
+    pub name: Option<String>,
+    pub poster_path: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CastWire {
+    #[serde(default)]
+    pub id: WireId,
+    pub name: Option<String>,
+    pub character: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CrewWire {
+    #[serde(default)]
+    pub id: WireId,
+    pub name: Option<String>,
+    pub job: Option<String>,
+    pub department: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct MovieCredits {
+    pub cast: Option<Vec<CastWire>>,
+    pub crew: Option<Vec<CrewWire>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalIds {
+    pub imdb_id: Option<String>,
+}
+
+/// `MovieFullInfoViewModel` (`theMovieDbId` is null: `id` is the TMDB id).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MovieFull {
+    #[serde(default)]
+    pub id: WireId,
+    #[serde(default)]
+    pub the_movie_db_id: WireId,
+    pub imdb_id: Option<String>,
+    pub external_ids: Option<ExternalIds>,
+    pub title: Option<String>,
+    pub overview: Option<String>,
+    pub release_date: Option<String>,
+    pub genres: Option<Vec<Named>>,
+    pub credits: Option<MovieCredits>,
+    pub belongs_to_collection: Option<BelongsToCollection>,
+    pub requested: Option<bool>,
+    pub available: Option<bool>,
+    pub request_id: Option<i64>,
+    pub poster_path: Option<String>,
+    pub backdrop_path: Option<String>,
+    pub vote_average: Option<f64>,
+    pub vote_count: Option<i64>,
+}
+
+/// Cast then crew, at most [`NESTED_MAX`] together (cast first: it is what
+/// people ask about); returns the credits and how many were left out.
+fn movie_credits(c: Option<MovieCredits>) -> (Vec<Credit>, usize) {
+    let Some(c) = c else {
+        return (Vec::new(), 0);
+    };
+    let mut all: Vec<Credit> = Vec::new();
+    for p in c.cast.unwrap_or_default() {
+        if let Some(name) = text(p.name) {
+            all.push(Credit {
+                name,
+                person_id: p.id.positive(),
+                role: text(p.character),
+                department: Some("Acting".into()),
+            });
+        }
+    }
+    for p in c.crew.unwrap_or_default() {
+        if let Some(name) = text(p.name) {
+            all.push(Credit {
+                name,
+                person_id: p.id.positive(),
+                role: text(p.job),
+                department: text(p.department),
+            });
+        }
+    }
+    let dropped = all.len().saturating_sub(NESTED_MAX);
+    all.truncate(NESTED_MAX);
+    (all, dropped)
+}
+
+fn number(v: f64) -> Value {
+    serde_json::Number::from_f64(v)
+        .map(Value::Number)
+        .unwrap_or(Value::Null)
+}
+
+/// Movie details → the movie, plus its collection as a record of its own
+/// (`belongsToCollection.id` is the collection's TMDB id, never the movie's).
+pub fn movie_details(w: MovieFull, warnings: &mut Vec<String>) -> Vec<Media> {
+    let mut ids = Ids::new();
+    ids.primary(Origin::Tmdb, &w.the_movie_db_id, &w.id)
+        .imdb(w.imdb_id.as_deref())
+        .imdb(w.external_ids.as_ref().and_then(|e| e.imdb_id.as_deref()));
+    let mut m = Media::new("movie", ids);
+    m.title = text(w.title);
+    m.overview = text(w.overview);
+    m.year = year_of(w.release_date.as_deref());
+    m.available = w.available;
+    m.requested = w.requested;
+    m.request_targets = target("movie", w.request_id);
+    m.genres = genre_names(w.genres);
+    let (credits, dropped) = movie_credits(w.credits);
+    if dropped > 0 {
+        warnings.push(format!(
+            "{dropped} further cast/crew credits were left out (at most {NESTED_MAX})"
+        ));
+    }
+    m.credits = credits;
+    if let Some(v) = w.vote_average.filter(|v| *v > 0.0) {
+        m.ratings.push(Rating {
+            name: "vote_average".into(),
+            value: number(v),
+            category: "tmdb".into(),
+        });
+    }
+    if let Some(n) = w.vote_count.filter(|n| *n > 0) {
+        m.ratings.push(Rating {
+            name: "vote_count".into(),
+            value: n.into(),
+            category: "tmdb".into(),
+        });
+    }
+    m.artwork_uris = uris(&[w.poster_path.as_deref(), w.backdrop_path.as_deref()]);
+    let mut out = vec![m];
+    if let Some(c) = w.belongs_to_collection {
+        let mut ids = Ids::new();
+        ids.push_wire(Namespace::Tmdb, &c.id);
+        if !ids.as_slice().is_empty() {
+            let mut col = Media::new("collection", ids);
+            col.title = text(c.name);
+            col.artwork_uris = uris(&[c.poster_path.as_deref()]);
+            out.push(col);
+        }
+    }
+    out
+}

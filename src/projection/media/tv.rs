@@ -1,0 +1,344 @@
+//! TV: search/discovery rows (TMDB or TVMaze origin), the details with
+//! their season/episode tree, and thinning that tree to fit the envelope.
+
+use serde::Deserialize;
+
+use super::*;
+
+// ---------------------------------------------------------------- TV
+
+/// `SearchTvShowViewModel` as a list element. `seasonRequests` is not
+/// declared: serde skips the hydrated episode trees without allocating them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchTv {
+    #[serde(default)]
+    pub id: WireId,
+    #[serde(default)]
+    pub the_movie_db_id: WireId,
+    #[serde(default)]
+    pub the_tv_db_id: WireId,
+    #[serde(default)]
+    pub series_id: WireId,
+    pub imdb_id: Option<String>,
+    pub title: Option<String>,
+    pub overview: Option<String>,
+    pub first_aired: Option<String>,
+    pub genre: Option<Vec<String>>,
+    pub requested: Option<bool>,
+    pub available: Option<bool>,
+    pub fully_available: Option<bool>,
+    pub request_id: Option<i64>,
+    pub poster_path: Option<String>,
+    pub banner: Option<String>,
+}
+
+fn tv_ids(
+    origin: Origin,
+    tmdb_field: &WireId,
+    id: &WireId,
+    tvdb: &WireId,
+    series: &WireId,
+    imdb: Option<&str>,
+) -> Ids {
+    let mut ids = Ids::new();
+    ids.primary(origin, tmdb_field, id)
+        .push_wire(Namespace::Tvdb, tvdb)
+        .series_id(origin, series)
+        .imdb(imdb);
+    ids
+}
+
+/// TVMaze summaries are HTML (`<p>…</p>`): tags are removed and the common
+/// entities decoded, so the overview is plain text.
+fn overview_of(origin: Origin, overview: Option<String>) -> Option<String> {
+    let o = text(overview)?;
+    if origin != Origin::TvMaze {
+        return Some(o);
+    }
+    let mut out = String::with_capacity(o.len());
+    let mut rest = o.as_str();
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let is_tag = tail[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/');
+        match tail.find('>') {
+            Some(end) if is_tag => rest = &tail[end + 1..],
+            _ => {
+                out.push('<');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    let plain = out
+        .replace("&nbsp;", " ")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    text(Some(plain.trim().to_string()))
+}
+
+/// Request state from a TVMaze route compares a TVDB id against TMDB-keyed
+/// requests upstream, so it is not reported.
+const TVMAZE_REQUEST_STATE: &str = "request state is not reported for TVMaze-backed records (Ombi matches it against the wrong id); use the TMDB id for request state";
+
+pub fn tv_item(w: SearchTv, origin: Origin) -> Media {
+    let ids = tv_ids(
+        origin,
+        &w.the_movie_db_id,
+        &w.id,
+        &w.the_tv_db_id,
+        &w.series_id,
+        w.imdb_id.as_deref(),
+    );
+    let mut m = Media::new("tv", ids);
+    m.title = text(w.title);
+    m.overview = overview_of(origin, w.overview);
+    m.year = year_of(w.first_aired.as_deref());
+    m.genres = w
+        .genre
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|g| text(Some(g)))
+        .take(NESTED_MAX)
+        .collect();
+    m.available = w.available.or(w.fully_available);
+    if origin != Origin::TvMaze {
+        m.requested = w.requested;
+        m.request_targets = target("tv_parent", w.request_id);
+    }
+    m.artwork_uris = uris(&[w.poster_path.as_deref(), w.banner.as_deref()]);
+    m
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EpisodeWire {
+    pub episode_number: Option<i64>,
+    pub title: Option<String>,
+    pub requested: Option<bool>,
+    pub available: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeasonWire {
+    pub season_number: Option<i64>,
+    pub episodes: Option<Vec<EpisodeWire>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TvCast {
+    #[serde(default)]
+    pub id: WireId,
+    /// The actor's name (`person`), not the character.
+    pub person: Option<String>,
+    pub character: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TvCrew {
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TvImages {
+    pub original: Option<String>,
+}
+
+/// `SearchFullInfoTvShowViewModel` (v2 details) and the v1 TVMaze
+/// `SearchTvShowViewModel` of `Search/tv/info/{tvdbId}`, with seasons.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TvDetail {
+    #[serde(default)]
+    pub id: WireId,
+    #[serde(default)]
+    pub the_movie_db_id: WireId,
+    #[serde(default)]
+    pub the_tv_db_id: WireId,
+    #[serde(default)]
+    pub series_id: WireId,
+    pub imdb_id: Option<String>,
+    pub external_ids: Option<ExternalIds>,
+    pub title: Option<String>,
+    pub overview: Option<String>,
+    pub first_aired: Option<String>,
+    /// v1: names.
+    pub genre: Option<Vec<String>>,
+    /// v2: `{id, name}`.
+    pub genres: Option<Vec<Named>>,
+    pub cast: Option<Vec<TvCast>>,
+    pub crew: Option<Vec<TvCrew>>,
+    pub season_requests: Option<Vec<SeasonWire>>,
+    pub requested: Option<bool>,
+    pub available: Option<bool>,
+    pub fully_available: Option<bool>,
+    pub request_id: Option<i64>,
+    pub poster_path: Option<String>,
+    pub banner: Option<String>,
+    pub images: Option<TvImages>,
+    pub site_rating: Option<i64>,
+}
+
+fn seasons(s: Option<Vec<SeasonWire>>, warnings: &mut Vec<String>) -> Option<Vec<Season>> {
+    let all = s?;
+    let total = all.len();
+    let mut cut_episodes = 0;
+    let out: Vec<Season> = all
+        .into_iter()
+        .filter_map(|s| {
+            let number = s.season_number.filter(|n| *n >= 0)?;
+            let eps = s.episodes.unwrap_or_default();
+            let n = eps.len();
+            let episodes: Vec<Episode> = eps
+                .into_iter()
+                .filter_map(|e| {
+                    Some(Episode {
+                        episode_number: e.episode_number.filter(|n| *n >= 0)?,
+                        title: text(e.title),
+                        requested: e.requested,
+                        available: e.available,
+                    })
+                })
+                .take(NESTED_MAX)
+                .collect();
+            let truncated = n > NESTED_MAX;
+            if truncated {
+                cut_episodes += 1;
+            }
+            Some(Season {
+                season_number: number,
+                episodes,
+                truncated,
+            })
+        })
+        .take(NESTED_MAX)
+        .collect();
+    if total > NESTED_MAX {
+        warnings.push(format!(
+            "only the first {NESTED_MAX} of {total} seasons are listed"
+        ));
+    }
+    if cut_episodes > 0 {
+        warnings.push(format!(
+            "{cut_episodes} seasons list only their first {NESTED_MAX} episodes"
+        ));
+    }
+    Some(out)
+}
+
+pub fn tv_details(w: TvDetail, origin: Origin, warnings: &mut Vec<String>) -> Media {
+    let mut ids = tv_ids(
+        origin,
+        &w.the_movie_db_id,
+        &w.id,
+        &w.the_tv_db_id,
+        &w.series_id,
+        w.imdb_id.as_deref(),
+    );
+    ids.imdb(w.external_ids.as_ref().and_then(|e| e.imdb_id.as_deref()));
+    let mut m = Media::new("tv", ids);
+    m.title = text(w.title);
+    m.overview = overview_of(origin, w.overview);
+    m.year = year_of(w.first_aired.as_deref());
+    m.genres = match w.genres {
+        Some(g) => genre_names(Some(g)),
+        None => w
+            .genre
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|g| text(Some(g)))
+            .take(NESTED_MAX)
+            .collect(),
+    };
+    m.available = w.available.or(w.fully_available);
+    if origin == Origin::TvMaze {
+        warnings.push(TVMAZE_REQUEST_STATE.into());
+    } else {
+        m.requested = w.requested;
+        m.request_targets = target("tv_parent", w.request_id);
+    }
+    let mut credits: Vec<Credit> = Vec::new();
+    for c in w.cast.unwrap_or_default() {
+        if let Some(name) = text(c.person) {
+            credits.push(Credit {
+                name,
+                person_id: c.id.positive(),
+                role: text(c.character),
+                department: Some("Acting".into()),
+            });
+        }
+    }
+    for c in w.crew.unwrap_or_default() {
+        if let Some(name) = text(c.name) {
+            credits.push(Credit {
+                name,
+                person_id: None,
+                role: None,
+                department: Some("Crew".into()),
+            });
+        }
+    }
+    if credits.len() > NESTED_MAX {
+        warnings.push(format!(
+            "{} further cast/crew credits were left out (at most {NESTED_MAX})",
+            credits.len() - NESTED_MAX
+        ));
+        credits.truncate(NESTED_MAX);
+    }
+    m.credits = credits;
+    if let Some(r) = w.site_rating.filter(|r| *r > 0) {
+        m.ratings.push(Rating {
+            name: "site_rating".into(),
+            value: r.into(),
+            category: "ombi".into(),
+        });
+    }
+    m.artwork_uris = uris(&[
+        w.poster_path.as_deref(),
+        w.images.as_ref().and_then(|i| i.original.as_deref()),
+        w.banner.as_deref(),
+    ]);
+    m.seasons = seasons(w.season_requests, warnings);
+    fit_seasons(&mut m, DETAIL_BYTES, warnings);
+    m
+}
+
+/// Keeps a details record under `max` bytes: drops episode titles first,
+/// then cuts each season's episode list (marking it `truncated`).
+pub fn fit_seasons(m: &mut Media, max: usize, warnings: &mut Vec<String>) {
+    let size = |m: &Media| serde_json::to_vec(m).map(|b| b.len()).unwrap_or(usize::MAX);
+    if m.seasons.is_none() || size(m) <= max {
+        return;
+    }
+    if let Some(seasons) = m.seasons.as_mut() {
+        for e in seasons.iter_mut().flat_map(|s| s.episodes.iter_mut()) {
+            e.title = None;
+        }
+    }
+    warnings.push("episode titles were left out to fit the response size".into());
+    let mut keep = NESTED_MAX;
+    while size(m) > max && keep > 0 {
+        keep /= 2;
+        if let Some(seasons) = m.seasons.as_mut() {
+            for s in seasons.iter_mut() {
+                if s.episodes.len() > keep {
+                    s.episodes.truncate(keep);
+                    s.truncated = true;
+                }
+            }
+        }
+    }
+    if keep < NESTED_MAX {
+        warnings.push(format!(
+            "seasons list at most {keep} episodes each to fit the response size"
+        ));
+    }
+}
