@@ -463,23 +463,75 @@ pub fn cases() -> Vec<(&'static str, Value, &'static str)> {
         ),
         // more read-tool cases (served today, exercised over the socket)
         ("read_issues", json!({"action": "get"}), "/issue_id"),
-        ("read_issues", json!({"action": "get", "issue_id": 0}), "/issue_id"),
-        ("read_issues", json!({"action": "list", "status": "open"}), "/status"),
-        ("read_issues", json!({"action": "comments", "issue_id": "1"}), "/issue_id"),
-        ("read_votes", json!({"action": "for_request", "media": "movie"}), "/request_id"),
-        ("read_votes", json!({"action": "for_request", "media": "book", "request_id": 1}), "/media"),
+        (
+            "read_issues",
+            json!({"action": "get", "issue_id": 0}),
+            "/issue_id",
+        ),
+        (
+            "read_issues",
+            json!({"action": "list", "status": "open"}),
+            "/status",
+        ),
+        (
+            "read_issues",
+            json!({"action": "comments", "issue_id": "1"}),
+            "/issue_id",
+        ),
+        (
+            "read_votes",
+            json!({"action": "for_request", "media": "movie"}),
+            "/request_id",
+        ),
+        (
+            "read_votes",
+            json!({"action": "for_request", "media": "book", "request_id": 1}),
+            "/media",
+        ),
         ("read_users", json!({"action": "get"}), "/user_id"),
         ("read_users", json!({"action": "everyone"}), "/action"),
-        ("read_server", json!({"action": "cron_validate"}), "/expression"),
-        ("read_server", json!({"action": "status", "verbose": true}), "/verbose"),
+        (
+            "read_server",
+            json!({"action": "cron_validate"}),
+            "/expression",
+        ),
+        (
+            "read_server",
+            json!({"action": "status", "verbose": true}),
+            "/verbose",
+        ),
         ("read_settings", json!({"section": "secrets"}), "/section"),
         ("read_settings", json!({}), "/section"),
-        ("read_integration", json!({"action": "plex_libraries"}), "/machine_id"),
-        ("read_integration", json!({"action": "media_server_users", "server": "kodi"}), "/server"),
-        ("read_logs", json!({"action": "read", "file_id": "a.txt", "limit": 501}), "/limit"),
-        ("read_library", json!({"action": "recently_added", "media": "album"}), "/media"),
-        ("read_reference", json!({"action": "keyword", "keyword_id": -3}), "/keyword_id"),
-        ("read_requests", json!({"action": "children"}), "/parent_request_id"),
+        (
+            "read_integration",
+            json!({"action": "plex_libraries"}),
+            "/machine_id",
+        ),
+        (
+            "read_integration",
+            json!({"action": "media_server_users", "server": "kodi"}),
+            "/server",
+        ),
+        (
+            "read_logs",
+            json!({"action": "read", "file_id": "a.txt", "limit": 501}),
+            "/limit",
+        ),
+        (
+            "read_library",
+            json!({"action": "recently_added", "media": "album"}),
+            "/media",
+        ),
+        (
+            "read_reference",
+            json!({"action": "keyword", "keyword_id": -3}),
+            "/keyword_id",
+        ),
+        (
+            "read_requests",
+            json!({"action": "children"}),
+            "/parent_request_id",
+        ),
     ]
 }
 
