@@ -500,7 +500,7 @@ async fn plex_servers_and_libraries_resolve_saved_machine_ids() {
         )
         .await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
-    assert_eq!(r["error"]["field"], "machine_id");
+    assert_eq!(r["error"]["field"], "/machine_id");
     assert!(h.paths().iter().all(|p| !p.contains("evil")));
     h.fake.with_data(|d| d.admin.plex_servers.clear());
     let r = h
@@ -736,7 +736,7 @@ async fn logs_refuse_paths_and_report_missing_files() {
             .call("read_logs", json!({"action": "read", "file_id": bad}))
             .await;
         assert_eq!(err_code(&r), "INVALID_ARGUMENT", "{bad}");
-        assert_eq!(r["error"]["field"], "file_id");
+        assert_eq!(r["error"]["field"], "/file_id");
     }
     assert!(h.fake.requests().is_empty(), "a bad file_id reached Ombi");
     let r = h

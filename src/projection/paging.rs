@@ -62,24 +62,20 @@ impl Paging {
     /// = `limit`/`offset`). Ombi's position advances by what was asked for,
     /// not by what came back (TV pages are de-duplicated, hidden titles
     /// dropped after paging), so the continuation is `offset + limit`.
-    /// Without a total, `open_end` says what a page's length proves.
-    pub fn upstream(
-        page: Page,
-        returned: usize,
-        total: Option<u64>,
-        open_end: OpenEnd,
-        unit: &'static str,
-    ) -> Paging {
+    /// Without a total nothing proves the end: a short page may be short
+    /// because Ombi dropped titles after paging, and a full one may be the
+    /// last. So `has_more` stays unknown (04-results: "null has_more when
+    /// uncertain"); the continuation `offset + limit` is offered while the
+    /// page brought something back.
+    pub fn upstream(page: Page, returned: usize, total: Option<u64>, unit: &'static str) -> Paging {
         let limit = limit_of(page);
         let returned = returned as u64;
         let end = page.offset.saturating_add(limit);
-        let (has_more, next_offset) = match (total, open_end) {
-            (Some(t), _) if end < t => (Some(true), Some(end)),
-            (Some(_), _) => (Some(false), None),
-            (None, OpenEnd::FullPageContinues) if returned >= limit => (Some(true), Some(end)),
-            (None, OpenEnd::FullPageContinues) => (None, None),
-            (None, OpenEnd::ShortPageEnds) if returned < limit => (Some(false), None),
-            (None, OpenEnd::ShortPageEnds) => (None, Some(end)),
+        let (has_more, next_offset) = match total {
+            Some(t) if end < t => (Some(true), Some(end)),
+            Some(_) => (Some(false), None),
+            None if returned > 0 => (None, Some(end)),
+            None => (None, None),
         };
         Paging {
             offset: page.offset,
@@ -92,17 +88,6 @@ impl Paging {
             unit,
         }
     }
-}
-
-/// What an upstream page without a total proves about the end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OpenEnd {
-    /// Requests/issues: a full page claims more; a short one (filtered after
-    /// paging) does not prove the end, so it stays unknown.
-    FullPageContinues,
-    /// Media lists: a page shorter than asked is the end; a full one may or
-    /// may not be followed (unknown), continuing at `offset + limit`.
-    ShortPageEnds,
 }
 
 /// A window `page` over a list, and the items in it.
@@ -163,10 +148,10 @@ pub fn first<T>(items: Vec<T>, complete: bool, unit: &'static str) -> Window<T> 
 }
 
 /// A page Ombi cut itself, with no total (media lists): at most `limit`
-/// items are kept, and the end follows [`OpenEnd::ShortPageEnds`].
+/// items are kept; the end is unknown (see [`Paging::upstream`]).
 pub fn upstream<T>(mut items: Vec<T>, page: Page, unit: &'static str) -> Window<T> {
     cap(&mut items, limit_of(page) as usize);
-    let page = Paging::upstream(page, items.len(), None, OpenEnd::ShortPageEnds, unit);
+    let page = Paging::upstream(page, items.len(), None, unit);
     Window { items, page }
 }
 
@@ -298,13 +283,20 @@ mod tests {
     #[test]
     fn upstream_paging_continues_by_the_asked_count() {
         // A de-duplicated TV page may be short although more exist.
-        let open = OpenEnd::FullPageContinues;
-        let pg = Paging::upstream(p(0, 10), 7, Some(25), open, "requests");
+        let pg = Paging::upstream(p(0, 10), 7, Some(25), "requests");
         assert_eq!((pg.has_more, pg.next_offset), (Some(true), Some(10)));
-        let pg = Paging::upstream(p(20, 10), 5, Some(25), open, "requests");
+        let pg = Paging::upstream(p(20, 10), 5, Some(25), "requests");
         assert_eq!((pg.has_more, pg.next_offset), (Some(false), None));
-        let pg = Paging::upstream(p(0, 10), 3, None, open, "requests");
-        assert_eq!((pg.has_more, pg.next_offset, pg.total), (None, None, None));
+        // No total: a short or a full page proves nothing about the end.
+        let pg = Paging::upstream(p(0, 10), 3, None, "requests");
+        assert_eq!(
+            (pg.has_more, pg.next_offset, pg.total),
+            (None, Some(10), None)
+        );
+        let pg = Paging::upstream(p(0, 10), 10, None, "requests");
+        assert_eq!((pg.has_more, pg.next_offset), (None, Some(10)));
+        let pg = Paging::upstream(p(30, 10), 0, None, "requests");
+        assert_eq!((pg.has_more, pg.next_offset), (None, None));
         assert_def("paging", &pg.to_json());
     }
 
@@ -400,17 +392,18 @@ mod tests {
     }
 
     #[test]
-    fn upstream_window_infers_the_end_only_from_a_short_page() {
+    fn upstream_window_never_infers_the_end_without_a_total() {
         let full = upstream((0..20).collect::<Vec<_>>(), p(40, 20), "media");
         assert_eq!(
             (full.page.total, full.page.has_more, full.page.next_offset),
             (None, None, Some(60))
         );
         assert_eq!(full.page.mode, Mode::Upstream);
+        // Ombi drops hidden titles after paging: a short page is not the end.
         let short = upstream((0..7).collect::<Vec<_>>(), p(40, 20), "media");
         assert_eq!(
             (short.page.has_more, short.page.next_offset),
-            (Some(false), None)
+            (None, Some(60))
         );
     }
 

@@ -35,7 +35,7 @@ pub fn read_integration<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, O
             "plex_libraries" => plex_libraries(ctx, args).await,
             "media_server_users" => media_server_users(ctx, args).await,
             other => Err(ToolError::invalid(
-                "action",
+                "/action",
                 format!("read_integration has no action {other:?}"),
             )
             .into()),
@@ -285,7 +285,7 @@ async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
             .take(10)
             .collect();
         return Err(ToolError::invalid(
-            "machine_id",
+            "/machine_id",
             format!(
                 "no saved Plex server has that machine id; saved servers: {} (see plex_servers)",
                 known.join(", ")
@@ -346,7 +346,7 @@ async fn media_server_users(ctx: &CallCtx, args: &Args) -> Outcome {
         "jellyfin" => "api/v1/Jellyfin/users",
         other => {
             return Err(
-                ToolError::invalid("server", format!("unknown media server {other:?}")).into(),
+                ToolError::invalid("/server", format!("unknown media server {other:?}")).into(),
             );
         }
     };

@@ -14,7 +14,7 @@ use crate::contract::budget::MAX_NESTED;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
 use crate::projection::metrics::{self, IssueCounts};
-use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, Window, page_object};
+use crate::projection::paging::{self, Paging, SHIFT_WARNING, Window, page_object};
 use crate::projection::wire::request_type_label;
 use crate::upstream::Route;
 
@@ -96,13 +96,7 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
     let mut items = proj::issues(got.value, &mut warnings);
     let capped = paging::cap(&mut items, page.limit as usize);
-    let paging = Paging::upstream(
-        page,
-        items.len(),
-        None,
-        OpenEnd::FullPageContinues,
-        "issues",
-    );
+    let paging = Paging::upstream(page, items.len(), None, "issues");
     if paging.has_more == Some(true) || page.offset > 0 {
         warnings.push(SHIFT_WARNING.into());
     }

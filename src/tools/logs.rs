@@ -21,7 +21,7 @@ pub fn read_logs<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome>
             "list" => list(ctx).await,
             "read" => read(ctx, args).await,
             other => Err(ToolError::invalid(
-                "action",
+                "/action",
                 format!("read_logs has no action {other:?}"),
             )
             .into()),
@@ -63,7 +63,7 @@ async fn read(ctx: &CallCtx, args: &Args) -> Outcome {
     let file = args.str("file_id").unwrap_or_default();
     if !logs::valid_file_id(file) {
         return Err(ToolError::invalid(
-            "file_id",
+            "/file_id",
             "file_id must be a log file name from the `list` action (no path separators or `..`)",
         )
         .into());

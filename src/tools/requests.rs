@@ -12,7 +12,7 @@ use super::common::{acting, local_page, reply, require_lidarr, required_id, requ
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::paging::{self, OpenEnd, Paging, SHIFT_WARNING, page_object};
+use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
     self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
     MovieRequest, ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
@@ -200,13 +200,7 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     } else {
         total.and_then(|t| u64::try_from(t).ok())
     };
-    let mut paging = Paging::upstream(
-        page,
-        records.len(),
-        total,
-        OpenEnd::FullPageContinues,
-        "requests",
-    );
+    let mut paging = Paging::upstream(page, records.len(), total, "requests");
     if cut {
         paging.has_more = None;
         paging.next_offset = None;

@@ -25,7 +25,7 @@ pub fn read_server<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcom
             "features" => features(ctx).await,
             "cron_validate" => cron_validate(ctx, args).await,
             other => Err(ToolError::invalid(
-                "action",
+                "/action",
                 format!("read_server has no action {other:?}"),
             )
             .into()),

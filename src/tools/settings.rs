@@ -16,7 +16,7 @@ pub fn read_settings<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outc
     Box::pin(async move {
         let name = args.str("section").unwrap_or_default();
         let section = settings::section(name).ok_or_else(|| {
-            ToolError::invalid("section", format!("unknown settings section {name:?}"))
+            ToolError::invalid("/section", format!("unknown settings section {name:?}"))
         })?;
         // Settings objects are small (KiBs); the whole section is needed for
         // its revision, so it is read as one JSON value.

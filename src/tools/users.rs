@@ -21,7 +21,7 @@ pub fn read_users<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome
             "online" => online(ctx, args).await,
             "notification_agents" => notification_agents(ctx, args).await,
             other => Err(ToolError::invalid(
-                "action",
+                "/action",
                 format!("read_users has no action {other:?}"),
             )
             .into()),
