@@ -39,7 +39,7 @@ async fn invalid_arguments_are_refused_before_anything_leaves_the_process() {
         env: env_for(&fake, "core,moderation,administration"),
         ..DaemonOpts::default()
     });
-    let client = client(&d.socket).await;
+    let client = connect(&d).await;
     let listed: Vec<String> = client
         .list_all_tools()
         .await
@@ -97,7 +97,7 @@ async fn bundles_and_read_only_filter_list_and_call() {
         env,
         ..DaemonOpts::default()
     });
-    let client = client(&d.socket).await;
+    let client = connect(&d).await;
     let tools = client.list_all_tools().await.unwrap();
     for t in &tools {
         assert!(
@@ -134,7 +134,7 @@ async fn shutdown_lets_in_flight_calls_finish() {
         env: env_for(&fake, "core,moderation,administration"),
         ..DaemonOpts::default()
     });
-    let client = client(&d.socket).await;
+    let client = connect(&d).await;
     let listed = client.list_all_tools().await.unwrap();
     assert!(
         listed.iter().any(|t| t.name == "read_server"),

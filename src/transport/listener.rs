@@ -192,28 +192,35 @@ pub fn bind(path: &Path) -> Result<Listener, ListenError> {
             err,
         })?;
     }
+    // Bind and listen under a temporary name, then rename into place: the
+    // path appears only once the socket is listening, so a client that waits
+    // for the file is never refused (bind() creates the file before listen()).
+    let staging = staging_path(path);
+    let _ = std::fs::remove_file(&staging);
+    let io_err = |what: &str, err| ListenError::Io {
+        what: what.into(),
+        path: path.to_path_buf(),
+        err,
+    };
     // umask before bind so the socket never exists with a wider mode; the
     // daemon is single-threaded here (bind runs before the runtime starts).
     let old = umask(Mode::from_bits_truncate(0o177));
-    let bound = StdUnixListener::bind(path);
+    let bound = StdUnixListener::bind(&staging);
     umask(old);
-    let std = bound.map_err(|err| ListenError::Io {
-        what: "bind".into(),
-        path: path.to_path_buf(),
-        err,
-    })?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(SOCKET_MODE)).map_err(
-        |err| ListenError::Io {
-            what: "chmod".into(),
-            path: path.to_path_buf(),
-            err,
-        },
-    )?;
-    std.set_nonblocking(true).map_err(|err| ListenError::Io {
-        what: "configure".into(),
-        path: path.to_path_buf(),
-        err,
-    })?;
+    let std = bound.map_err(|err| io_err("bind", err))?;
+    let placed = std::fs::set_permissions(&staging, std::fs::Permissions::from_mode(SOCKET_MODE))
+        .map_err(|err| io_err("chmod", err))
+        .and_then(|()| {
+            std.set_nonblocking(true)
+                .map_err(|err| io_err("configure", err))
+        })
+        .and_then(|()| {
+            std::fs::rename(&staging, path).map_err(|err| io_err("place the socket at", err))
+        });
+    if let Err(e) = placed {
+        let _ = std::fs::remove_file(&staging);
+        return Err(e);
+    }
     let meta = std::fs::metadata(path).map_err(|err| ListenError::Io {
         what: "inspect".into(),
         path: path.to_path_buf(),
@@ -230,6 +237,15 @@ pub fn bind(path: &Path) -> Result<Listener, ListenError> {
         },
         description: path.display().to_string(),
     })
+}
+
+/// `dir/.name.PID.tmp`: beside the final path (rename stays on one filesystem).
+fn staging_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 impl SocketGuard {

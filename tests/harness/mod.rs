@@ -117,19 +117,30 @@ impl Daemon {
             dir,
             log,
         };
-        d.wait_for_socket();
+        d.wait_for_socket(opts.activated);
         d
     }
 
-    fn wait_for_socket(&self) {
+    /// Waits until the daemon accepts connections, as a user's script would.
+    /// Self-bound: the socket file appears only once it is listening (the
+    /// daemon binds a staging name and renames it), so the file is enough.
+    /// Activated: systemd-socket-activate's own bind() creates the file a
+    /// moment before listen(), so wait for a successful connect (which also
+    /// starts the daemon).
+    fn wait_for_socket(&self, activated: bool) {
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
-            if self.socket.exists() {
+            let ready = if activated {
+                UnixStream::connect(&self.socket).is_ok()
+            } else {
+                self.socket.exists()
+            };
+            if ready {
                 return;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        panic!("daemon socket never appeared; log:\n{}", self.logs());
+        panic!("daemon never served its socket; log:\n{}", self.logs());
     }
 
     /// Lets anybody connect (systemd-socket-activate creates 0644 sockets;
@@ -209,6 +220,21 @@ pub async fn client(socket: &Path) -> rmcp::service::RunningService<rmcp::RoleCl
     ().serve(transport)
         .await
         .expect("MCP initialize through the shim")
+}
+
+/// Connects a real rmcp client through the real shim to `d`; on failure the
+/// panic carries the daemon's log.
+pub async fn connect(d: &Daemon) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt;
+    let transport =
+        rmcp::transport::TokioChildProcess::new(shim_command(&d.socket)).expect("spawn shim");
+    match ().serve(transport).await {
+        Ok(c) => c,
+        Err(e) => panic!(
+            "MCP initialize through the shim: {e}\ndaemon log:\n{}",
+            d.logs()
+        ),
+    }
 }
 
 /// One JSON-RPC `initialize` line, as a client would send it.
