@@ -507,3 +507,38 @@ fn daemon_is_not_dumpable() {
     child.wait().unwrap();
     assert_eq!(owner, 0, "PR_SET_DUMPABLE 0 makes /proc/PID/mem root-owned");
 }
+
+/// A script that waits for the socket file and connects at once is never
+/// refused: the file appears only when the daemon is already listening.
+#[test]
+fn the_socket_file_appears_only_when_listening() {
+    for _ in 0..20 {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("mcp.sock");
+        let mut child = Command::new(DAEMON)
+            .arg("--socket")
+            .arg(&socket)
+            .envs(offline_env())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while !socket.exists() {
+            assert!(start.elapsed() < Duration::from_secs(10), "no socket");
+            std::hint::spin_loop();
+        }
+        let connected = std::os::unix::net::UnixStream::connect(&socket);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        connected.expect("connect right after the file appeared");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert!(
+            leftovers.iter().all(|n| n == "mcp.sock"),
+            "staging file left behind: {leftovers:?}"
+        );
+    }
+}
