@@ -36,14 +36,11 @@ pub fn routes() -> Vec<RouteDef> {
             "GET",
             "api/v1/Search/music/artist/{searchTerm}",
             AUTH,
-            |_| json(data::artist_search()),
+            |c| lidarr_or_500(c, data::artist_search),
         ),
-        r(
-            "GET",
-            "api/v1/Search/music/album/{searchTerm}",
-            AUTH,
-            |_| json(data::album_search()),
-        ),
+        r("GET", "api/v1/Search/music/album/{searchTerm}", AUTH, |c| {
+            lidarr_or_500(c, data::album_search)
+        }),
         // v2 lists
         r(
             "GET",
@@ -449,8 +446,22 @@ fn tv_v1_info(ctx: &Ctx) -> Response {
     data::tv_v1_info(tvdb).map(json).unwrap_or_else(no_content)
 }
 
+fn lidarr(ctx: &Ctx) -> bool {
+    ctx.shared.data.lock().unwrap().requests.lidarr_enabled
+}
+
+/// The v1 music searches call Lidarr with its saved settings: disabled
+/// Lidarr makes them fail with a 500.
+fn lidarr_or_500(ctx: &Ctx, answer: fn() -> Value) -> Response {
+    if lidarr(ctx) {
+        json(answer())
+    } else {
+        error_500("Lidarr is not enabled")
+    }
+}
+
 fn artist(ctx: &Ctx) -> Response {
-    data::artist_info(ctx.param("artistId"))
+    data::artist_info(ctx.param("artistId"), lidarr(ctx))
         .map(json)
         .unwrap_or_else(no_content)
 }
@@ -472,8 +483,9 @@ fn artist_by_request(ctx: &Ctx) -> Response {
         .albums
         .iter()
         .any(|a| a["id"] == json!(ctx.int("requestId")));
+    let lidarr = lidarr(ctx);
     match known
-        .then(|| data::artist_info(data::LINKIN_PARK))
+        .then(|| data::artist_info(data::LINKIN_PARK, lidarr))
         .flatten()
     {
         Some(v) => json(v),
