@@ -1248,3 +1248,78 @@ async fn library_artwork_honours_the_page() {
     );
     assert!(items(&env).is_empty());
 }
+
+/// The multi-search honours `people` and `music`: person rows, and the
+/// capital-A `Artist` rows Ombi adds only while Lidarr is enabled.
+#[tokio::test]
+async fn search_multi_people_and_artists() {
+    let rig = Rig::start().await;
+    let env = rig.ok("read_search", json!({"query": "keanu"})).await;
+    let it = items(&env);
+    assert_eq!(
+        (it[0]["media"].as_str(), ids(&it[0])),
+        (Some("person"), vec![pair("tmdb", "6384")])
+    );
+    let env = rig.ok("read_search", json!({"query": "linkin"})).await;
+    let it = items(&env);
+    assert_eq!(
+        (it[0]["media"].as_str(), ids(&it[0])),
+        (Some("artist"), vec![pair("musicbrainz", data::LINKIN_PARK)])
+    );
+    set_lidarr(&rig, false);
+    let env = rig.ok("read_search", json!({"query": "linkin"})).await;
+    assert!(items(&env).is_empty(), "no Artist rows without Lidarr");
+    // `tv` asks for neither people nor music.
+    set_lidarr(&rig, true);
+    let env = rig
+        .ok("read_search", json!({"action": "tv", "query": "linkin"}))
+        .await;
+    assert!(items(&env).is_empty());
+}
+
+/// `advanced` with `media: tv` posts `type: tv`; Ombi maps the shows through
+/// its movie engine, so request state is left out.
+#[tokio::test]
+async fn discover_advanced_tv_sends_type_tv() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "advanced", "media": "tv", "filters": {}}),
+        )
+        .await;
+    let body: Value = serde_json::from_str(
+        &rig.last("POST", "/api/v2/Search/advancedSearch/movie/")
+            .body,
+    )
+    .unwrap();
+    assert_eq!(body["type"], "tv");
+    let it = items(&env);
+    assert_eq!(it[0]["media"], "tv");
+    assert_eq!(it[0]["title"], "Game of Thrones");
+    assert!(it[0].get("requested").is_none());
+}
+
+/// With `hideAvailableFromDiscover`, Ombi drops available titles after
+/// paging: a short page is not the end, so `has_more` stays unknown and the
+/// continuation is `offset + limit`.
+#[tokio::test]
+async fn discover_short_page_from_hidden_titles_is_not_the_end() {
+    let rig = Rig::start().await;
+    rig.fake.with_data(|d| {
+        d.admin.settings.get_mut("customization").unwrap()["hideAvailableFromDiscover"] =
+            json!(true)
+    });
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "top_rated", "media": "movie", "page": {"offset": 0, "limit": 5}}),
+        )
+        .await;
+    assert_eq!(items(&env).len(), 4, "Spirited Away hidden");
+    assert_eq!(continuation(&env), (Value::Null, json!(5)));
+    assert!(
+        items(&env).iter().all(|m| m["title"] != "Spirited Away"),
+        "the available title is hidden"
+    );
+}

@@ -244,12 +244,14 @@ pub fn merge(a: Value, b: Value) -> Value {
 
 /// `SearchMovieViewModel` (shapes.md §2.1-2.2): ids are strings here.
 /// `theMovieDbId` is null as on the v2 lists (use `id`); The Matrix carries
-/// the request state of sample movie request 1.
+/// the request state of sample movie request 1; Spirited Away is available.
 pub fn search_movie(tmdb: i64, title: &str, release: &str, imdb: &str) -> Value {
     let request_id = if tmdb == 603 { 1 } else { 0 };
+    // Spirited Away is in the media server: discovery may hide it.
+    let available = tmdb == 129;
     let base = json!({
         "id": tmdb, "approved": request_id > 0, "denied": null, "deniedReason": null, "requested": request_id > 0,
-        "requestId": request_id, "available": false, "plexUrl": null, "embyUrl": null, "jellyfinUrl": null, "quality": null,
+        "requestId": request_id, "available": available, "plexUrl": null, "embyUrl": null, "jellyfinUrl": null, "quality": null,
         "type": 1, "imdbId": imdb, "theTvDbId": null, "theMovieDbId": null, "subscribed": false, "showSubscribe": false
     });
     let more = json!({
