@@ -1323,3 +1323,35 @@ async fn discover_short_page_from_hidden_titles_is_not_the_end() {
         "the available title is hidden"
     );
 }
+
+/// Ombi's search models default `languageCode` to "en": without a
+/// `language` argument the acting user's Ombi language is sent.
+#[tokio::test]
+async fn search_bodies_carry_the_users_language() {
+    let rig = Rig::start().await;
+    rig.fake.add_fault(Fault::on("GET", "/api/v1/Identity").respond(
+        200,
+        Some("application/json"),
+        r#"{"id": "u1", "userName": "bob", "alias": null, "language": "de", "streamingCountry": "DE"}"#,
+    ));
+    rig.ok("read_search", json!({"action": "movie", "query": "matrix"}))
+        .await;
+    let body: Value = serde_json::from_str(&rig.last("POST", "/api/v1/Search/movie").body).unwrap();
+    assert_eq!(body, json!({"searchTerm": "matrix", "languageCode": "de"}));
+    rig.ok(
+        "read_search",
+        json!({"action": "person_movies", "query": "keanu", "language": "fr"}),
+    )
+    .await;
+    let body: Value =
+        serde_json::from_str(&rig.last("POST", "/api/v1/Search/movie/actor").body).unwrap();
+    assert_eq!(body, json!({"searchTerm": "keanu", "languageCode": "fr"}));
+    rig.ok(
+        "read_discover",
+        json!({"action": "similar", "tmdb_id": 603}),
+    )
+    .await;
+    let body: Value =
+        serde_json::from_str(&rig.last("POST", "/api/v2/Search/movie/similar").body).unwrap();
+    assert_eq!(body, json!({"theMovieDbId": 603, "languageCode": "de"}));
+}

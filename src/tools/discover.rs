@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::common::{acting, partial, reply, required_int, required_str};
-use super::media::{language_ignored, not_found, note_cut};
+use super::media::{body_language, language_ignored, not_found, note_cut};
 use super::{CallCtx, Outcome, Reply};
 use crate::catalogue::{Args, Page};
 use crate::contract::{ErrorCode, ToolError};
@@ -249,7 +249,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
 async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let tmdb = required_int(args, "tmdb_id")?;
     let mut body = json!({"theMovieDbId": tmdb});
-    if let Some(lang) = args.str("language") {
+    if let Some(lang) = body_language(ctx, args).await {
         body["languageCode"] = json!(lang);
     }
     let b = ctx

@@ -81,6 +81,29 @@ pub(super) fn note_cut(cut: bool, warnings: &mut Vec<String>) {
     }
 }
 
+/// `UserViewModel.language` of `GET /api/v1/Identity`.
+#[derive(serde::Deserialize)]
+struct UserLanguage {
+    language: Option<String>,
+}
+
+/// The `languageCode` of a search body. Ombi's models default it to "en",
+/// whatever the user's language, so it is always sent: the caller's
+/// `language`, else the acting Ombi user's language. `None` only when the
+/// user has none (or it cannot be read): Ombi's "en" then applies.
+pub(super) async fn body_language(ctx: &CallCtx, args: &Args) -> Option<String> {
+    if let Some(lang) = args.str("language") {
+        return Some(lang.to_string());
+    }
+    ctx.upstream
+        .get_json::<UserLanguage>(acting(ctx), Route::get("api/v1/Identity"))
+        .await
+        .ok()
+        .flatten()
+        .and_then(|u| u.language)
+        .filter(|l| !l.trim().is_empty())
+}
+
 /// A note when a `language` argument cannot be passed on by the route.
 pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
     if args.str("language").is_some() {
