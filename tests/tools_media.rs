@@ -198,6 +198,10 @@ async fn search_artist_reads_the_misspelled_id() {
         "the artist MBID is not the album's id"
     );
     assert_eq!(
+        (it[0]["title"].as_str(), it[0]["overview"].as_str()),
+        (Some("Hybrid Theory"), Some("by Linkin Park"))
+    );
+    assert_eq!(
         it[0]["request_targets"],
         json!([{"kind": "album", "id": 4}])
     );
@@ -551,7 +555,7 @@ async fn discover_artist_albums() {
     );
     let it = items(&env);
     assert_eq!(ids(&it[0]), vec![pair("musicbrainz", data::HYBRID_THEORY)]);
-    assert_eq!(it[1]["title"], "Meteora (Album)");
+    assert_eq!(it[1]["title"], "Meteora", "Ombi's title, unchanged");
 }
 
 // ---------------------------------------------------------------- read_media
@@ -689,6 +693,7 @@ async fn media_music_details() {
         (it[0]["media"].as_str(), it[0]["year"].as_i64()),
         (Some("artist"), Some(1996))
     );
+    assert_eq!(it[0]["title"], "Linkin Park");
 }
 
 /// The v2 music lookups go to MusicBrainz, so they work with Lidarr off

@@ -514,3 +514,24 @@ fn movie_4k_only_request_counts_as_requested() {
             .unwrap();
     assert_eq!(movie_item(w).requested, Some(false));
 }
+
+/// Music titles are Ombi's own; extra context goes to the overview.
+#[test]
+fn music_titles_stay_as_sent() {
+    let a: ArtistSearch = serde_json::from_value(json!({
+        "artistName": "Genesis", "forignArtistId": "8e3fcd7d-bda1-4ca0-b987-b8528d2ee74e",
+        "overview": null, "disambiguation": "English rock band"
+    }))
+    .unwrap();
+    let m = artist_item(a);
+    assert_eq!(m.title.as_deref(), Some("Genesis"));
+    assert_eq!(m.overview.as_deref(), Some("English rock band"));
+    let rg: ReleaseGroup = serde_json::from_value(json!({
+        "id": "2a0981fb-9593-3019-864b-ce934d97a16e", "title": "Hybrid Theory", "releaseType": "Album"
+    }))
+    .unwrap();
+    assert_eq!(
+        release_group_item(rg).title.as_deref(),
+        Some("Hybrid Theory")
+    );
+}
