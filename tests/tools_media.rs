@@ -127,7 +127,7 @@ async fn search_movie_sends_year_and_language() {
         ids(&it[0]),
         vec![pair("tmdb", "603"), pair("imdb", "tt0133093")]
     );
-    assert_eq!(it[0]["requested"], false);
+    assert_eq!(it[0]["requested"], true, "sample movie request 1");
     assert_eq!(it[0]["available"], false);
 }
 
@@ -196,6 +196,10 @@ async fn search_artist_reads_the_misspelled_id() {
         ids(&it[0]),
         vec![pair("musicbrainz", data::HYBRID_THEORY)],
         "the artist MBID is not the album's id"
+    );
+    assert_eq!(
+        (it[0]["title"].as_str(), it[0]["overview"].as_str()),
+        (Some("Hybrid Theory"), Some("by Linkin Park"))
     );
     assert_eq!(
         it[0]["request_targets"],
@@ -534,15 +538,8 @@ async fn discover_credits_use_the_callers_name_and_enrich_tv_titles() {
 #[tokio::test]
 async fn discover_artist_albums() {
     let rig = Rig::start().await;
+    // The v2 artist route is a MusicBrainz lookup: it works without Lidarr.
     set_lidarr(&rig, false);
-    let env = rig
-        .err(
-            "read_discover",
-            json!({"action": "artist_albums", "artist_id": data::LINKIN_PARK}),
-        )
-        .await;
-    assert_eq!(env["error"]["code"], "UNSUPPORTED_CAPABILITY");
-    set_lidarr(&rig, true);
     let env = rig
         .ok(
             "read_discover",
@@ -558,7 +555,7 @@ async fn discover_artist_albums() {
     );
     let it = items(&env);
     assert_eq!(ids(&it[0]), vec![pair("musicbrainz", data::HYBRID_THEORY)]);
-    assert_eq!(it[1]["title"], "Meteora (Album)");
+    assert_eq!(it[1]["title"], "Meteora", "Ombi's title, unchanged");
 }
 
 // ---------------------------------------------------------------- read_media
@@ -675,15 +672,6 @@ async fn media_tv_details_by_tmdb_and_by_tvdb() {
 #[tokio::test]
 async fn media_music_details() {
     let rig = Rig::start().await;
-    set_lidarr(&rig, false);
-    let env = rig
-        .err(
-            "read_media",
-            json!({"action": "details", "media": "album", "musicbrainz_id": data::HYBRID_THEORY}),
-        )
-        .await;
-    assert_eq!(env["error"]["code"], "UNSUPPORTED_CAPABILITY");
-    set_lidarr(&rig, true);
     let env = rig
         .ok(
             "read_media",
@@ -705,6 +693,59 @@ async fn media_music_details() {
         (it[0]["media"].as_str(), it[0]["year"].as_i64()),
         (Some("artist"), Some(1996))
     );
+    assert_eq!(it[0]["title"], "Linkin Park");
+}
+
+/// The v2 music lookups go to MusicBrainz, so they work with Lidarr off
+/// (Ombi then fills no artwork or overview); only the v1 music search needs it.
+#[tokio::test]
+async fn media_music_details_without_lidarr() {
+    let rig = Rig::start().await;
+    set_lidarr(&rig, false);
+    let env = rig
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "album", "musicbrainz_id": data::HYBRID_THEORY}),
+        )
+        .await;
+    assert_eq!(
+        rig.fake.hits(
+            "GET",
+            &format!("/api/v2/Search/artist/album/{}", data::HYBRID_THEORY)
+        ),
+        1
+    );
+    assert_eq!(
+        ids(&items(&env)[0]),
+        vec![pair("musicbrainz", data::HYBRID_THEORY)]
+    );
+    let env = rig
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "artist", "musicbrainz_id": data::LINKIN_PARK}),
+        )
+        .await;
+    let a = &items(&env)[0];
+    assert_eq!(a["year"], 1996);
+    for absent in ["overview", "artwork_uris"] {
+        assert!(a.get(absent).is_none(), "{absent} stays absent: {a:#}");
+    }
+    // `startYear: ""` is an unknown year, not a parse failure or 0.
+    let env = rig
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "artist", "musicbrainz_id": data::NO_YEAR_ARTIST}),
+        )
+        .await;
+    assert!(items(&env)[0].get("year").is_none());
+    let env = rig
+        .ok(
+            "read_media",
+            json!({"action": "by_request", "target": {"kind": "album", "id": 5}}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["media"], "artist");
+    assert_eq!(rig.fake.hits("GET", "/api/v2/Search/artist/request/5"), 1);
 }
 
 #[tokio::test]
@@ -944,4 +985,378 @@ async fn search_multi_matches_media_types_case_insensitively() {
         .ok("read_search", json!({"action": "tv", "query": "m"}))
         .await;
     assert!(items(&env).is_empty(), "tv keeps only tv rows");
+}
+
+/// Whatever a details projection cuts (credits over 100, a season's episodes
+/// over 100, genres over 100) flags the result `truncated` with a warning.
+#[tokio::test]
+async fn media_details_cuts_set_truncated() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "movie", "tmdb_id": data::CROWD_MOVIE}),
+        )
+        .await;
+    assert_eq!(env["truncated"], true, "{env:#}");
+    let m = &items(&env)[0];
+    assert_eq!(m["credits"].as_array().unwrap().len(), 100);
+    assert_eq!(m["genres"].as_array().unwrap().len(), 100);
+    let warnings = env["warnings"].to_string();
+    assert!(warnings.contains("credits"), "{warnings}");
+    assert!(
+        warnings.contains("nested"),
+        "genres cut by the budget: {warnings}"
+    );
+
+    let env = rig
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "tv", "tmdb_id": data::LONG_SEASON_SHOW}),
+        )
+        .await;
+    assert_eq!(env["truncated"], true, "{env:#}");
+    let s = &items(&env)[0]["seasons"][0];
+    assert_eq!(
+        (s["episodes"].as_array().unwrap().len(), &s["truncated"]),
+        (100, &json!(true))
+    );
+    assert!(env["warnings"].to_string().contains("episodes"));
+
+    // Nothing cut: not truncated.
+    let env = rig
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "tv", "tmdb_id": 1396}),
+        )
+        .await;
+    assert_eq!(env["truncated"], false);
+}
+
+fn continuation(env: &Value) -> (Value, Value) {
+    let page = &env["data"]["page"];
+    (page["has_more"].clone(), page["next_offset"].clone())
+}
+
+/// Ombi caches the requested lists without their position: a full page
+/// offers no continuation (pages would repeat).
+#[tokio::test]
+async fn discover_requested_offers_no_continuation() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "requested", "media": "tv", "page": {"offset": 0, "limit": 1}}),
+        )
+        .await;
+    assert_eq!(items(&env).len(), 1, "a full page");
+    assert_eq!(continuation(&env), (Value::Null, Value::Null));
+    assert!(env["warnings"].to_string().contains("limit"));
+}
+
+/// `similar` is a random sample: a partial window has no continuation.
+#[tokio::test]
+async fn discover_similar_sample_has_no_continuation() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "similar", "tmdb_id": 603, "page": {"offset": 0, "limit": 2}}),
+        )
+        .await;
+    assert_eq!(items(&env).len(), 2);
+    assert_eq!(continuation(&env), (Value::Null, Value::Null));
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "similar", "tmdb_id": 603}),
+        )
+        .await;
+    assert_eq!(
+        continuation(&env),
+        (json!(false), Value::Null),
+        "whole sample"
+    );
+}
+
+/// Credits without `media` read movie AND tv credits: one failing gives
+/// PARTIAL_FAILURE with the part that arrived.
+#[tokio::test]
+async fn discover_credits_partial_failure_keeps_what_arrived() {
+    let rig = Rig::start().await;
+    rig.fake
+        .add_fault(Fault::on("GET", "/api/v2/Search/actor/6384/tv").nasty_500());
+    let env = rig
+        .err(
+            "read_discover",
+            json!({"action": "credits", "person_id": 6384, "name": "Keanu Reeves"}),
+        )
+        .await;
+    assert_eq!(env["error"]["code"], "PARTIAL_FAILURE", "{env:#}");
+    assert!(env["error"]["message"].as_str().unwrap().contains("TV"));
+    let it = items(&env);
+    assert_eq!(it.len(), 2, "the movie credits");
+    assert!(it.iter().all(|m| m["media"] == "movie"));
+    assert!(!env.to_string().contains("Password="), "{env}");
+
+    // Both failing: the upstream error itself.
+    rig.fake
+        .add_fault(Fault::on("GET", "/api/v2/Search/actor/6384/movie").nasty_500());
+    rig.fake
+        .add_fault(Fault::on("GET", "/api/v2/Search/actor/6384/tv").nasty_500());
+    let env = rig
+        .err(
+            "read_discover",
+            json!({"action": "credits", "person_id": 6384, "name": "Keanu Reeves"}),
+        )
+        .await;
+    assert_eq!(env["error"]["code"], "UPSTREAM_REJECTED");
+}
+
+/// A 500 means "unknown id" only on the routes that dereference a null
+/// (imdb, requests); elsewhere it is a failing provider, not NOT_FOUND.
+#[tokio::test]
+async fn media_provider_outage_is_not_not_found() {
+    let rig = Rig::start().await;
+    let outage = r#"{"error":"The remote server returned an error: (503) Service Unavailable."}"#;
+    for (path, args) in [
+        (
+            "/api/v2/Search/tv/moviedb/1396",
+            json!({"action": "details", "media": "tv", "tmdb_id": 1396}),
+        ),
+        (
+            "/api/v1/Search/tv/info/81189",
+            json!({"action": "details", "media": "tv", "tvdb_id": 81189}),
+        ),
+        (
+            "/api/v2/Search/movie/603",
+            json!({"action": "details", "media": "movie", "tmdb_id": 603}),
+        ),
+        (
+            &format!("/api/v2/Search/artist/{}", data::LINKIN_PARK),
+            json!({"action": "details", "media": "artist", "musicbrainz_id": data::LINKIN_PARK}),
+        ),
+    ] {
+        rig.fake
+            .add_fault(Fault::on("GET", path).respond(500, Some("application/json"), outage));
+        let env = rig.err("read_media", args).await;
+        assert_eq!(env["error"]["code"], "UPSTREAM_REJECTED", "{path}: {env:#}");
+    }
+    rig.fake.add_fault(
+        Fault::on("GET", "/api/v2/Search/movie/collection/2344").respond(
+            500,
+            Some("application/json"),
+            outage,
+        ),
+    );
+    let env = rig
+        .err(
+            "read_discover",
+            json!({"action": "collection", "collection_id": 2344}),
+        )
+        .await;
+    assert_eq!(env["error"]["code"], "UPSTREAM_REJECTED");
+    // The request routes still read a 500 as an unknown request.
+    let env = rig
+        .err(
+            "read_media",
+            json!({"action": "by_request", "target": {"kind": "tv_parent", "id": 999}}),
+        )
+        .await;
+    assert_eq!(env["error"]["code"], "NOT_FOUND");
+}
+
+/// The catalogue lists `advanced` with `filters` only: movies by default.
+#[tokio::test]
+async fn discover_advanced_without_media_is_movies() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "advanced", "filters": {"release_year": 1999}}),
+        )
+        .await;
+    let req = rig.last("POST", "/api/v2/Search/advancedSearch/movie/");
+    let body: Value = serde_json::from_str(&req.body).unwrap();
+    assert_eq!(body["type"], "movie");
+    assert_eq!(items(&env)[0]["media"], "movie");
+    assert_eq!(items(&env)[0]["title"], "The Matrix");
+}
+
+/// List rows carry Ombi's request state (the Matrix has movie request 1,
+/// Breaking Bad TV parent 10); `theMovieDbId` is null on v2 lists, so the
+/// TMDB id comes from `id`. Requested TV rows read `genres: [{id, name}]`.
+#[tokio::test]
+async fn discover_lists_carry_request_state_and_genres() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "top_rated", "media": "movie"}),
+        )
+        .await;
+    let matrix = items(&env)
+        .iter()
+        .find(|m| m["title"] == "The Matrix")
+        .unwrap();
+    assert_eq!(
+        ids(matrix),
+        vec![pair("tmdb", "603"), pair("imdb", "tt0133093")]
+    );
+    assert_eq!(matrix["requested"], true);
+    assert_eq!(
+        matrix["request_targets"],
+        json!([{"kind": "movie", "id": 1}])
+    );
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "trending", "media": "tv"}),
+        )
+        .await;
+    let bb = items(&env)
+        .iter()
+        .find(|m| m["title"] == "Breaking Bad")
+        .unwrap();
+    assert_eq!(
+        bb["request_targets"],
+        json!([{"kind": "tv_parent", "id": 10}])
+    );
+
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "requested", "media": "tv"}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["genres"], json!(["Drama", "Crime"]));
+}
+
+/// `artwork` honours `page` like every paged action.
+#[tokio::test]
+async fn library_artwork_honours_the_page() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_library",
+            json!({"action": "artwork", "media": "movie", "tmdb_id": 603, "kind": "poster", "page": {"offset": 1, "limit": 5}}),
+        )
+        .await;
+    let page = &env["data"]["page"];
+    assert_eq!(
+        (
+            page["offset"].as_u64(),
+            page["returned"].as_u64(),
+            page["total"].as_u64()
+        ),
+        (Some(1), Some(0), Some(1))
+    );
+    assert!(items(&env).is_empty());
+}
+
+/// The multi-search honours `people` and `music`: person rows, and the
+/// capital-A `Artist` rows Ombi adds only while Lidarr is enabled.
+#[tokio::test]
+async fn search_multi_people_and_artists() {
+    let rig = Rig::start().await;
+    let env = rig.ok("read_search", json!({"query": "keanu"})).await;
+    let it = items(&env);
+    assert_eq!(
+        (it[0]["media"].as_str(), ids(&it[0])),
+        (Some("person"), vec![pair("tmdb", "6384")])
+    );
+    let env = rig.ok("read_search", json!({"query": "linkin"})).await;
+    let it = items(&env);
+    assert_eq!(
+        (it[0]["media"].as_str(), ids(&it[0])),
+        (Some("artist"), vec![pair("musicbrainz", data::LINKIN_PARK)])
+    );
+    set_lidarr(&rig, false);
+    let env = rig.ok("read_search", json!({"query": "linkin"})).await;
+    assert!(items(&env).is_empty(), "no Artist rows without Lidarr");
+    // `tv` asks for neither people nor music.
+    set_lidarr(&rig, true);
+    let env = rig
+        .ok("read_search", json!({"action": "tv", "query": "linkin"}))
+        .await;
+    assert!(items(&env).is_empty());
+}
+
+/// `advanced` with `media: tv` posts `type: tv`; Ombi maps the shows through
+/// its movie engine, so request state is left out.
+#[tokio::test]
+async fn discover_advanced_tv_sends_type_tv() {
+    let rig = Rig::start().await;
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "advanced", "media": "tv", "filters": {}}),
+        )
+        .await;
+    let body: Value = serde_json::from_str(
+        &rig.last("POST", "/api/v2/Search/advancedSearch/movie/")
+            .body,
+    )
+    .unwrap();
+    assert_eq!(body["type"], "tv");
+    let it = items(&env);
+    assert_eq!(it[0]["media"], "tv");
+    assert_eq!(it[0]["title"], "Game of Thrones");
+    assert!(it[0].get("requested").is_none());
+}
+
+/// With `hideAvailableFromDiscover`, Ombi drops available titles after
+/// paging: a short page is not the end, so `has_more` stays unknown and the
+/// continuation is `offset + limit`.
+#[tokio::test]
+async fn discover_short_page_from_hidden_titles_is_not_the_end() {
+    let rig = Rig::start().await;
+    rig.fake.with_data(|d| {
+        d.admin.settings.get_mut("customization").unwrap()["hideAvailableFromDiscover"] =
+            json!(true)
+    });
+    let env = rig
+        .ok(
+            "read_discover",
+            json!({"action": "top_rated", "media": "movie", "page": {"offset": 0, "limit": 5}}),
+        )
+        .await;
+    assert_eq!(items(&env).len(), 4, "Spirited Away hidden");
+    assert_eq!(continuation(&env), (Value::Null, json!(5)));
+    assert!(
+        items(&env).iter().all(|m| m["title"] != "Spirited Away"),
+        "the available title is hidden"
+    );
+}
+
+/// Ombi's search models default `languageCode` to "en": without a
+/// `language` argument the acting user's Ombi language is sent.
+#[tokio::test]
+async fn search_bodies_carry_the_users_language() {
+    let rig = Rig::start().await;
+    rig.fake.add_fault(Fault::on("GET", "/api/v1/Identity").respond(
+        200,
+        Some("application/json"),
+        r#"{"id": "u1", "userName": "bob", "alias": null, "language": "de", "streamingCountry": "DE"}"#,
+    ));
+    rig.ok("read_search", json!({"action": "movie", "query": "matrix"}))
+        .await;
+    let body: Value = serde_json::from_str(&rig.last("POST", "/api/v1/Search/movie").body).unwrap();
+    assert_eq!(body, json!({"searchTerm": "matrix", "languageCode": "de"}));
+    rig.ok(
+        "read_search",
+        json!({"action": "person_movies", "query": "keanu", "language": "fr"}),
+    )
+    .await;
+    let body: Value =
+        serde_json::from_str(&rig.last("POST", "/api/v1/Search/movie/actor").body).unwrap();
+    assert_eq!(body, json!({"searchTerm": "keanu", "languageCode": "fr"}));
+    rig.ok(
+        "read_discover",
+        json!({"action": "similar", "tmdb_id": 603}),
+    )
+    .await;
+    let body: Value =
+        serde_json::from_str(&rig.last("POST", "/api/v2/Search/movie/similar").body).unwrap();
+    assert_eq!(body, json!({"theMovieDbId": 603, "languageCode": "de"}));
 }

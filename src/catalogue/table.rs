@@ -298,7 +298,7 @@ pub static TOOLS: [ToolDef; 31] = [
             act("trending", "trending TV shows", &["media"], P).only(&[("media", &["tv"])]),
             act("anticipated", "anticipated TV shows", &["media"], P).only(&[("media", &["tv"])]),
             act("requested", "most requested titles", &["media"], P),
-            act("advanced", "filtered discovery", &["media", "filters"], P),
+            act("advanced", "filtered discovery", &["filters"], &["media", "page"]),
             act("similar", "movies similar to a movie", &["tmdb_id"], &["language", "page"]),
             act("credits", "a person's movie and TV credits", &["person_id", "name"], &["media", "page"]),
             act("collection", "a movie collection's members", &["collection_id"], &["language", "page"]),

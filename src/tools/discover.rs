@@ -7,8 +7,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::common::{acting, reply, require_lidarr, required_int, required_str};
-use super::media::{NO_LIDARR, language_ignored, not_found, note_cut, unknown_on_500};
+use super::common::{acting, partial, reply, required_int, required_str};
+use super::media::{body_language, language_ignored, not_found, note_cut};
 use super::{CallCtx, Outcome, Reply};
 use crate::catalogue::{Args, Page};
 use crate::contract::{ErrorCode, ToolError};
@@ -132,11 +132,15 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let primary = paged_list(ctx, media, paged_route(media, "requested", page)).await;
     match primary {
         Ok((items, cut)) => {
-            let warnings = vec![
-                "Ombi caches this list without its position: later pages may repeat titles"
-                    .to_string(),
+            let mut warnings = vec![
+                "Ombi caches this list without its position, so no page after this one can be read reliably (pages repeat); ask for a larger `limit` (up to 100) instead".to_string(),
             ];
-            Ok(upstream_reply(items, page, cut, warnings))
+            note_cut(cut, &mut warnings);
+            let mut w = paging::upstream(items, page, "media");
+            // 04-results: "null next_offset if no reliable continuation exists".
+            w.page.has_more = None;
+            w.page.next_offset = None;
+            Ok(reply(media::media_page(w), warnings, cut))
         }
         Err(e)
             if matches!(
@@ -193,7 +197,12 @@ fn ids(filters: Option<&Value>, name: &str) -> Vec<i64> {
 }
 
 async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let media = media_of(args)?;
+    // The catalogue asks only for `filters`; Ombi's one discovery route is
+    // the movie one, so movies unless `media: tv` is asked for.
+    let media = match args.str("media") {
+        None => "movie",
+        Some(_) => media_of(args)?,
+    };
     let f = args.value("filters");
     let body = DiscoverModel {
         kind: media,
@@ -240,7 +249,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
 async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let tmdb = required_int(args, "tmdb_id")?;
     let mut body = json!({"theMovieDbId": tmdb});
-    if let Some(lang) = args.str("language") {
+    if let Some(lang) = body_language(ctx, args).await {
         body["languageCode"] = json!(lang);
     }
     let b = ctx
@@ -254,11 +263,17 @@ async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         vec!["Ombi returns a random sample of similar movies; repeated calls differ".to_string()];
     note_cut(b.cut, &mut warnings);
     let items = b.value.into_iter().map(media::movie_item).collect();
-    Ok(reply(
-        media::media_page(paging::local(items, page, !b.cut, "media")),
-        warnings,
-        b.cut,
-    ))
+    let mut w = paging::local(items, page, !b.cut, "media");
+    if w.page.next_offset.is_some() {
+        // The next call draws a new sample: no reliable continuation.
+        w.page.has_more = None;
+        w.page.next_offset = None;
+        warnings.push(
+            "this page holds part of the sample; the next call draws a new one, so ask for a larger `limit` to see all of it"
+                .into(),
+        );
+    }
+    Ok(reply(media::media_page(w), warnings, b.cut))
 }
 
 /// The TV fields a title lookup needs (`SearchFullInfoTvShowViewModel`,
@@ -280,20 +295,44 @@ async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         _ => &["movie", "tv"],
     };
     let mut all: Vec<Media> = Vec::new();
+    let mut failed: Vec<(&str, ToolError)> = Vec::new();
     for kind in kinds {
         let route = Route::get("api/v2/Search/actor").seg(person).seg(*kind);
-        if let Some(c) = ctx
+        match ctx
             .upstream
             .get_json::<ActorCredits>(acting(ctx), route)
-            .await?
+            .await
         {
-            all.extend(media::credits(kind, c, person, name));
+            Ok(Some(c)) => all.extend(media::credits(kind, c, person, name)),
+            Ok(None) => {}
+            Err(e) => failed.push((kind, e)),
         }
     }
+    // Nothing arrived: the (last) failure as it is.
+    if failed.len() == kinds.len()
+        && let Some((_, e)) = failed.pop()
+    {
+        return Err(e.into());
+    }
     let mut warnings = Vec::new();
-    let mut w = paging::local(all, page, true, "media");
+    let mut w = paging::local(all, page, failed.is_empty(), "media");
     enrich_tv_titles(ctx, &mut w, &mut warnings).await;
-    Ok(reply(media::media_page(w), warnings, false))
+    match failed.into_iter().next() {
+        // One of the two reads failed: what arrived, as a partial failure.
+        Some((kind, e)) => {
+            let why = ToolError::new(
+                e.code,
+                format!(
+                    "the {} credits could not be read ({}); only the {} credits are included",
+                    if kind == "movie" { "movie" } else { "TV" },
+                    e.message,
+                    if kind == "movie" { "TV" } else { "movie" },
+                ),
+            );
+            Err(partial(media::media_page(w), why, warnings))
+        }
+        None => Ok(reply(media::media_page(w), warnings, false)),
+    }
 }
 
 /// Ombi's TV credits carry no title: look the titles of this page up.
@@ -355,8 +394,7 @@ async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
             acting(ctx),
             Route::get("api/v2/Search/movie/collection").seg(id),
         )
-        .await
-        .map_err(|e| unknown_on_500(e, &what))?
+        .await?
         .ok_or_else(|| not_found(&what))?;
     warnings.push("the first record is the collection itself; members follow. Ombi does not fill members' request state".into());
     let items = media::collection(wire, id);
@@ -369,13 +407,11 @@ async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
 
 async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let artist = required_str(args, "artist_id")?;
-    require_lidarr(ctx, NO_LIDARR).await?;
     let what = format!("artist {artist}");
     let info = ctx
         .upstream
         .get_json::<ArtistInfo>(acting(ctx), Route::get("api/v2/Search/artist").seg(artist))
-        .await
-        .map_err(|e| unknown_on_500(e, &what))?
+        .await?
         .ok_or_else(|| not_found(&what))?;
     let items: Vec<Media> = info
         .release_groups

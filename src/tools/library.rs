@@ -166,7 +166,7 @@ async fn artwork(ctx: &CallCtx, args: &Args) -> Outcome {
         warnings.push(format!("Ombi has no {kind} for this {media}"));
     }
     Ok(reply(
-        library::artwork_page(paging::single(items, "artwork")),
+        library::artwork_page(paging::local(items, args.page(), true, "artwork")),
         warnings,
         false,
     ))

@@ -5,13 +5,13 @@
 
 use futures::future::BoxFuture;
 
-use super::common::{acting, reply, require_lidarr, required_int, required_str};
+use super::common::{acting, reply, required_int, required_str};
 use super::{CallCtx, Outcome, Reply};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
-    self, ArtistInfo, Media, MovieFull, RatingsWire, ReleaseGroup, StreamingData, TvDetail,
+    self, ArtistInfo, Media, MovieFull, Notes, RatingsWire, ReleaseGroup, StreamingData, TvDetail,
 };
 use crate::projection::paging;
 use crate::upstream::Route;
@@ -22,9 +22,11 @@ pub fn read_media<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome
 
 // ---------------------------------------------------------------- shared media helpers
 
-/// Why music lookups fail without Lidarr.
+/// Why music SEARCH fails without Lidarr: the v1 `Search/music/*` routes
+/// call Lidarr. The v2 `Search/artist/*` lookups go to MusicBrainz and work
+/// without it (Lidarr only adds artwork and an overview), so they are not gated.
 pub(super) const NO_LIDARR: &str =
-    "music search and details need Lidarr, which is not enabled in this Ombi (Settings → Lidarr)";
+    "music search needs Lidarr, which is not enabled in this Ombi (Settings → Lidarr)";
 
 /// `movie`/`tv` as the static label used in records and routes.
 pub(super) fn movie_or_tv(args: &Args) -> Result<&'static str, ToolError> {
@@ -38,10 +40,22 @@ pub(super) fn movie_or_tv(args: &Args) -> Result<&'static str, ToolError> {
     }
 }
 
-/// Ombi answers some lookups of unknown ids with a 500 (a null dereference);
-/// for those routes a 500 means "no such thing".
-pub(super) fn unknown_on_500(e: ToolError, what: &str) -> ToolError {
-    if e.code == ErrorCode::UpstreamRejected && e.http_status == Some(500) {
+/// Whether a lookup route answers an unknown id with a 500 (a null
+/// dereference in Ombi: `movie/imdb`, `movie/request`, `tv/request`,
+/// `artist/request`). Elsewhere unknown is a 204, and a 500 is a failing
+/// provider (TMDB, TVMaze, MusicBrainz), reported as such.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unknown {
+    Is500,
+    Is204,
+}
+
+/// For [`Unknown::Is500`] routes a 500 means "no such thing".
+fn unknown_on_500(e: ToolError, what: &str, unknown: Unknown) -> ToolError {
+    if unknown == Unknown::Is500
+        && e.code == ErrorCode::UpstreamRejected
+        && e.http_status == Some(500)
+    {
         return ToolError::new(
             ErrorCode::NotFound,
             format!(
@@ -67,6 +81,29 @@ pub(super) fn note_cut(cut: bool, warnings: &mut Vec<String>) {
     }
 }
 
+/// `UserViewModel.language` of `GET /api/v1/Identity`.
+#[derive(serde::Deserialize)]
+struct UserLanguage {
+    language: Option<String>,
+}
+
+/// The `languageCode` of a search body. Ombi's models default it to "en",
+/// whatever the user's language, so it is always sent: the caller's
+/// `language`, else the acting Ombi user's language. `None` only when the
+/// user has none (or it cannot be read): Ombi's "en" then applies.
+pub(super) async fn body_language(ctx: &CallCtx, args: &Args) -> Option<String> {
+    if let Some(lang) = args.str("language") {
+        return Some(lang.to_string());
+    }
+    ctx.upstream
+        .get_json::<UserLanguage>(acting(ctx), Route::get("api/v1/Identity"))
+        .await
+        .ok()
+        .flatten()
+        .and_then(|u| u.language)
+        .filter(|l| !l.trim().is_empty())
+}
+
 /// A note when a `language` argument cannot be passed on by the route.
 pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
     if args.str("language").is_some() {
@@ -77,11 +114,11 @@ pub(super) fn language_ignored(args: &Args, warnings: &mut Vec<String>) {
     }
 }
 
-fn single_page(items: Vec<Media>, warnings: Vec<String>) -> Reply {
+fn single_page(items: Vec<Media>, notes: Notes) -> Reply {
     reply(
         media::media_page(paging::single(items, "media")),
-        warnings,
-        false,
+        notes.warnings,
+        notes.truncated,
     )
 }
 
@@ -100,37 +137,39 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
 async fn movie_full(
     ctx: &CallCtx,
     route: Route,
+    unknown: Unknown,
     what: &str,
-    warnings: &mut Vec<String>,
+    notes: &mut Notes,
 ) -> Result<Vec<Media>, ToolError> {
     let full = ctx
         .upstream
         .get_json::<MovieFull>(acting(ctx), route)
         .await
-        .map_err(|e| unknown_on_500(e, what))?
+        .map_err(|e| unknown_on_500(e, what, unknown))?
         .ok_or_else(|| not_found(what))?;
-    Ok(media::movie_details(full, warnings))
+    Ok(media::movie_details(full, notes))
 }
 
 async fn tv_detail(
     ctx: &CallCtx,
     route: Route,
+    unknown: Unknown,
     origin: Origin,
     what: &str,
-    warnings: &mut Vec<String>,
+    notes: &mut Notes,
 ) -> Result<Media, ToolError> {
     let tv = ctx
         .upstream
         .get_json::<TvDetail>(acting(ctx), route)
         .await
-        .map_err(|e| unknown_on_500(e, what))?
+        .map_err(|e| unknown_on_500(e, what, unknown))?
         .ok_or_else(|| not_found(what))?;
-    Ok(media::tv_details(tv, origin, warnings))
+    Ok(media::tv_details(tv, origin, notes))
 }
 
 async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
-    let mut warnings = Vec::new();
-    language_ignored(args, &mut warnings);
+    let mut notes = Notes::default();
+    language_ignored(args, &mut notes.warnings);
     let items = match (
         args.str("media"),
         args.int("tmdb_id"),
@@ -142,8 +181,9 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             movie_full(
                 ctx,
                 route,
+                Unknown::Is204,
                 &format!("movie with TMDB id {id}"),
-                &mut warnings,
+                &mut notes,
             )
             .await?
         }
@@ -152,8 +192,9 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             movie_full(
                 ctx,
                 route,
+                Unknown::Is500,
                 &format!("movie with IMDb id {imdb}"),
-                &mut warnings,
+                &mut notes,
             )
             .await?
         }
@@ -163,9 +204,10 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
                 tv_detail(
                     ctx,
                     route,
+                    Unknown::Is204,
                     Origin::Tmdb,
                     &format!("show with TMDB id {id}"),
-                    &mut warnings,
+                    &mut notes,
                 )
                 .await?,
             ]
@@ -177,16 +219,16 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
                 tv_detail(
                     ctx,
                     route,
+                    Unknown::Is204,
                     Origin::TvMaze,
                     &format!("show with TVDB id {tvdb}"),
-                    &mut warnings,
+                    &mut notes,
                 )
                 .await?,
             ]
         }
         (Some("album"), ..) => {
             let mbid = required_str(args, "musicbrainz_id")?;
-            require_lidarr(ctx, NO_LIDARR).await?;
             let what = format!("album (release group) {mbid}");
             let rg = ctx
                 .upstream
@@ -194,18 +236,17 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
                     acting(ctx),
                     Route::get("api/v2/Search/artist/album").seg(mbid),
                 )
-                .await
-                .map_err(|e| unknown_on_500(e, &what))?
+                .await?
                 .ok_or_else(|| not_found(&what))?;
             vec![media::release_group_item(rg)]
         }
         (Some("artist"), ..) => {
             let mbid = required_str(args, "musicbrainz_id")?;
-            require_lidarr(ctx, NO_LIDARR).await?;
             vec![
                 artist(
                     ctx,
                     Route::get("api/v2/Search/artist").seg(mbid),
+                    Unknown::Is204,
                     &format!("artist {mbid}"),
                 )
                 .await?,
@@ -222,15 +263,20 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             return Err(ToolError::invalid("/media", "`media` is required for `details`").into());
         }
     };
-    Ok(single_page(items, warnings))
+    Ok(single_page(items, notes))
 }
 
-async fn artist(ctx: &CallCtx, route: Route, what: &str) -> Result<Media, ToolError> {
+async fn artist(
+    ctx: &CallCtx,
+    route: Route,
+    unknown: Unknown,
+    what: &str,
+) -> Result<Media, ToolError> {
     let info = ctx
         .upstream
         .get_json::<ArtistInfo>(acting(ctx), route)
         .await
-        .map_err(|e| unknown_on_500(e, what))?
+        .map_err(|e| unknown_on_500(e, what, unknown))?
         .ok_or_else(|| not_found(what))?;
     Ok(media::artist_details(&info))
 }
@@ -245,12 +291,19 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
         .and_then(|t| t.get("id"))
         .and_then(|i| i.as_i64())
         .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` is required"))?;
-    let mut warnings = Vec::new();
-    language_ignored(args, &mut warnings);
+    let mut notes = Notes::default();
+    language_ignored(args, &mut notes.warnings);
     let items = match kind {
         "movie" => {
             let route = Route::get("api/v2/Search/movie/request").seg(id);
-            movie_full(ctx, route, &format!("movie request {id}"), &mut warnings).await?
+            movie_full(
+                ctx,
+                route,
+                Unknown::Is500,
+                &format!("movie request {id}"),
+                &mut notes,
+            )
+            .await?
         }
         "tv_parent" => {
             let route = Route::get("api/v2/Search/tv/request").seg(id);
@@ -258,22 +311,21 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
                 tv_detail(
                     ctx,
                     route,
+                    Unknown::Is500,
                     Origin::Tmdb,
                     &format!("TV request {id}"),
-                    &mut warnings,
+                    &mut notes,
                 )
                 .await?,
             ]
         }
         "album" => {
-            require_lidarr(ctx, NO_LIDARR).await?;
-            warnings.push(
-                "Ombi resolves an album request to its ARTIST; the record is the artist".into(),
-            );
+            notes.note("Ombi resolves an album request to its ARTIST; the record is the artist");
             vec![
                 artist(
                     ctx,
                     Route::get("api/v2/Search/artist/request").seg(id),
+                    Unknown::Is500,
                     &format!("album request {id}"),
                 )
                 .await?,
@@ -294,7 +346,7 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
             .into());
         }
     };
-    Ok(single_page(items, warnings))
+    Ok(single_page(items, notes))
 }
 
 async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
@@ -315,13 +367,13 @@ async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
         .await?
         .ok_or_else(|| not_found(&what))?;
     let item = media::ratings_item(media, name, year, wire);
-    let mut warnings = Vec::new();
+    let mut notes = Notes::default();
     if item.ratings.is_empty() {
-        warnings.push(format!(
+        notes.note(format!(
             "Rotten Tomatoes has no scores for {name:?} ({year})"
         ));
     }
-    Ok(single_page(vec![item], warnings))
+    Ok(single_page(vec![item], notes))
 }
 
 async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::common::{acting, reply, require_lidarr, required_str};
-use super::media::{NO_LIDARR, language_ignored, note_cut};
+use super::media::{NO_LIDARR, body_language, language_ignored, note_cut};
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
@@ -62,7 +62,7 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
         }
         action @ ("movie" | "person_movies") => {
             let mut body = json!({"searchTerm": query});
-            if let Some(lang) = args.str("language") {
+            if let Some(lang) = body_language(ctx, args).await {
                 body["languageCode"] = json!(lang);
             }
             let path = if action == "movie" {

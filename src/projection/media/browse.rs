@@ -165,7 +165,7 @@ pub fn credits(media: &'static str, wire: ActorCredits, person_id: i64, name: &s
             .iter_mut()
             .find(|m| m.id_in(Namespace::Tmdb) == Some(id.as_str()))
         {
-            if !m.credits.contains(&credit) && m.credits.len() < NESTED_MAX {
+            if !m.credits.contains(&credit) {
                 m.credits.push(credit);
             }
             continue;
@@ -211,7 +211,6 @@ pub fn providers_item(media: &'static str, tmdb_id: i64, mut wire: Vec<Streaming
             });
         }
     }
-    providers.truncate(NESTED_MAX);
     m.providers = Some(providers);
     m
 }

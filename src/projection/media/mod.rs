@@ -25,11 +25,37 @@ pub use movie::*;
 pub use music::*;
 pub use tv::*;
 
-/// Longest list we emit in a nested array (`maxItems: 100`).
+/// Longest list we emit in a nested array (`maxItems: 100`). Lists cut here
+/// say so through [`Notes`]; lists not cut here (genres, providers, a
+/// credit's roles) are capped by the envelope budget, which warns and sets
+/// `truncated` itself.
 const NESTED_MAX: usize = 100;
 /// A details record above this many serialized bytes gets its season tree
 /// thinned, so one record always fits the 64 KiB envelope with its siblings.
 const DETAIL_BYTES: usize = 40 * 1024;
+
+// ---------------------------------------------------------------- notes
+
+/// What a projection reports besides its records: warnings, and whether it
+/// cut anything (which the result must flag as `truncated`).
+#[derive(Debug, Default)]
+pub struct Notes {
+    pub warnings: Vec<String>,
+    pub truncated: bool,
+}
+
+impl Notes {
+    /// A note that removes nothing.
+    pub fn note(&mut self, w: impl Into<String>) {
+        self.warnings.push(w.into());
+    }
+
+    /// Something was left out: say what, and mark the result truncated.
+    pub fn cut(&mut self, w: impl Into<String>) {
+        self.warnings.push(w.into());
+        self.truncated = true;
+    }
+}
 
 // ---------------------------------------------------------------- output
 
@@ -253,7 +279,6 @@ fn genre_names(g: Option<Vec<Named>>) -> Vec<String> {
     g.unwrap_or_default()
         .into_iter()
         .filter_map(|n| text(n.name))
-        .take(NESTED_MAX)
         .collect()
 }
 
@@ -268,7 +293,6 @@ fn strings(g: Option<Vec<Value>>) -> Vec<String> {
                 .and_then(|s| text(Some(s.to_string()))),
             _ => None,
         })
-        .take(NESTED_MAX)
         .collect()
 }
 

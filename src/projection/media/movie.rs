@@ -24,8 +24,19 @@ pub struct SearchMovie {
     pub requested: Option<bool>,
     pub available: Option<bool>,
     pub request_id: Option<i64>,
+    #[serde(rename = "has4KRequest")]
+    pub has_4k_request: Option<bool>,
     pub poster_path: Option<String>,
     pub backdrop_path: Option<String>,
+}
+
+/// Ombi's movie `requested` is false for a 4K-only request (shapes §2.1)
+/// while `requestId` points at it: a 4K request is a request.
+fn movie_requested(requested: Option<bool>, has_4k: Option<bool>) -> Option<bool> {
+    match (requested, has_4k) {
+        (_, Some(true)) => Some(true),
+        (r, _) => r,
+    }
 }
 
 pub fn movie_item(w: SearchMovie) -> Media {
@@ -37,7 +48,7 @@ pub fn movie_item(w: SearchMovie) -> Media {
     m.overview = text(w.overview);
     m.year = year_of(w.release_date.as_deref());
     m.available = w.available;
-    m.requested = w.requested;
+    m.requested = movie_requested(w.requested, w.has_4k_request);
     m.request_targets = target("movie", w.request_id);
     m.artwork_uris = uris(&[w.poster_path.as_deref(), w.backdrop_path.as_deref()]);
     m
@@ -100,6 +111,8 @@ pub struct MovieFull {
     pub requested: Option<bool>,
     pub available: Option<bool>,
     pub request_id: Option<i64>,
+    #[serde(rename = "has4KRequest")]
+    pub has_4k_request: Option<bool>,
     pub poster_path: Option<String>,
     pub backdrop_path: Option<String>,
     pub vote_average: Option<f64>,
@@ -146,7 +159,7 @@ fn number(v: f64) -> Value {
 
 /// Movie details → the movie, plus its collection as a record of its own
 /// (`belongsToCollection.id` is the collection's TMDB id, never the movie's).
-pub fn movie_details(w: MovieFull, warnings: &mut Vec<String>) -> Vec<Media> {
+pub fn movie_details(w: MovieFull, notes: &mut Notes) -> Vec<Media> {
     let mut ids = Ids::new();
     ids.primary(Origin::Tmdb, &w.the_movie_db_id, &w.id)
         .imdb(w.imdb_id.as_deref())
@@ -156,12 +169,12 @@ pub fn movie_details(w: MovieFull, warnings: &mut Vec<String>) -> Vec<Media> {
     m.overview = text(w.overview);
     m.year = year_of(w.release_date.as_deref());
     m.available = w.available;
-    m.requested = w.requested;
+    m.requested = movie_requested(w.requested, w.has_4k_request);
     m.request_targets = target("movie", w.request_id);
     m.genres = genre_names(w.genres);
     let (credits, dropped) = movie_credits(w.credits);
     if dropped > 0 {
-        warnings.push(format!(
+        notes.cut(format!(
             "{dropped} further cast/crew credits were left out (at most {NESTED_MAX})"
         ));
     }

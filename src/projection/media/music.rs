@@ -25,11 +25,10 @@ pub fn artist_item(w: ArtistSearch) -> Media {
     let mut ids = Ids::new();
     ids.push(Namespace::Musicbrainz, w.forign_artist_id.as_deref());
     let mut m = Media::new("artist", ids);
-    m.title = match (text(w.artist_name), text(w.disambiguation)) {
-        (Some(n), Some(d)) => Some(format!("{n} ({d})")),
-        (n, _) => n,
-    };
-    m.overview = text(w.overview);
+    // Titles stay as Ombi sends them; the disambiguation is only a fallback
+    // overview.
+    m.title = text(w.artist_name);
+    m.overview = text(w.overview).or(text(w.disambiguation));
     m.artwork_uris = uris(&[w.poster.as_deref(), w.banner.as_deref()]);
     m
 }
@@ -54,10 +53,10 @@ pub fn album_item(w: AlbumSearch) -> Media {
     let mut ids = Ids::new();
     ids.push(Namespace::Musicbrainz, w.foreign_album_id.as_deref());
     let mut m = Media::new("album", ids);
-    m.title = match (text(w.title), text(w.artist_name)) {
-        (Some(t), Some(a)) => Some(format!("{t} — {a}")),
-        (t, _) => t,
-    };
+    // The title as Ombi sends it; the artist (which the record has no field
+    // for) goes to the overview.
+    m.title = text(w.title);
+    m.overview = text(w.artist_name).map(|a| format!("by {a}"));
     m.year = year_of(w.release_date.as_deref());
     m.genres = strings(w.genres);
     m.available = w.available;
@@ -75,7 +74,6 @@ pub struct ReleaseGroup {
     pub id: WireId,
     pub title: Option<String>,
     pub release_date: Option<String>,
-    pub release_type: Option<String>,
     pub requested: Option<bool>,
     pub available: Option<bool>,
     pub request_id: Option<i64>,
@@ -88,10 +86,7 @@ pub fn release_group_item(w: ReleaseGroup) -> Media {
         ids.push_wire(Namespace::Musicbrainz, &w.id);
     }
     let mut m = Media::new("album", ids);
-    m.title = match (text(w.title), text(w.release_type)) {
-        (Some(t), Some(r)) => Some(format!("{t} ({r})")),
-        (t, _) => t,
-    };
+    m.title = text(w.title);
     m.year = year_of(w.release_date.as_deref());
     m.available = w.available;
     m.requested = w.requested;
@@ -118,11 +113,8 @@ pub fn artist_details(w: &ArtistInfo) -> Media {
     let mut ids = Ids::new();
     ids.push_wire(Namespace::Musicbrainz, &w.id);
     let mut m = Media::new("artist", ids);
-    m.title = match (text(w.name.clone()), text(w.disambiguation.clone())) {
-        (Some(n), Some(d)) => Some(format!("{n} ({d})")),
-        (n, _) => n,
-    };
-    m.overview = text(w.overview.clone());
+    m.title = text(w.name.clone());
+    m.overview = text(w.overview.clone()).or(text(w.disambiguation.clone()));
     m.year = year_of(w.start_year.as_deref());
     m.artwork_uris = uris(&[w.poster.as_deref(), w.banner.as_deref()]);
     m

@@ -160,11 +160,11 @@ fn v2_tv_details() -> Value {
 
 #[test]
 fn v2_tv_details_keep_tmdb_tvdb_seasons_and_cast() {
-    let mut warnings = Vec::new();
+    let mut notes = Notes::default();
     let m = tv_details(
         serde_json::from_value(v2_tv_details()).unwrap(),
         Origin::Tmdb,
-        &mut warnings,
+        &mut notes,
     );
     assert_eq!(
         ids(&m),
@@ -189,7 +189,8 @@ fn v2_tv_details_keep_tmdb_tvdb_seasons_and_cast() {
     assert_eq!(m.credits[0].name, "Bryan Cranston");
     assert_eq!(m.credits[0].role.as_deref(), Some("Walter White"));
     assert_eq!(m.genres, vec!["Drama", "Crime"]);
-    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(notes.warnings.is_empty(), "{notes:?}");
+    assert!(!notes.truncated);
     page_of(vec![m]);
 }
 
@@ -197,15 +198,16 @@ fn v2_tv_details_keep_tmdb_tvdb_seasons_and_cast() {
 fn v1_tv_info_by_tvdb_is_tvmaze_origin_with_a_warning() {
     let mut wire = v1_tv_search();
     wire["seasonRequests"] = season_requests(2, 3);
-    let mut warnings = Vec::new();
+    let mut notes = Notes::default();
     let m = tv_details(
         serde_json::from_value(wire).unwrap(),
         Origin::TvMaze,
-        &mut warnings,
+        &mut notes,
     );
     assert_eq!(ids(&m)[..2], [pair("tvdb", "81189"), pair("tvmaze", "169")]);
     assert!(m.requested.is_none());
-    assert_eq!(warnings.len(), 1);
+    assert_eq!(notes.warnings.len(), 1);
+    assert!(!notes.truncated, "a note, not a cut");
     assert_eq!(m.seasons.as_ref().unwrap().len(), 2);
 }
 
@@ -213,18 +215,19 @@ fn v1_tv_info_by_tvdb_is_tvmaze_origin_with_a_warning() {
 fn huge_season_trees_are_thinned_to_fit() {
     let mut wire = v2_tv_details();
     wire["seasonRequests"] = season_requests(40, 150);
-    let mut warnings = Vec::new();
+    let mut notes = Notes::default();
     let m = tv_details(
         serde_json::from_value(wire).unwrap(),
         Origin::Tmdb,
-        &mut warnings,
+        &mut notes,
     );
     let size = serde_json::to_vec(&m).unwrap().len();
     assert!(size <= DETAIL_BYTES, "{size}");
     let s = m.seasons.as_ref().unwrap();
     assert!(s.iter().all(|s| s.truncated && s.episodes.len() < 100));
     assert!(s[0].episodes[0].title.is_none());
-    assert!(warnings.iter().any(|w| w.contains("episode titles")));
+    assert!(notes.warnings.iter().any(|w| w.contains("episode titles")));
+    assert!(notes.truncated, "thinning the tree is a cut");
     page_of(vec![m]);
 }
 
@@ -251,8 +254,8 @@ fn movie_full() -> Value {
 
 #[test]
 fn movie_details_keep_the_collection_apart_from_the_movie() {
-    let mut warnings = Vec::new();
-    let items = movie_details(serde_json::from_value(movie_full()).unwrap(), &mut warnings);
+    let mut notes = Notes::default();
+    let items = movie_details(serde_json::from_value(movie_full()).unwrap(), &mut notes);
     assert_eq!(items.len(), 2);
     assert_eq!(
         ids(&items[0]),
@@ -485,5 +488,50 @@ fn tvmaze_html_summaries_become_plain_text() {
         m.overview.as_deref(),
         Some("x < y <b>"),
         "TMDB text is left alone"
+    );
+}
+
+/// A 4K-only request: Ombi's `requested` is false but `has4KRequest` and
+/// `requestId` say a request exists.
+#[test]
+fn movie_4k_only_request_counts_as_requested() {
+    let w: SearchMovie = serde_json::from_value(json!({
+        "id": 603, "theMovieDbId": null, "title": "The Matrix", "requested": false,
+        "requestId": 7, "has4KRequest": true
+    }))
+    .unwrap();
+    let m = movie_item(w);
+    assert_eq!(m.requested, Some(true));
+    assert_eq!(
+        m.request_targets,
+        vec![Target {
+            kind: "movie",
+            id: 7
+        }]
+    );
+    let w: SearchMovie =
+        serde_json::from_value(json!({"id": 603, "requested": false, "has4KRequest": false}))
+            .unwrap();
+    assert_eq!(movie_item(w).requested, Some(false));
+}
+
+/// Music titles are Ombi's own; extra context goes to the overview.
+#[test]
+fn music_titles_stay_as_sent() {
+    let a: ArtistSearch = serde_json::from_value(json!({
+        "artistName": "Genesis", "forignArtistId": "8e3fcd7d-bda1-4ca0-b987-b8528d2ee74e",
+        "overview": null, "disambiguation": "English rock band"
+    }))
+    .unwrap();
+    let m = artist_item(a);
+    assert_eq!(m.title.as_deref(), Some("Genesis"));
+    assert_eq!(m.overview.as_deref(), Some("English rock band"));
+    let rg: ReleaseGroup = serde_json::from_value(json!({
+        "id": "2a0981fb-9593-3019-864b-ce934d97a16e", "title": "Hybrid Theory", "releaseType": "Album"
+    }))
+    .unwrap();
+    assert_eq!(
+        release_group_item(rg).title.as_deref(),
+        Some("Hybrid Theory")
     );
 }

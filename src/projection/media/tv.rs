@@ -24,7 +24,10 @@ pub struct SearchTv {
     pub title: Option<String>,
     pub overview: Option<String>,
     pub first_aired: Option<String>,
+    /// Search/browse rows: names.
     pub genre: Option<Vec<String>>,
+    /// `tv/requested` rows (`SearchFullInfoTvShowViewModel`): `{id, name}`.
+    pub genres: Option<Vec<Named>>,
     pub requested: Option<bool>,
     pub available: Option<bool>,
     pub fully_available: Option<bool>,
@@ -81,6 +84,19 @@ fn overview_of(origin: Origin, overview: Option<String>) -> Option<String> {
     text(Some(plain.trim().to_string()))
 }
 
+/// Genres as names (`genre`, search rows and v1) or `{id, name}`
+/// (`genres`, full-info v2 shapes), whichever the shape carries.
+fn genres_of(names: Option<Vec<String>>, named: Option<Vec<Named>>) -> Vec<String> {
+    match named {
+        Some(g) => genre_names(Some(g)),
+        None => names
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|g| text(Some(g)))
+            .collect(),
+    }
+}
+
 /// Request state from a TVMaze route compares a TVDB id against TMDB-keyed
 /// requests upstream, so it is not reported.
 const TVMAZE_REQUEST_STATE: &str = "request state is not reported for TVMaze-backed records (Ombi matches it against the wrong id); use the TMDB id for request state";
@@ -98,13 +114,7 @@ pub fn tv_item(w: SearchTv, origin: Origin) -> Media {
     m.title = text(w.title);
     m.overview = overview_of(origin, w.overview);
     m.year = year_of(w.first_aired.as_deref());
-    m.genres = w
-        .genre
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|g| text(Some(g)))
-        .take(NESTED_MAX)
-        .collect();
+    m.genres = genres_of(w.genre, w.genres);
     m.available = w.available.or(w.fully_available);
     if origin != Origin::TvMaze {
         m.requested = w.requested;
@@ -187,7 +197,7 @@ pub struct TvDetail {
     pub site_rating: Option<i64>,
 }
 
-fn seasons(s: Option<Vec<SeasonWire>>, warnings: &mut Vec<String>) -> Option<Vec<Season>> {
+fn seasons(s: Option<Vec<SeasonWire>>, notes: &mut Notes) -> Option<Vec<Season>> {
     let all = s?;
     let total = all.len();
     let mut cut_episodes = 0;
@@ -222,19 +232,19 @@ fn seasons(s: Option<Vec<SeasonWire>>, warnings: &mut Vec<String>) -> Option<Vec
         .take(NESTED_MAX)
         .collect();
     if total > NESTED_MAX {
-        warnings.push(format!(
+        notes.cut(format!(
             "only the first {NESTED_MAX} of {total} seasons are listed"
         ));
     }
     if cut_episodes > 0 {
-        warnings.push(format!(
+        notes.cut(format!(
             "{cut_episodes} seasons list only their first {NESTED_MAX} episodes"
         ));
     }
     Some(out)
 }
 
-pub fn tv_details(w: TvDetail, origin: Origin, warnings: &mut Vec<String>) -> Media {
+pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
     let mut ids = tv_ids(
         origin,
         &w.the_movie_db_id,
@@ -248,19 +258,10 @@ pub fn tv_details(w: TvDetail, origin: Origin, warnings: &mut Vec<String>) -> Me
     m.title = text(w.title);
     m.overview = overview_of(origin, w.overview);
     m.year = year_of(w.first_aired.as_deref());
-    m.genres = match w.genres {
-        Some(g) => genre_names(Some(g)),
-        None => w
-            .genre
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|g| text(Some(g)))
-            .take(NESTED_MAX)
-            .collect(),
-    };
+    m.genres = genres_of(w.genre, w.genres);
     m.available = w.available.or(w.fully_available);
     if origin == Origin::TvMaze {
-        warnings.push(TVMAZE_REQUEST_STATE.into());
+        notes.note(TVMAZE_REQUEST_STATE);
     } else {
         m.requested = w.requested;
         m.request_targets = target("tv_parent", w.request_id);
@@ -287,7 +288,7 @@ pub fn tv_details(w: TvDetail, origin: Origin, warnings: &mut Vec<String>) -> Me
         }
     }
     if credits.len() > NESTED_MAX {
-        warnings.push(format!(
+        notes.cut(format!(
             "{} further cast/crew credits were left out (at most {NESTED_MAX})",
             credits.len() - NESTED_MAX
         ));
@@ -306,14 +307,14 @@ pub fn tv_details(w: TvDetail, origin: Origin, warnings: &mut Vec<String>) -> Me
         w.images.as_ref().and_then(|i| i.original.as_deref()),
         w.banner.as_deref(),
     ]);
-    m.seasons = seasons(w.season_requests, warnings);
-    fit_seasons(&mut m, DETAIL_BYTES, warnings);
+    m.seasons = seasons(w.season_requests, notes);
+    fit_seasons(&mut m, DETAIL_BYTES, notes);
     m
 }
 
 /// Keeps a details record under `max` bytes: drops episode titles first,
 /// then cuts each season's episode list (marking it `truncated`).
-pub fn fit_seasons(m: &mut Media, max: usize, warnings: &mut Vec<String>) {
+pub fn fit_seasons(m: &mut Media, max: usize, notes: &mut Notes) {
     let size = |m: &Media| serde_json::to_vec(m).map(|b| b.len()).unwrap_or(usize::MAX);
     if m.seasons.is_none() || size(m) <= max {
         return;
@@ -323,7 +324,7 @@ pub fn fit_seasons(m: &mut Media, max: usize, warnings: &mut Vec<String>) {
             e.title = None;
         }
     }
-    warnings.push("episode titles were left out to fit the response size".into());
+    notes.cut("episode titles were left out to fit the response size");
     let mut keep = NESTED_MAX;
     while size(m) > max && keep > 0 {
         keep /= 2;
@@ -337,7 +338,7 @@ pub fn fit_seasons(m: &mut Media, max: usize, warnings: &mut Vec<String>) {
         }
     }
     if keep < NESTED_MAX {
-        warnings.push(format!(
+        notes.cut(format!(
             "seasons list at most {keep} episodes each to fit the response size"
         ));
     }

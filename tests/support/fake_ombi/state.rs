@@ -243,11 +243,16 @@ pub fn merge(a: Value, b: Value) -> Value {
 }
 
 /// `SearchMovieViewModel` (shapes.md §2.1-2.2): ids are strings here.
+/// `theMovieDbId` is null as on the v2 lists (use `id`); The Matrix carries
+/// the request state of sample movie request 1; Spirited Away is available.
 pub fn search_movie(tmdb: i64, title: &str, release: &str, imdb: &str) -> Value {
+    let request_id = if tmdb == 603 { 1 } else { 0 };
+    // Spirited Away is in the media server: discovery may hide it.
+    let available = tmdb == 129;
     let base = json!({
-        "id": tmdb, "approved": false, "denied": null, "deniedReason": null, "requested": false, "requestId": 0,
-        "available": false, "plexUrl": null, "embyUrl": null, "jellyfinUrl": null, "quality": null, "type": 1,
-        "imdbId": imdb, "theTvDbId": null, "theMovieDbId": tmdb.to_string(), "subscribed": false, "showSubscribe": false
+        "id": tmdb, "approved": request_id > 0, "denied": null, "deniedReason": null, "requested": request_id > 0,
+        "requestId": request_id, "available": available, "plexUrl": null, "embyUrl": null, "jellyfinUrl": null, "quality": null,
+        "type": 1, "imdbId": imdb, "theTvDbId": null, "theMovieDbId": null, "subscribed": false, "showSubscribe": false
     });
     let more = json!({
         "adult": false, "backdropPath": format!("/b{tmdb}.jpg"), "posterPath": format!("/p{tmdb}.jpg"),
@@ -272,7 +277,9 @@ fn episode(n: i64) -> Value {
 
 /// `SearchTvShowViewModel` as the v2 TV lists return it (TMDB `id`,
 /// `seriesId` 0, every season and episode hydrated: the size that matters).
+/// Breaking Bad carries the request state of sample TV parent request 10.
 pub fn search_tv(tmdb: i64, title: &str, seasons: i64, episodes: i64) -> Value {
+    let request_id = if tmdb == 1396 { 10 } else { 0 };
     let season_requests: Vec<Value> = (1..=seasons)
         .map(|s| {
             json!({
@@ -283,8 +290,8 @@ pub fn search_tv(tmdb: i64, title: &str, seasons: i64, episodes: i64) -> Value {
         })
         .collect();
     let base = json!({
-        "id": tmdb, "approved": false, "denied": null, "deniedReason": null, "requested": false, "requestId": 0,
-        "available": false, "plexUrl": null, "embyUrl": null, "jellyfinUrl": null, "quality": null, "type": 0,
+        "id": tmdb, "approved": false, "denied": null, "deniedReason": null, "requested": request_id > 0,
+        "requestId": request_id, "available": false, "plexUrl": null, "embyUrl": null, "jellyfinUrl": null, "quality": null, "type": 0,
         "imdbId": null, "theTvDbId": null, "theMovieDbId": null, "subscribed": false, "showSubscribe": false
     });
     let more = json!({

@@ -36,14 +36,11 @@ pub fn routes() -> Vec<RouteDef> {
             "GET",
             "api/v1/Search/music/artist/{searchTerm}",
             AUTH,
-            |_| json(data::artist_search()),
+            |c| lidarr_or_500(c, data::artist_search),
         ),
-        r(
-            "GET",
-            "api/v1/Search/music/album/{searchTerm}",
-            AUTH,
-            |_| json(data::album_search()),
-        ),
+        r("GET", "api/v1/Search/music/album/{searchTerm}", AUTH, |c| {
+            lidarr_or_500(c, data::album_search)
+        }),
         // v2 lists
         r(
             "GET",
@@ -258,12 +255,26 @@ fn query<'a>(ctx: &'a Ctx, key: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn window(items: Vec<Value>, ctx: &Ctx) -> Value {
+/// One `{currentPosition}/{amountToLoad}` page of a v2 discovery list.
+/// With the customization setting `hideAvailableFromDiscover`, Ombi drops
+/// available titles AFTER paging (ledger), so pages come back short.
+pub fn window(items: Vec<Value>, ctx: &Ctx) -> Value {
+    let hide = ctx
+        .shared
+        .data
+        .lock()
+        .unwrap()
+        .admin
+        .settings
+        .get("customization")
+        .and_then(|c| c["hideAvailableFromDiscover"].as_bool())
+        .unwrap_or(false);
     Value::Array(
         items
             .into_iter()
             .skip(ctx.int("currentPosition").max(0) as usize)
             .take(ctx.int("amountToLoad").max(0) as usize)
+            .filter(|t| !(hide && t["available"] == json!(true)))
             .collect(),
     )
 }
@@ -279,7 +290,11 @@ fn movie_search(ctx: &Ctx) -> Response {
     let Some(body) = ctx.body::<SearchBody>() else {
         return problem_400("model", "The model field is required.");
     };
-    let term = body.search_term.unwrap_or_default().to_lowercase();
+    // A body without `searchTerm` (e.g. a mis-cased key) searches for
+    // nothing upstream: no hits, never the whole catalogue.
+    let Some(term) = body.search_term.map(|t| t.to_lowercase()) else {
+        return json(json!([]));
+    };
     let movies = ctx.shared.data.lock().unwrap().movies.clone();
     let hits: Vec<Value> = movies
         .into_iter()
@@ -306,7 +321,9 @@ fn actor_search(ctx: &Ctx) -> Response {
     let Some(body) = ctx.body::<SearchBody>() else {
         return problem_400("model", "The model field is required.");
     };
-    let term = body.search_term.unwrap_or_default().to_lowercase();
+    let Some(term) = body.search_term.map(|t| t.to_lowercase()) else {
+        return json(json!([]));
+    };
     let movies = ctx.shared.data.lock().unwrap().movies.clone();
     let hits: Vec<Value> = if term.contains("keanu") {
         movies
@@ -348,9 +365,29 @@ fn advanced(ctx: &Ctx) -> Response {
     let Some(body) = ctx.body::<Value>() else {
         return problem_400("model", "The model field is required.");
     };
-    let movies = ctx.shared.data.lock().unwrap().movies.clone();
+    // TMDB discover by `type`; Ombi maps TV results through its movie
+    // engine (SearchMovieViewModel: `releaseDate`, no seasons).
+    let data = ctx.shared.data.lock().unwrap();
+    let pool: Vec<Value> = match body["type"].as_str() {
+        Some("movie") => data.movies.clone(),
+        Some("tv") => data
+            .tv
+            .iter()
+            .map(|t| {
+                json!({"id": t["id"], "title": t["title"], "overview": t["overview"], "releaseDate": t["firstAired"],
+                       "requested": false, "requestId": 0, "available": false, "theMovieDbId": null, "imdbId": null,
+                       "posterPath": t["posterPath"], "backdropPath": t["backdropPath"], "type": 1})
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    drop(data);
+    let genre = body["genreIds"]
+        .as_array()
+        .and_then(|g| g.first())
+        .and_then(Value::as_i64);
     let year = body["releaseYear"].as_i64();
-    let hits: Vec<Value> = movies
+    let hits: Vec<Value> = pool
         .into_iter()
         .filter(|m| {
             year.is_none_or(|y| {
@@ -358,6 +395,13 @@ fn advanced(ctx: &Ctx) -> Response {
                     .as_str()
                     .unwrap_or("")
                     .starts_with(&y.to_string())
+            })
+        })
+        .filter(|m| {
+            genre.is_none_or(|g| {
+                m["genreIds"]
+                    .as_array()
+                    .is_some_and(|ids| ids.contains(&json!(g)))
             })
         })
         .collect();
@@ -368,7 +412,10 @@ fn similar(ctx: &Ctx) -> Response {
     let Some(body) = ctx.body::<Value>() else {
         return problem_400("model", "The model field is required.");
     };
-    let id = body["theMovieDbId"].as_i64().unwrap_or(0);
+    // No `theMovieDbId`: TMDB knows no movie 0, so nothing is similar.
+    let Some(id) = body["theMovieDbId"].as_i64() else {
+        return json(json!([]));
+    };
     let movies = ctx.shared.data.lock().unwrap().movies.clone();
     json(Value::Array(
         movies
@@ -449,8 +496,22 @@ fn tv_v1_info(ctx: &Ctx) -> Response {
     data::tv_v1_info(tvdb).map(json).unwrap_or_else(no_content)
 }
 
+fn lidarr(ctx: &Ctx) -> bool {
+    ctx.shared.data.lock().unwrap().requests.lidarr_enabled
+}
+
+/// The v1 music searches call Lidarr with its saved settings: disabled
+/// Lidarr makes them fail with a 500.
+fn lidarr_or_500(ctx: &Ctx, answer: fn() -> Value) -> Response {
+    if lidarr(ctx) {
+        json(answer())
+    } else {
+        error_500("Lidarr is not enabled")
+    }
+}
+
 fn artist(ctx: &Ctx) -> Response {
-    data::artist_info(ctx.param("artistId"))
+    data::artist_info(ctx.param("artistId"), lidarr(ctx))
         .map(json)
         .unwrap_or_else(no_content)
 }
@@ -472,8 +533,9 @@ fn artist_by_request(ctx: &Ctx) -> Response {
         .albums
         .iter()
         .any(|a| a["id"] == json!(ctx.int("requestId")));
+    let lidarr = lidarr(ctx);
     match known
-        .then(|| data::artist_info(data::LINKIN_PARK))
+        .then(|| data::artist_info(data::LINKIN_PARK, lidarr))
         .flatten()
     {
         Some(v) => json(v),

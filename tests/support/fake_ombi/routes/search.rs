@@ -4,7 +4,9 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::super::state::percent_decode;
 use super::super::{json, problem_400};
+use super::media::data::LINKIN_PARK;
 use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
@@ -43,14 +45,24 @@ struct MultiSearchFilter {
     movies: bool,
     #[serde(default)]
     tv_shows: bool,
+    #[serde(default)]
+    people: bool,
+    #[serde(default)]
+    music: bool,
 }
 
-/// `MultiSearchResult[]`: string ids, TMDB's lowercase media types.
+/// TMDB people the multi-search knows.
+const PEOPLE: &[(i64, &str)] = &[(6384, "Keanu Reeves"), (17419, "Bryan Cranston")];
+
+/// `MultiSearchResult[]`: string ids, TMDB's lowercase media types, and
+/// `"Artist"` (capital A, MBID) rows only when Lidarr is enabled and `music`
+/// is asked for. Ombi unescapes `{searchTerm}` once more after routing
+/// (ledger: double-decoding), so `%25` arrives as `%` and a lone `%` as is.
 fn multi(ctx: &Ctx) -> Response {
     let Some(filter) = ctx.body::<MultiSearchFilter>() else {
         return problem_400("filter", "The filter field is required.");
     };
-    let term = ctx.param("searchTerm").to_lowercase();
+    let term = percent_decode(ctx.param("searchTerm")).to_lowercase();
     let data = ctx.shared.data.lock().unwrap();
     let hit = |v: &Value| {
         v["title"]
@@ -81,6 +93,21 @@ fn multi(ctx: &Ctx) -> Response {
             }));
         }
     }
+    if filter.people {
+        for (id, name) in PEOPLE
+            .iter()
+            .filter(|(_, n)| n.to_lowercase().contains(&term))
+        {
+            out.push(json!({
+                "id": id.to_string(), "mediaType": "person", "title": name, "poster": null, "overview": null
+            }));
+        }
+    }
+    if filter.music && data.requests.lidarr_enabled && "linkin park".contains(&term) {
+        out.push(json!({
+            "id": LINKIN_PARK, "mediaType": "Artist", "title": "Linkin Park", "poster": null, "overview": null
+        }));
+    }
     json(Value::Array(out))
 }
 
@@ -88,21 +115,16 @@ fn movie_popular(ctx: &Ctx) -> Response {
     json(Value::Array(ctx.shared.data.lock().unwrap().movies.clone()))
 }
 
-fn page(items: &[Value], ctx: &Ctx) -> Value {
-    Value::Array(
-        items
-            .iter()
-            .skip(ctx.int("currentPosition").max(0) as usize)
-            .take(ctx.int("amountToLoad").max(0) as usize)
-            .cloned()
-            .collect(),
-    )
+fn page(items: Vec<Value>, ctx: &Ctx) -> Value {
+    super::media::window(items, ctx)
 }
 
 fn movie_popular_paged(ctx: &Ctx) -> Response {
-    json(page(&ctx.shared.data.lock().unwrap().movies, ctx))
+    let movies = ctx.shared.data.lock().unwrap().movies.clone();
+    json(page(movies, ctx))
 }
 
 fn tv_popular(ctx: &Ctx) -> Response {
-    json(page(&ctx.shared.data.lock().unwrap().tv, ctx))
+    let tv = ctx.shared.data.lock().unwrap().tv.clone();
+    json(page(tv, ctx))
 }

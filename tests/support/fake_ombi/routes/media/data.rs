@@ -11,6 +11,10 @@ use super::super::super::state::{NEVER, merge, search_tv};
 pub const LINKIN_PARK: &str = "f59c5520-5f46-4d2c-b2c4-822eabf53419";
 pub const HYBRID_THEORY: &str = "2a0981fb-9593-3019-864b-ce934d97a16e";
 pub const METEORA: &str = "2c13d17e-7f1f-3f1e-a4c0-2b6a1d5d6a5b";
+/// A movie with 150 cast members and 120 genres (more than one nested list holds).
+pub const CROWD_MOVIE: i64 = 990001;
+/// A show whose one season has 150 episodes.
+pub const LONG_SEASON_SHOW: i64 = 990002;
 
 /// `SearchViewModel` base fields (§2.1), as a movie or show carries them.
 fn base(id: i64, kind: i64, requested: bool, request_id: i64, available: bool) -> Value {
@@ -40,6 +44,7 @@ pub fn movie_full(tmdb: i64) -> Option<Value> {
             1,
         ),
         27205 => ("Inception", "tt1375666", "2010-07-15T00:00:00Z", None, 0),
+        CROWD_MOVIE => ("Crowd Scene", "tt9900001", "2020-01-01T00:00:00Z", None, 0),
         _ => return None,
     };
     let mut b = base(tmdb, 1, request_id > 0, request_id, false);
@@ -76,7 +81,16 @@ pub fn movie_full(tmdb: i64) -> Option<Value> {
         "has4KRequest": false, "approved4K": false, "available4K": false, "denied4K": null, "deniedReason4K": null,
         "requestedDate4k": NEVER, "markedAsApproved4K": NEVER, "markedAsDenied4K": NEVER, "markedAsAvailable4K": null
     });
-    Some(merge(merge(merge(merge(b, more), genres), credits), rest))
+    let mut full = merge(merge(merge(merge(b, more), genres), credits), rest);
+    if tmdb == CROWD_MOVIE {
+        full["credits"]["cast"] = (1..=150)
+            .map(|i| json!({"cast_id": i, "character": format!("Extra {i}"), "credit_id": format!("c{i}"), "gender": 0, "id": 100000 + i, "name": format!("Extra Actor {i}"), "order": i, "profile_path": null}))
+            .collect();
+        full["genres"] = (1..=120)
+            .map(|i| json!({"id": i, "name": format!("Genre {i}")}))
+            .collect();
+    }
+    Some(full)
 }
 
 pub fn imdb_to_tmdb(imdb: &str) -> Option<i64> {
@@ -108,6 +122,17 @@ fn season_requests(seasons: i64, episodes: i64, available_first: bool) -> Value 
 /// `SearchFullInfoTvShowViewModel` (§2.5) for Breaking Bad: id = seriesId =
 /// theMovieDbId = TMDB 1396, theTvDbId = TVDB "81189", requestId = PARENT 10.
 pub fn tv_full(tmdb: i64) -> Option<Value> {
+    if tmdb == LONG_SEASON_SHOW {
+        let mut v = tv_full(1396)?;
+        v["id"] = json!(LONG_SEASON_SHOW);
+        v["theMovieDbId"] = json!(LONG_SEASON_SHOW.to_string());
+        v["seriesId"] = json!(LONG_SEASON_SHOW);
+        v["title"] = json!("Long Season");
+        v["requested"] = json!(false);
+        v["requestId"] = json!(0);
+        v["seasonRequests"] = season_requests(1, 150, false);
+        return Some(v);
+    }
     if tmdb != 1396 {
         return None;
     }
@@ -216,16 +241,36 @@ pub fn release_group(mbid: &str) -> Option<Value> {
     ))
 }
 
-/// `ArtistInformation` (§2.8, v2).
-pub fn artist_info(mbid: &str) -> Option<Value> {
-    if mbid != LINKIN_PARK {
-        return None;
-    }
+/// An artist MusicBrainz knows without a start year (Ombi writes `""`).
+pub const NO_YEAR_ARTIST: &str = "0b30341b-b59d-4979-8130-b66c0e475321";
+
+/// `ArtistInformation` (§2.8, v2). Ombi's `MusicSearchEngineV2` reads it from
+/// MusicBrainz; only when Lidarr is enabled (and has the artist) does it add
+/// `poster`/`banner`/`logo`/`fanArt`/`overview`, else those stay null.
+/// Unknown years are `""`.
+pub fn artist_info(mbid: &str, lidarr: bool) -> Option<Value> {
+    let (name, start, groups) = match mbid {
+        LINKIN_PARK => (
+            "Linkin Park",
+            "1996",
+            json!([release_group(HYBRID_THEORY), release_group(METEORA)]),
+        ),
+        NO_YEAR_ARTIST => ("Nameless Ensemble", "", json!([])),
+        _ => return None,
+    };
+    let (poster, overview) = if lidarr {
+        (
+            json!("https://assets.fanart.tv/fanart/music/lp.jpg"),
+            json!("American rock band."),
+        )
+    } else {
+        (Value::Null, Value::Null)
+    };
     Some(json!({
-        "name": "Linkin Park", "id": LINKIN_PARK, "startYear": "1996", "endYear": null, "isEnded": false, "type": "Group",
+        "name": name, "id": mbid, "startYear": start, "endYear": "", "isEnded": false, "type": "Group",
         "country": "US", "region": "United States", "disambiguation": "", "banner": null, "logo": null,
-        "poster": "https://assets.fanart.tv/fanart/music/lp.jpg", "fanArt": null, "overview": "American rock band.",
-        "releaseGroups": [release_group(HYBRID_THEORY), release_group(METEORA)],
+        "poster": poster, "fanArt": null, "overview": overview,
+        "releaseGroups": groups,
         "links": {"image": null, "imdb": null, "lastFm": null, "discogs": null, "allMusic": null, "homePage": "https://linkinpark.com",
                   "youTube": null, "facebook": null, "twitter": null, "bbcMusic": null, "mySpace": null, "onlineCommunity": null,
                   "spotify": null, "instagram": null, "vk": null, "deezer": null, "google": null, "apple": null},
