@@ -62,8 +62,9 @@ pub struct MovieRequest {
     pub requested_date_4k: Option<String>,
 }
 
-/// The `TvRequests` parent as embedded in a child (`parentRequest`): its
-/// `childRequests` (hydrated siblings) are skipped.
+/// The `TvRequests` parent as embedded in a child (`parentRequest`). Its
+/// `childRequests` are the child's siblings (the child itself is dropped as a
+/// reference loop); only their ids are read, for the parent scan.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ParentRef {
@@ -72,6 +73,8 @@ pub struct ParentRef {
     pub tv_db_id: Option<i64>,
     pub external_provider_id: Option<i64>,
     pub imdb_id: Option<String>,
+    #[serde(default)]
+    pub child_requests: Option<Vec<ChildId>>,
 }
 
 /// `ChildRequests` (shapes.md §3.4). `S` is `Option<Vec<WireSeason>>` where
@@ -152,7 +155,7 @@ pub struct TvParent<C = ChildRequest> {
 }
 
 /// Only the id of a child, for scans over parents.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct ChildId {
     pub id: Option<i64>,
 }
@@ -542,6 +545,7 @@ pub struct ParentIndex {
     pub id: i64,
     pub tmdb: Option<i64>,
     pub tvdb: Option<i64>,
+    pub imdb: Option<String>,
     pub child_ids: Vec<i64>,
 }
 
@@ -551,6 +555,7 @@ impl ParentIndex {
             id: pos(p.id)?,
             tmdb: pos(p.external_provider_id),
             tvdb: pos(p.tv_db_id),
+            imdb: text(p.imdb_id.clone()),
             child_ids: p
                 .child_requests
                 .iter()
@@ -558,6 +563,49 @@ impl ParentIndex {
                 .filter_map(|c| pos(c.id))
                 .collect(),
         })
+    }
+
+    /// The parent of one v2 TV list item (a child with its `parentRequest`
+    /// embedded): the item's own id plus its siblings' ids.
+    pub fn of_child(c: &ChildRequest) -> Option<ParentIndex> {
+        let p = c.parent_request.as_ref();
+        let id = pos(c.parent_request_id).or_else(|| p.and_then(|p| pos(p.id)))?;
+        let mut child_ids: Vec<i64> = target_id(c.request_id, c.id).into_iter().collect();
+        if let Some(p) = p {
+            child_ids.extend(p.child_requests.iter().flatten().filter_map(|s| pos(s.id)));
+        }
+        Some(ParentIndex {
+            id,
+            tmdb: p.and_then(|p| pos(p.external_provider_id)),
+            tvdb: p.and_then(|p| pos(p.tv_db_id)),
+            imdb: p.and_then(|p| text(p.imdb_id.clone())),
+            child_ids,
+        })
+    }
+
+    /// The parent's provider ids, added to a child record's identifiers.
+    pub fn add_ids(&self, ids: &mut Ids) {
+        ids.add_id("tmdb", self.tmdb);
+        ids.add_id("tvdb", self.tvdb);
+        ids.add("imdb", self.imdb.clone());
+    }
+}
+
+/// Adds `p` to `seen`, merging with an entry for the same parent (v2 pages
+/// list a parent once per child that survives Ombi's de-duplication).
+pub fn merge_parent(seen: &mut Vec<ParentIndex>, p: ParentIndex) {
+    match seen.iter_mut().find(|s| s.id == p.id) {
+        Some(s) => {
+            for c in p.child_ids {
+                if !s.child_ids.contains(&c) {
+                    s.child_ids.push(c);
+                }
+            }
+            s.tmdb = s.tmdb.or(p.tmdb);
+            s.tvdb = s.tvdb.or(p.tvdb);
+            s.imdb = s.imdb.take().or(p.imdb);
+        }
+        None => seen.push(p),
     }
 }
 
