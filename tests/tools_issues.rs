@@ -200,6 +200,44 @@ async fn provider_summary_is_a_page_of_groups() {
     );
 }
 
+/// Audit #2/#20: Ombi can answer the summary with 200 `null`.
+#[tokio::test]
+async fn provider_summary_null_body_is_an_empty_page() {
+    let h = Harness::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v2/Issues/*").respond(
+            200,
+            Some("application/json; charset=utf-8"),
+            "null",
+        ));
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_summary", "status": "pending"}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "group_page");
+    assert_eq!(data["items"], json!([]));
+    assert_eq!(data["page"]["total"], 0);
+}
+
+/// Audit #13: an issue without a usable id is not a page claiming one issue.
+#[tokio::test]
+async fn get_of_an_issue_without_a_usable_id_is_a_schema_mismatch() {
+    let h = Harness::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Issues/1").respond(
+            200,
+            Some("application/json"),
+            r#"{"id": 0, "title": "x", "status": 0}"#,
+        ));
+    let env = h
+        .call("read_issues", json!({"action": "get", "issue_id": 1}))
+        .await;
+    assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
+}
+
 #[tokio::test]
 async fn provider_details_strips_users_and_comments_and_204_is_empty() {
     let h = Harness::start().await;

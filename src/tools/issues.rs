@@ -111,8 +111,15 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         .await?
         .ok_or_else(|| ToolError::new(ErrorCode::NotFound, format!("no issue with id {id}")))?;
     let mut warnings = Vec::new();
-    let items: Vec<Value> = proj::issue(issue, &mut warnings).into_iter().collect();
-    issue_page(items, &Paging::single(1, "issues"), warnings, false)
+    // The one record must be usable: an empty page claiming one issue
+    // would misstate the count.
+    let item = proj::issue(issue, &mut warnings).ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            format!("Ombi's issue {id} has no usable id"),
+        )
+    })?;
+    issue_page(vec![item], &Paging::single(1, "issues"), warnings, false)
 }
 
 async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
