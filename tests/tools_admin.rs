@@ -305,8 +305,16 @@ async fn server_features_and_cron() {
     let h = start().await;
     let r = h.call("read_server", json!({"action": "features"})).await;
     assert_eq!(r["data"]["kind"], "reference_page");
-    assert_eq!(r["data"]["items"][0]["name"], "Movie4KRequests");
-    assert_eq!(r["data"]["items"][0]["value"], false);
+    // audit #6: the same records as read_reference features (value = the
+    // identifier, state in category), never a boolean value
+    assert_eq!(
+        r["data"]["items"][0],
+        json!({"name": "Movie4KRequests", "value": "Movie4KRequests", "category": "disabled"})
+    );
+    let same = h
+        .call("read_reference", json!({"action": "features"}))
+        .await;
+    assert_eq!(r["data"]["items"], same["data"]["items"]);
     let r = h
         .call(
             "read_server",
