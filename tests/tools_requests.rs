@@ -659,6 +659,10 @@ async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
         )
         .await;
     assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 4);
+    // one media: the contract's bare RequestQuota names (audit #8)
+    assert_eq!(value(&env, "remaining").unwrap()["value"], 4);
+    assert_eq!(value(&env, "has_limit").unwrap()["value"], true);
+    assert!(value(&env, "tv.remaining").is_none());
     assert_eq!(h.gets("/api/v1/Request/tv/remaining").len(), 2);
     h.fake
         .with_data(|d| d.requests.quotas.iter_mut().for_each(|q| q.1 = None));
@@ -681,7 +685,14 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
         )
         .await;
     assert_eq!(value(&env, "total_requests").unwrap()["value"], 5);
-    assert_eq!(value(&env, "total_issues").unwrap()["value"], Value::Null);
+    // Ombi's numbers as sent (audit #7), the broken ones flagged
+    assert_eq!(value(&env, "total_issues").unwrap()["value"], 0);
+    assert_eq!(value(&env, "total_issues").unwrap()["unit"], "issues");
+    assert_eq!(
+        value(&env, "completed_requests_movies").unwrap()["value"],
+        3
+    );
+    assert_eq!(value(&env, "completed_requests").unwrap()["value"], 4);
     assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 7);
     let q = h.gets("/api/v1/Stats")[0].query.clone().unwrap();
     assert!(
@@ -695,7 +706,9 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
             json!({"action": "period", "from": "2020-01-01", "to": "2020-01-02"}),
         )
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    // tools-map.md: the documented 500 degrades to partial
+    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
+    assert_eq!(env["data"]["values"], json!([]));
     assert!(
         env["error"]["message"]
             .as_str()
