@@ -100,6 +100,13 @@ async fn list_albums_checks_lidarr_and_has_no_unavailable_filter() {
         .call("read_requests", json!({"action": "list", "media": "album"}))
         .await;
     assert_eq!(items(&env).len(), 2);
+    // AlbumRequest.title as sent, never rewritten with the artist (audit #11)
+    let mut titles: Vec<&str> = items(&env)
+        .iter()
+        .map(|i| i["title"].as_str().unwrap())
+        .collect();
+    titles.sort();
+    assert_eq!(titles, ["Kid A", "OK Computer"]);
     assert_eq!(h.gets("/api/v1/Lidarr/enabled").len(), 1);
     let env = h
         .call(

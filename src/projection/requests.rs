@@ -394,7 +394,24 @@ pub fn movie(m: MovieRequest) -> Projected {
     }
     r.requested_user_id = requester(m.requested_user_id, m.requested_user);
     r.subscribed = m.subscribed;
-    r.can_approve = m.can_approve;
+    // Ombi's movie `canApprove` ORs the standard and 4K lifecycles (and is
+    // true for every request without 4K, whose 4K flags are defaults). The
+    // BaseRequest rule (`!approved && !available`) is applied to each
+    // lifecycle that exists instead; when they disagree there is no single
+    // answer and the field stays absent (shapes.md §3.2: do not merge them).
+    let rule = |approved: Option<bool>, available: Option<bool>| Some(!approved? && !available?);
+    let mut lifecycles = Vec::new();
+    if !four_k_only {
+        lifecycles.push(rule(m.approved, m.available));
+    }
+    if m.has_4k_request == Some(true) {
+        lifecycles.push(rule(m.approved_4k, m.available_4k));
+    }
+    r.can_approve = match lifecycles.as_slice() {
+        [one] => *one,
+        [a, b] if a == b => *a,
+        _ => None,
+    };
     Ok(r)
 }
 
@@ -438,10 +455,9 @@ pub fn child<S: IntoSeasons>(c: ChildRequest<S>) -> Projected {
 pub fn album(a: AlbumRequest) -> Projected {
     let id = target_id(a.request_id, a.id).ok_or_else(|| missing_id("album"))?;
     let mut r = RequestRecord::new(TargetKind::Album, id);
-    r.title = match (text(a.title), text(a.artist_name)) {
-        (Some(t), Some(artist)) => Some(format!("{t} — {artist}")),
-        (t, artist) => t.or(artist),
-    };
+    // The album's own title, as Ombi sends it: the request record has no
+    // artist field, and an artist name is not a title.
+    r.title = text(a.title);
     let mut ids = Ids::default();
     ids.add("musicbrainz", text(a.foreign_album_id));
     r.identifiers = ids.0;
@@ -842,6 +858,36 @@ mod tests {
     }
 
     #[test]
+    fn movie_can_approve_is_per_lifecycle_never_ombis_merged_flag() {
+        // HD only, approved: Ombi says canApprove true (its 4K half is
+        // defaults); the standard lifecycle cannot be approved again.
+        let mut w = movie_wire();
+        w["has4KRequest"] = json!(false);
+        w["canApprove"] = json!(true);
+        let v = movie(serde_json::from_value(w.clone()).unwrap())
+            .unwrap()
+            .to_json();
+        assert_eq!(v["can_approve"], false);
+        // both lifecycles, HD approved, 4K pending: they disagree → absent
+        w["has4KRequest"] = json!(true);
+        let v = movie(serde_json::from_value(w.clone()).unwrap())
+            .unwrap()
+            .to_json();
+        assert!(v.get("can_approve").is_none(), "{v}");
+        // both approved: they agree
+        w["approved4K"] = json!(true);
+        let v = movie(serde_json::from_value(w.clone()).unwrap())
+            .unwrap()
+            .to_json();
+        assert_eq!(v["can_approve"], false);
+        // 4K only, pending: the 4K lifecycle decides
+        w["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        w["approved4K"] = json!(false);
+        let v = movie(serde_json::from_value(w).unwrap()).unwrap().to_json();
+        assert_eq!(v["can_approve"], true);
+    }
+
+    #[test]
     fn request_id_is_preferred_over_id() {
         assert_eq!(target_id(Some(7), Some(3)), Some(7));
         assert_eq!(target_id(Some(0), Some(3)), Some(3));
@@ -947,7 +993,7 @@ mod tests {
         let r = album(a).unwrap();
         let v = r.to_json();
         assert_eq!(v["target"], json!({"kind": "album", "id": 5}));
-        assert_eq!(v["title"], "Kid A — Radiohead");
+        assert_eq!(v["title"], "Kid A", "the upstream title, unchanged");
         assert_eq!(
             v["identifiers"],
             json!([{"namespace": "musicbrainz", "value": "b8a7c51f-362c-4dcb-a259-bc6e0095f0a6"}])
