@@ -689,6 +689,8 @@ async fn settings_bad_section_and_204() {
     assert_eq!(r["ok"], true);
     assert_eq!(r["data"]["values"], json!([]));
     assert!(!r["warnings"].as_array().unwrap().is_empty());
+    // audit #14: nothing to merge-write against, so no revision is offered
+    assert!(r["data"].get("revision").is_none(), "{r}");
 }
 
 // ------------------------------------------------------------------ read_logs
