@@ -215,7 +215,15 @@ async fn notification_agents_never_return_delivery_values() {
         r["data"]["items"][0],
         json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"})
     );
-    assert_eq!(r["data"]["items"][1]["category"], "not_configured");
+    // audit #16: only the agents with a delivery value set; Ombi's
+    // synthesized empty rows for the other agents are not listed
+    assert_eq!(
+        r["data"]["items"],
+        json!([
+            {"id": "4", "name": "telegram", "value": 4, "category": "configured"},
+            {"id": "3", "name": "pushover", "value": 3, "category": "configured"}
+        ])
+    );
     assert_no_leak(&r);
     assert_eq!(
         h.fake
