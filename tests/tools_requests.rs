@@ -605,7 +605,12 @@ async fn counts_are_instance_scoped() {
         .await;
     let pending = value(&env, "pending").unwrap();
     assert_eq!(pending["scope"], "instance");
-    assert_eq!(pending["value"], 1); // the fake counts movie requests: Interstellar
+    // movies plus TV children (shapes.md §3.13; audit #18): Interstellar
+    // and child 12 pending, Matrix and child 1396 approved, child 21
+    // available, Spirited Away denied; albums never count
+    assert_eq!(pending["value"], 2);
+    assert_eq!(value(&env, "approved").unwrap()["value"], 2);
+    assert_eq!(value(&env, "available").unwrap()["value"], 1);
     assert_eq!(value(&env, "denied").unwrap()["value"], 1);
     assert_eq!(h.gets("/api/v1/Request/count").len(), 1);
 }
