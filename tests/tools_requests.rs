@@ -58,6 +58,45 @@ async fn list_status_and_direction_become_route_segments() {
     );
 }
 
+/// Audit #19: the fake's v2 status filters follow enums.md §21, so the
+/// status pages match what Ombi itself returns for 4K-only and denied rows.
+#[tokio::test]
+async fn list_status_filters_follow_ombis_engine() {
+    let h = Harness::start().await;
+    h.fake.with_data(|d| {
+        // 4K-only, 4K approved: HD flags are defaults, requestedDate MinValue
+        let mut m = movie_request(40, 4040, "Four K Only", "bob");
+        m["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        m["has4KRequest"] = json!(true);
+        m["approved4K"] = json!(true);
+        d.movie_requests.push(m);
+        // approved then denied: not processing
+        let mut m = movie_request(41, 4141, "Approved Then Denied", "bob");
+        m["approved"] = json!(true);
+        m["denied"] = json!(true);
+        d.movie_requests.push(m);
+    });
+    let ids = |env: &Value| -> Vec<i64> {
+        let mut v: Vec<i64> = targets(env)
+            .iter()
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    let page = |status: &str| json!({"action": "list", "media": "movie", "status": status, "page": {"limit": 50}});
+    let env = h.call("read_requests", page("pending")).await;
+    assert_eq!(ids(&env), [2], "4K-only approved is not pending");
+    let env = h.call("read_requests", page("processing")).await;
+    assert_eq!(
+        ids(&env),
+        [1, 40],
+        "denied is not processing; 4K approved is"
+    );
+    let env = h.call("read_requests", page("denied")).await;
+    assert_eq!(ids(&env), [3, 41]);
+}
+
 #[tokio::test]
 async fn list_tv_items_are_children_with_parent_ids() {
     let h = Harness::start().await;

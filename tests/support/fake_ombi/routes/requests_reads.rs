@@ -26,29 +26,41 @@ fn flag(v: &Value, k: &str) -> bool {
     v[k].as_bool().unwrap_or(false)
 }
 
-/// The status filters of the v2 routes (ledger notes per route).
+/// The status filters of the v2 routes, literally enums.md §21 (from
+/// `MovieRequestEngine.GetRequestsByStatus`, `TvRequestEngine.GetRequests`,
+/// `MusicRequestEngine.GetRequestsByStatus`). `None`: no such route.
 fn keep(media: &str, status: &str, r: &Value) -> Option<bool> {
     let (approved, available, denied) =
         (flag(r, "approved"), flag(r, "available"), flag(r, "denied"));
-    let (a4, av4, d4) = (
+    let (has4k, a4, av4, d4) = (
+        flag(r, "has4KRequest"),
         flag(r, "approved4K"),
         flag(r, "available4K"),
         flag(r, "denied4K"),
     );
+    // A 4K-only movie request has the default requestedDate.
+    let hd_requested = !r["requestedDate"]
+        .as_str()
+        .unwrap_or("0001-01-01")
+        .starts_with("0001-01-01");
     Some(match (media, status) {
         (_, "") => true,
         ("movie", "pending") => {
-            !approved && !available && !denied || flag(r, "has4KRequest") && !a4 && !av4 && !d4
+            hd_requested && !approved && !available && !denied || has4k && !a4 && !av4 && !d4
         }
-        ("movie", "processing") => approved && !available || a4 && !av4,
+        ("movie", "processing") => approved && !available && !denied || a4 && !av4 && !d4,
         ("movie", "available" | "availble") => available || av4,
-        ("movie", "denied") => denied || d4,
+        ("movie", "denied") => denied && !available || has4k && d4 && !av4,
         ("movie", "unavailable") => approved && !available,
-        (_, "pending") => !approved && !available && !denied,
-        (_, "processing") => approved && !available,
-        (_, "available") => available,
-        (_, "denied") => denied,
+        ("tv", "pending") => !approved && !available && !denied,
+        ("tv", "processing") => approved && !available && !denied,
+        ("tv", "available") => available && !denied,
+        ("tv", "denied") => denied,
         ("tv", "unavailable") => approved && !available,
+        ("album", "pending") => !approved && !available && !denied,
+        ("album", "processing") => approved && !available && !denied,
+        ("album", "available") => available,
+        ("album", "denied") => denied && !available,
         _ => return None,
     })
 }
