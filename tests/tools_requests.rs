@@ -735,7 +735,8 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
             json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
         )
         .await;
-    assert_eq!(value(&env, "total_requests").unwrap()["value"], 5);
+    // 3 movies (04-01) + 3 TV children (04-02), computed by the fake per range
+    assert_eq!(value(&env, "total_requests").unwrap()["value"], 6);
     // Ombi's numbers as sent (audit #7), the broken ones flagged
     assert_eq!(value(&env, "total_issues").unwrap()["value"], 0);
     assert_eq!(value(&env, "total_issues").unwrap()["unit"], "issues");
@@ -743,18 +744,18 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
         value(&env, "completed_requests_movies").unwrap()["value"],
         3
     );
-    assert_eq!(value(&env, "completed_requests").unwrap()["value"], 4);
+    assert_eq!(value(&env, "completed_requests").unwrap()["value"], 3);
     assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 7);
     let q = h.gets("/api/v1/Stats")[0].query.clone().unwrap();
     assert!(
         q.contains("from=2026-04-01T00%3A00%3A00") && q.contains("to=2026-04-30T23%3A59%3A59"),
         "{q}"
     );
-    h.fake.with_data(|d| d.requests.stats = None);
+    // 04-01 holds movie requests but no TV child request: Ombi's 500
     let env = h
         .call(
             "read_request_stats",
-            json!({"action": "period", "from": "2020-01-01", "to": "2020-01-02"}),
+            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-01"}),
         )
         .await;
     // tools-map.md: the documented 500 degrades to partial

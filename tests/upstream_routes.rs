@@ -190,6 +190,25 @@ async fn a_null_list_body_is_an_empty_list() {
     assert_eq!(err.code, ErrorCode::UpstreamSchemaMismatch);
 }
 
+/// Audit #21: GETs Ombi has no route for answer the SPA page (HTML 200),
+/// in the fake too: an unknown vote type or notification agent.
+#[tokio::test]
+async fn unrouted_gets_are_the_spa_page() {
+    let fake = FakeOmbi::start(Options::default()).await;
+    let up = client::api_key(&fake.url, API_KEY, None);
+    for route in [
+        Route::get("api/v1/Vote").seg("book").seg(1),
+        Route::get("api/v1/Settings/notifications/carrierpigeon"),
+    ] {
+        let err = up
+            .get_json::<serde_json::Value>(None, route)
+            .await
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::UpstreamSchemaMismatch);
+        assert_eq!(err.http_status, Some(200));
+    }
+}
+
 #[tokio::test]
 async fn writes_map_business_results() {
     let fake = FakeOmbi::start(Options::default()).await;

@@ -259,22 +259,58 @@ pub fn remaining(ctx: &Ctx) -> Response {
     }
 }
 
-/// `GET /api/v1/Stats?from=&to=`: 500 without both dates or when the range
-/// has no movie or no TV request (`FirstOrDefault` on a null group).
+/// `GET /api/v1/Stats?from=&to=` (`UserStatsEngine`, shapes.md §5): the
+/// totals over the requests in the range, with Ombi's bugs (`totalIssues`
+/// 0, `completedRequestsMovies` = `totalMovieRequests`); 500 without both
+/// dates, or when the range has no movie or no TV child request
+/// (`FirstOrDefault` on a null group), or when `stats` is `None`.
 pub fn stats(ctx: &Ctx) -> Response {
-    let has = |k: &str| {
+    const FAIL: &str = "Value cannot be null. (Parameter 'source')";
+    let arg = |k: &str| {
         ctx.call
             .query
             .iter()
-            .any(|(q, v)| q.eq_ignore_ascii_case(k) && !v.is_empty())
+            .find(|(q, v)| q.eq_ignore_ascii_case(k) && !v.is_empty())
+            .map(|(_, v)| v.clone())
     };
-    if !has("from") || !has("to") {
-        return error_500("Value cannot be null. (Parameter 'source')");
+    let (Some(from), Some(to)) = (arg("from"), arg("to")) else {
+        return error_500(FAIL);
+    };
+    let data = ctx.shared.data.lock().unwrap();
+    let Some(extra) = data.requests.stats.clone() else {
+        return error_500(FAIL);
+    };
+    // ISO timestamps compare as text; the date part is what ranges use here.
+    let within = |v: &Value| {
+        v.as_str()
+            .is_some_and(|d| d[..d.len().min(19)] >= from[..] && d[..d.len().min(19)] <= to[..])
+    };
+    let movies = data
+        .movie_requests
+        .iter()
+        .filter(|r| within(&r["requestedDate"]))
+        .count();
+    let children = data.requests.children_with_parent();
+    let tv = children
+        .iter()
+        .filter(|c| within(&c["requestedDate"]))
+        .count();
+    if movies == 0 || tv == 0 {
+        return error_500(FAIL);
     }
-    match ctx.shared.data.lock().unwrap().requests.stats.clone() {
-        Some(s) => json(s),
-        None => error_500("Value cannot be null. (Parameter 'source')"),
+    let tv_done = children
+        .iter()
+        .filter(|c| within(&c["markedAsAvailable"]))
+        .count();
+    let mut out = json!({
+        "totalRequests": movies + tv, "totalMovieRequests": movies, "totalTvRequests": tv,
+        "totalIssues": 0, "completedRequestsMovies": movies, "completedRequestsTv": tv_done,
+        "completedRequests": movies + tv_done
+    });
+    for (k, v) in extra.as_object().into_iter().flatten() {
+        out[k] = v.clone();
     }
+    json(out)
 }
 
 pub fn lidarr_enabled(ctx: &Ctx) -> Response {
