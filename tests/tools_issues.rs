@@ -55,8 +55,11 @@ async fn list_by_status_pages_upstream_take_then_skip() {
     assert_eq!(h.gets("/api/v1/Issues/20/0/3").len(), 1);
 }
 
+/// Audit #10: without `status`, the bounded per-status route is read for
+/// each status in turn (never the unbounded `GET /api/v1/Issues`), asking
+/// only for what the window still needs plus one.
 #[tokio::test]
-async fn list_without_status_windows_the_whole_list() {
+async fn list_without_status_reads_each_status_bounded() {
     let h = Harness::start().await;
     let env = h
         .call(
@@ -64,10 +67,61 @@ async fn list_without_status_windows_the_whole_list() {
             json!({"action": "list", "page": {"offset": 1, "limit": 2}}),
         )
         .await;
-    assert_eq!(ids(&env), vec![2, 3]);
-    assert_eq!(ok_data(&env)["page"]["total"], 5);
-    assert_eq!(ok_data(&env)["page"]["mode"], "local");
-    assert_eq!(h.gets("/api/v1/Issues")[0].path, "/api/v1/Issues");
+    // pending 1, 5; in progress 2; resolved 3; closed 4
+    assert_eq!(ids(&env), vec![5, 2]);
+    let page = &ok_data(&env)["page"];
+    // the extra record (3) proves more; closed was never needed, so no total
+    assert_eq!(
+        (
+            page["total"].clone(),
+            page["has_more"].clone(),
+            page["next_offset"].clone()
+        ),
+        (Value::Null, json!(true), json!(3))
+    );
+    let paths: Vec<String> = h
+        .gets("/api/v1/Issues")
+        .into_iter()
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/v1/Issues/4/0/0",
+            "/api/v1/Issues/2/0/1",
+            "/api/v1/Issues/1/0/2"
+        ]
+    );
+    // a window past the end of every status: the whole set, so a total
+    let env = h.call("read_issues", json!({"action": "list"})).await;
+    assert_eq!(ids(&env), vec![1, 5, 2, 3, 4]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["total"].clone(), page["has_more"].clone()),
+        (json!(5), json!(false))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/21/0/0").len(), 1);
+    assert_eq!(h.gets("/api/v1/Issues/17/0/3").len(), 1);
+    // a window inside the pending issues: one read, more is proven, no total
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "list", "page": {"offset": 0, "limit": 1}}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["total"].clone(), page["has_more"].clone()),
+        (Value::Null, json!(true))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/2/0/0").len(), 1);
+    assert!(
+        h.gets("/api/v1/Issues/")
+            .iter()
+            .all(|r| r.path != "/api/v1/Issues")
+    );
+    assert!(!h.paths().iter().any(|p| p == "GET /api/v1/Issues"));
 }
 
 #[tokio::test]
