@@ -215,7 +215,15 @@ async fn notification_agents_never_return_delivery_values() {
         r["data"]["items"][0],
         json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"})
     );
-    assert_eq!(r["data"]["items"][1]["category"], "not_configured");
+    // audit #16: only the agents with a delivery value set; Ombi's
+    // synthesized empty rows for the other agents are not listed
+    assert_eq!(
+        r["data"]["items"],
+        json!([
+            {"id": "4", "name": "telegram", "value": 4, "category": "configured"},
+            {"id": "3", "name": "pushover", "value": 3, "category": "configured"}
+        ])
+    );
     assert_no_leak(&r);
     assert_eq!(
         h.fake
@@ -305,8 +313,16 @@ async fn server_features_and_cron() {
     let h = start().await;
     let r = h.call("read_server", json!({"action": "features"})).await;
     assert_eq!(r["data"]["kind"], "reference_page");
-    assert_eq!(r["data"]["items"][0]["name"], "Movie4KRequests");
-    assert_eq!(r["data"]["items"][0]["value"], false);
+    // audit #6: the same records as read_reference features (value = the
+    // identifier, state in category), never a boolean value
+    assert_eq!(
+        r["data"]["items"][0],
+        json!({"name": "Movie4KRequests", "value": "Movie4KRequests", "category": "disabled"})
+    );
+    let same = h
+        .call("read_reference", json!({"action": "features"}))
+        .await;
+    assert_eq!(r["data"]["items"], same["data"]["items"]);
     let r = h
         .call(
             "read_server",
@@ -681,6 +697,8 @@ async fn settings_bad_section_and_204() {
     assert_eq!(r["ok"], true);
     assert_eq!(r["data"]["values"], json!([]));
     assert!(!r["warnings"].as_array().unwrap().is_empty());
+    // audit #14: nothing to merge-write against, so no revision is offered
+    assert!(r["data"].get("revision").is_none(), "{r}");
 }
 
 // ------------------------------------------------------------------ read_logs

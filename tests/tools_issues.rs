@@ -55,8 +55,11 @@ async fn list_by_status_pages_upstream_take_then_skip() {
     assert_eq!(h.gets("/api/v1/Issues/20/0/3").len(), 1);
 }
 
+/// Audit #10: without `status`, the bounded per-status route is read for
+/// each status in turn (never the unbounded `GET /api/v1/Issues`), asking
+/// only for what the window still needs plus one.
 #[tokio::test]
-async fn list_without_status_windows_the_whole_list() {
+async fn list_without_status_reads_each_status_bounded() {
     let h = Harness::start().await;
     let env = h
         .call(
@@ -64,10 +67,61 @@ async fn list_without_status_windows_the_whole_list() {
             json!({"action": "list", "page": {"offset": 1, "limit": 2}}),
         )
         .await;
-    assert_eq!(ids(&env), vec![2, 3]);
-    assert_eq!(ok_data(&env)["page"]["total"], 5);
-    assert_eq!(ok_data(&env)["page"]["mode"], "local");
-    assert_eq!(h.gets("/api/v1/Issues")[0].path, "/api/v1/Issues");
+    // pending 1, 5; in progress 2; resolved 3; closed 4
+    assert_eq!(ids(&env), vec![5, 2]);
+    let page = &ok_data(&env)["page"];
+    // the extra record (3) proves more; closed was never needed, so no total
+    assert_eq!(
+        (
+            page["total"].clone(),
+            page["has_more"].clone(),
+            page["next_offset"].clone()
+        ),
+        (Value::Null, json!(true), json!(3))
+    );
+    let paths: Vec<String> = h
+        .gets("/api/v1/Issues")
+        .into_iter()
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/v1/Issues/4/0/0",
+            "/api/v1/Issues/2/0/1",
+            "/api/v1/Issues/1/0/2"
+        ]
+    );
+    // a window past the end of every status: the whole set, so a total
+    let env = h.call("read_issues", json!({"action": "list"})).await;
+    assert_eq!(ids(&env), vec![1, 5, 2, 3, 4]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["total"].clone(), page["has_more"].clone()),
+        (json!(5), json!(false))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/21/0/0").len(), 1);
+    assert_eq!(h.gets("/api/v1/Issues/17/0/3").len(), 1);
+    // a window inside the pending issues: one read, more is proven, no total
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "list", "page": {"offset": 0, "limit": 1}}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["total"].clone(), page["has_more"].clone()),
+        (Value::Null, json!(true))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/2/0/0").len(), 1);
+    assert!(
+        h.gets("/api/v1/Issues/")
+            .iter()
+            .all(|r| r.path != "/api/v1/Issues")
+    );
+    assert!(!h.paths().iter().any(|p| p == "GET /api/v1/Issues"));
 }
 
 #[tokio::test]
@@ -200,6 +254,44 @@ async fn provider_summary_is_a_page_of_groups() {
     );
 }
 
+/// Audit #2/#20: Ombi can answer the summary with 200 `null`.
+#[tokio::test]
+async fn provider_summary_null_body_is_an_empty_page() {
+    let h = Harness::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v2/Issues/*").respond(
+            200,
+            Some("application/json; charset=utf-8"),
+            "null",
+        ));
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_summary", "status": "pending"}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "group_page");
+    assert_eq!(data["items"], json!([]));
+    assert_eq!(data["page"]["total"], 0);
+}
+
+/// Audit #13: an issue without a usable id is not a page claiming one issue.
+#[tokio::test]
+async fn get_of_an_issue_without_a_usable_id_is_a_schema_mismatch() {
+    let h = Harness::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Issues/1").respond(
+            200,
+            Some("application/json"),
+            r#"{"id": 0, "title": "x", "status": 0}"#,
+        ));
+    let env = h
+        .call("read_issues", json!({"action": "get", "issue_id": 1}))
+        .await;
+    assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
+}
+
 #[tokio::test]
 async fn provider_details_strips_users_and_comments_and_204_is_empty() {
     let h = Harness::start().await;
@@ -305,7 +397,7 @@ async fn open_votes_use_already_voted_not_my_vote() {
 }
 
 #[tokio::test]
-async fn votes_for_a_request_tally_the_complete_set() {
+async fn votes_for_a_request_page_the_votes_and_state_the_tally() {
     let h = Harness::start().await;
     h.fake.with_data(state_requests::plant_votes);
     let env = h
@@ -315,13 +407,22 @@ async fn votes_for_a_request_tally_the_complete_set() {
         )
         .await;
     let its = items(&env);
-    assert_eq!(
-        its[0],
-        json!({"request_id": 2, "media": "movie", "up": 1, "down": 1})
+    // audit #5: the items and the page count votes, no synthetic tally record
+    assert_eq!(its.len(), 2);
+    assert!(
+        its.iter()
+            .all(|v| v["user_id"].is_string() && v["vote_code"].is_i64())
     );
-    assert_eq!(its.len(), 3);
-    assert!(its[1]["user_id"].is_string() && its[1]["vote_code"].is_i64());
-    assert_eq!(ok_data(&env)["page"]["total"], 3);
+    assert_eq!(ok_data(&env)["page"]["total"], 2);
+    assert_eq!(ok_data(&env)["page"]["returned"], 2);
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("1 up (vote_code 0), 1 down")),
+        "{env}"
+    );
     // albums read from the `music` route
     let env = h
         .call(
@@ -329,10 +430,8 @@ async fn votes_for_a_request_tally_the_complete_set() {
             json!({"action": "for_request", "media": "album", "request_id": 5}),
         )
         .await;
-    assert_eq!(
-        items(&env)[0],
-        json!({"request_id": 5, "media": "album", "up": 0, "down": 0})
-    );
+    assert_eq!(items(&env).len(), 0, "no votes: an empty page");
+    assert_eq!(ok_data(&env)["page"]["total"], 0);
     assert_eq!(h.gets("/api/v1/Vote/music/5").len(), 1);
     h.fake.with_data(|d| d.requests.lidarr_enabled = false);
     let env = h

@@ -58,6 +58,45 @@ async fn list_status_and_direction_become_route_segments() {
     );
 }
 
+/// Audit #19: the fake's v2 status filters follow enums.md §21, so the
+/// status pages match what Ombi itself returns for 4K-only and denied rows.
+#[tokio::test]
+async fn list_status_filters_follow_ombis_engine() {
+    let h = Harness::start().await;
+    h.fake.with_data(|d| {
+        // 4K-only, 4K approved: HD flags are defaults, requestedDate MinValue
+        let mut m = movie_request(40, 4040, "Four K Only", "bob");
+        m["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        m["has4KRequest"] = json!(true);
+        m["approved4K"] = json!(true);
+        d.movie_requests.push(m);
+        // approved then denied: not processing
+        let mut m = movie_request(41, 4141, "Approved Then Denied", "bob");
+        m["approved"] = json!(true);
+        m["denied"] = json!(true);
+        d.movie_requests.push(m);
+    });
+    let ids = |env: &Value| -> Vec<i64> {
+        let mut v: Vec<i64> = targets(env)
+            .iter()
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    let page = |status: &str| json!({"action": "list", "media": "movie", "status": status, "page": {"limit": 50}});
+    let env = h.call("read_requests", page("pending")).await;
+    assert_eq!(ids(&env), [2], "4K-only approved is not pending");
+    let env = h.call("read_requests", page("processing")).await;
+    assert_eq!(
+        ids(&env),
+        [1, 40],
+        "denied is not processing; 4K approved is"
+    );
+    let env = h.call("read_requests", page("denied")).await;
+    assert_eq!(ids(&env), [3, 41]);
+}
+
 #[tokio::test]
 async fn list_tv_items_are_children_with_parent_ids() {
     let h = Harness::start().await;
@@ -100,6 +139,13 @@ async fn list_albums_checks_lidarr_and_has_no_unavailable_filter() {
         .call("read_requests", json!({"action": "list", "media": "album"}))
         .await;
     assert_eq!(items(&env).len(), 2);
+    // AlbumRequest.title as sent, never rewritten with the artist (audit #11)
+    let mut titles: Vec<&str> = items(&env)
+        .iter()
+        .map(|i| i["title"].as_str().unwrap())
+        .collect();
+    titles.sort();
+    assert_eq!(titles, ["Kid A", "OK Computer"]);
     assert_eq!(h.gets("/api/v1/Lidarr/enabled").len(), 1);
     let env = h
         .call(
@@ -283,10 +329,18 @@ async fn get_tv_child_scans_parents_then_reads_the_children() {
     assert_eq!(item["parent_request_id"], 20);
     assert_eq!(item["seasons"][0]["season_number"], 1);
     assert_eq!(item["seasons"][0]["episodes"].as_array().unwrap().len(), 8);
+    // the child's provider ids come from its parent (audit #12)
     assert_eq!(
-        h.gets("/api/v1/Request/tvlite")[0].path,
-        "/api/v1/Request/tvlite/100/0/2/0/0"
+        item["identifiers"],
+        json!([{"namespace": "tmdb", "value": "66732"}, {"namespace": "tvdb", "value": "305288"},
+               {"namespace": "imdb", "value": "tt0066732"}])
     );
+    // the scan reads the allowed v2 TV list, never the avoided v1 tvlite pages
+    assert_eq!(
+        h.gets("/api/v2/Requests/tv")[0].path,
+        "/api/v2/Requests/tv/100/0/requestedDate/desc"
+    );
+    assert!(h.gets("/api/v1/Request/tvlite").is_empty());
     assert_eq!(h.gets("/api/v1/Request/tv/20/child").len(), 1);
     let env = h
         .call(
@@ -354,6 +408,53 @@ async fn children_of_a_parent_with_seasons() {
         h.gets("/api/v1/Request/tv/")[0].path,
         "/api/v1/Request/tv/10/child"
     );
+    // the v1 children carry no parentRequest: the parent's ids are read once
+    for item in items(&env) {
+        assert!(
+            item["identifiers"]
+                .as_array()
+                .unwrap()
+                .contains(&json!({"namespace": "tvdb", "value": "81189"})),
+            "{item}"
+        );
+    }
+    assert_eq!(
+        h.gets("/api/v1/Request/tv/10").len(),
+        2,
+        "child route + parent"
+    );
+}
+
+#[tokio::test]
+async fn a_tv_parent_with_more_than_99_children_is_truncated() {
+    use support::fake_ombi::state_requests::{tv_child, tv_parent};
+    let h = Harness::start().await;
+    h.fake.with_data(|d| {
+        let kids = (0..120)
+            .map(|n| tv_child(7000 + n, 70, "Big", "bob", (1, 1), false, false))
+            .collect();
+        d.requests
+            .tv_parents
+            .push(tv_parent(70, 7070, 8080, "Big", kids));
+    });
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_parent", "id": 70}}),
+        )
+        .await;
+    assert_eq!(items(&env).len(), 100);
+    assert_eq!(env["truncated"], true, "the child cap is a cut: {env}");
+    let page = &ok_data(&env)["page"];
+    assert_eq!(page["total"], 121, "parent + 120 children");
+    assert_eq!(page["has_more"], true);
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("99 of 120"))
+    );
 }
 
 #[tokio::test]
@@ -420,7 +521,54 @@ async fn recent_resolves_tv_parents_child_id_first() {
     assert_eq!(its[4]["target"], json!({"kind": "album", "id": 5}));
     assert_eq!(ok_data(&env)["page"]["mode"], "local");
     assert_eq!(ok_data(&env)["page"]["total"], 5);
-    assert!(!h.gets("/api/v1/Request/tvlite").is_empty());
+    assert!(!h.gets("/api/v2/Requests/tv/").is_empty());
+    assert!(h.gets("/api/v1/Request/tvlite").is_empty());
+}
+
+/// Audit #1: whatever the parent lookup answers, `recent` still returns
+/// every row; TV rows keep their child as target (pinned decision).
+#[tokio::test]
+async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
+    let faults: Vec<(&str, Fault)> = vec![
+        ("html", Fault::on("GET", "/api/v2/Requests/tv/*").html_200()),
+        ("404", Fault::on("GET", "/api/v2/Requests/tv/*").status(404)),
+        ("500", Fault::on("GET", "/api/v2/Requests/tv/*").nasty_500()),
+        ("403", Fault::on("GET", "/api/v2/Requests/tv/*").status(403)),
+        (
+            "dropped",
+            Fault::on("GET", "/api/v2/Requests/tv/*").drop_connection(),
+        ),
+    ];
+    for (what, fault) in faults {
+        let h = Harness::start().await;
+        h.fake.add_fault(fault);
+        let env = h.call("read_requests", json!({"action": "recent"})).await;
+        let its = items(&env);
+        assert_eq!(its.len(), 5, "{what}: {env}");
+        for (i, child) in [(1, 1396), (2, 999), (3, 555)] {
+            assert_eq!(
+                its[i]["target"],
+                json!({"kind": "tv_child", "id": child}),
+                "{what}"
+            );
+            assert!(
+                its[i]["identifiers"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!({"namespace": "ombi_tv_child", "value": child.to_string()})),
+                "{what}"
+            );
+        }
+        assert!(
+            env["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("could not be read")),
+            "{what}: {env}"
+        );
+        assert!(h.gets("/api/v1/Request/tvlite").is_empty());
+    }
 }
 
 #[tokio::test]
@@ -496,7 +644,12 @@ async fn counts_are_instance_scoped() {
         .await;
     let pending = value(&env, "pending").unwrap();
     assert_eq!(pending["scope"], "instance");
-    assert_eq!(pending["value"], 1); // the fake counts movie requests: Interstellar
+    // movies plus TV children (shapes.md §3.13; audit #18): Interstellar
+    // and child 12 pending, Matrix and child 1396 approved, child 21
+    // available, Spirited Away denied; albums never count
+    assert_eq!(pending["value"], 2);
+    assert_eq!(value(&env, "approved").unwrap()["value"], 2);
+    assert_eq!(value(&env, "available").unwrap()["value"], 1);
     assert_eq!(value(&env, "denied").unwrap()["value"], 1);
     assert_eq!(h.gets("/api/v1/Request/count").len(), 1);
 }
@@ -557,6 +710,10 @@ async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
         )
         .await;
     assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 4);
+    // one media: the contract's bare RequestQuota names (audit #8)
+    assert_eq!(value(&env, "remaining").unwrap()["value"], 4);
+    assert_eq!(value(&env, "has_limit").unwrap()["value"], true);
+    assert!(value(&env, "tv.remaining").is_none());
     assert_eq!(h.gets("/api/v1/Request/tv/remaining").len(), 2);
     h.fake
         .with_data(|d| d.requests.quotas.iter_mut().for_each(|q| q.1 = None));
@@ -578,22 +735,32 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
             json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
         )
         .await;
-    assert_eq!(value(&env, "total_requests").unwrap()["value"], 5);
-    assert_eq!(value(&env, "total_issues").unwrap()["value"], Value::Null);
+    // 3 movies (04-01) + 3 TV children (04-02), computed by the fake per range
+    assert_eq!(value(&env, "total_requests").unwrap()["value"], 6);
+    // Ombi's numbers as sent (audit #7), the broken ones flagged
+    assert_eq!(value(&env, "total_issues").unwrap()["value"], 0);
+    assert_eq!(value(&env, "total_issues").unwrap()["unit"], "issues");
+    assert_eq!(
+        value(&env, "completed_requests_movies").unwrap()["value"],
+        3
+    );
+    assert_eq!(value(&env, "completed_requests").unwrap()["value"], 3);
     assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 7);
     let q = h.gets("/api/v1/Stats")[0].query.clone().unwrap();
     assert!(
         q.contains("from=2026-04-01T00%3A00%3A00") && q.contains("to=2026-04-30T23%3A59%3A59"),
         "{q}"
     );
-    h.fake.with_data(|d| d.requests.stats = None);
+    // 04-01 holds movie requests but no TV child request: Ombi's 500
     let env = h
         .call(
             "read_request_stats",
-            json!({"action": "period", "from": "2020-01-01", "to": "2020-01-02"}),
+            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-01"}),
         )
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    // tools-map.md: the documented 500 degrades to partial
+    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
+    assert_eq!(env["data"]["values"], json!([]));
     assert!(
         env["error"]["message"]
             .as_str()
@@ -604,26 +771,21 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
 
 // ------------------------------------------------------------ bounded scans
 
-/// 250 parents before the known ones: the scan pages through the v1 lite
-/// list 100 at a time and stops as soon as it has what it needs.
+/// 250 shows requested after the known ones: the scan pages through the v2
+/// TV list (most recent first) 100 at a time and stops as soon as it has
+/// what it needs. Child `5000 + n` is at position `249 - n`.
 fn many_parents(d: &mut support::fake_ombi::Data) {
     use support::fake_ombi::state_requests::{tv_child, tv_parent};
     let mut parents: Vec<Value> = (0..250)
         .map(|n| {
+            let mut child = tv_child(5000 + n, 1000 + n, "x", "bob", (1, 1), false, false);
+            child["requestedDate"] = json!(format!("2026-05-01T{:02}:{:02}:00Z", n / 60, n % 60));
             tv_parent(
                 1000 + n,
                 50_000 + n,
                 60_000 + n,
                 &format!("Show {n}"),
-                vec![tv_child(
-                    5000 + n,
-                    1000 + n,
-                    "x",
-                    "bob",
-                    (1, 1),
-                    false,
-                    false,
-                )],
+                vec![child],
             )
         })
         .collect();
@@ -643,18 +805,27 @@ async fn tv_child_scan_pages_until_found() {
         .await;
     assert_eq!(items(&env)[0]["parent_request_id"], 20);
     let scans: Vec<String> = h
-        .gets("/api/v1/Request/tvlite")
+        .gets("/api/v2/Requests/tv/")
         .into_iter()
         .map(|r| r.path)
         .collect();
     assert_eq!(
         scans,
         [
-            "/api/v1/Request/tvlite/100/0/2/0/0",
-            "/api/v1/Request/tvlite/100/100/2/0/0",
-            "/api/v1/Request/tvlite/100/200/2/0/0"
+            "/api/v2/Requests/tv/100/0/requestedDate/desc",
+            "/api/v2/Requests/tv/100/100/requestedDate/desc",
+            "/api/v2/Requests/tv/100/200/requestedDate/desc"
         ]
     );
+    // child 12 shares parent 10 with child 1396 on the same page: Ombi's
+    // per-show de-duplication hides one of them, the sibling ids still place it
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_child", "id": 12}}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["parent_request_id"], 10);
 }
 
 #[tokio::test]
@@ -666,17 +837,17 @@ async fn recent_scan_stops_once_every_child_is_placed() {
         d.requests
             .recent
             .retain(|r| r["requestId"] != 999 && r["requestId"] != 555);
-        d.requests.recent[1]["requestId"] = json!(5003);
+        d.requests.recent[1]["requestId"] = json!(5200);
     });
     let env = h.call("read_requests", json!({"action": "recent"})).await;
     assert_eq!(
         items(&env)[1]["target"],
-        json!({"kind": "tv_parent", "id": 1003})
+        json!({"kind": "tv_parent", "id": 1200})
     );
     assert_eq!(
-        h.gets("/api/v1/Request/tvlite").len(),
+        h.gets("/api/v2/Requests/tv/").len(),
         1,
-        "child 5003 is on the first page"
+        "child 5200 is on the first page"
     );
     assert!(env["warnings"].as_array().unwrap().is_empty(), "{env}");
 }

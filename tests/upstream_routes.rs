@@ -161,6 +161,54 @@ async fn typed_get_and_204() {
     assert_eq!((page.collection.len(), page.total), (2, 3));
 }
 
+/// Audit #2: a 200 whose body is the JSON literal `null` is an empty list
+/// (04-results.md group_page), not a schema mismatch; other scalars still are.
+#[tokio::test]
+async fn a_null_list_body_is_an_empty_list() {
+    let fake = FakeOmbi::start(Options::default()).await;
+    let up = client::api_key(&fake.url, API_KEY, None);
+    let route = || Route::get("api/v2/Issues").seg(0).seg(20).seg(0);
+    fake.add_fault(
+        Fault::on("GET", "/api/v2/Issues/0/20/0")
+            .respond(200, Some("application/json; charset=utf-8"), " null\n")
+            .times(1),
+    );
+    let got = up
+        .get_array::<serde_json::Value>(None, route())
+        .await
+        .unwrap();
+    assert!(got.value.is_empty() && !got.cut);
+    fake.add_fault(
+        Fault::on("GET", "/api/v2/Issues/0/20/0")
+            .respond(200, Some("application/json"), "true")
+            .times(1),
+    );
+    let err = up
+        .get_array::<serde_json::Value>(None, route())
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::UpstreamSchemaMismatch);
+}
+
+/// Audit #21: GETs Ombi has no route for answer the SPA page (HTML 200),
+/// in the fake too: an unknown vote type or notification agent.
+#[tokio::test]
+async fn unrouted_gets_are_the_spa_page() {
+    let fake = FakeOmbi::start(Options::default()).await;
+    let up = client::api_key(&fake.url, API_KEY, None);
+    for route in [
+        Route::get("api/v1/Vote").seg("book").seg(1),
+        Route::get("api/v1/Settings/notifications/carrierpigeon"),
+    ] {
+        let err = up
+            .get_json::<serde_json::Value>(None, route)
+            .await
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::UpstreamSchemaMismatch);
+        assert_eq!(err.http_status, Some(200));
+    }
+}
+
 #[tokio::test]
 async fn writes_map_business_results() {
     let fake = FakeOmbi::start(Options::default()).await;

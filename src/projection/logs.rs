@@ -144,12 +144,12 @@ static RULES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     vec![
         // Credentials in URLs: scheme://user:password@host
         (ci(r"(://)[^/\s:@]+:[^/\s@]+@"), "${1}[REDACTED]@"),
-        // Authorization / Proxy-Authorization header values (scheme kept).
+        // Authorization / Proxy-Authorization header values: the whole value
+        // up to the end of the header (or the closing quote in JSON), scheme
+        // included, since any scheme (Negotiate, ApiKey, ...) carries a secret.
         (
-            ci(
-                r#"((?:proxy-)?authorization"?\s*[:=]\s*"?)(?:(bearer|basic|digest|token)\s+)?[^\s",;]+"#,
-            ),
-            "${1}${2} [REDACTED]",
+            ci(r#"((?:proxy-)?authorization"?\s*[:=]\s*"?)[^\r\n"]+"#),
+            "${1}[REDACTED]",
         ),
         // A bare bearer token anywhere.
         (ci(r"(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"), "${1}[REDACTED]"),
@@ -178,9 +178,7 @@ pub fn redact(line: &str) -> String {
             out = re.replace_all(&out, *with).into_owned();
         }
     }
-    // "${1}${2} [REDACTED]" leaves a double space when no scheme was present.
-    out.replace(": [REDACTED]", ":[REDACTED]")
-        .replace("=  [REDACTED]", "= [REDACTED]")
+    out
 }
 
 /// The `logs` object of a `read`.
@@ -245,6 +243,20 @@ mod tests {
                 "eyJhbGciOiJIUzI1NiJ9",
             ),
             ("header Authorization: Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"),
+            // any scheme, not only the well-known ones (audit #15)
+            (
+                "Authorization: Negotiate YIIGhgYJKoZIhvcSAQICAQBuggZ1",
+                "YIIGhgYJ",
+            ),
+            ("Authorization: ApiKey abc123secret", "abc123secret"),
+            (
+                "Proxy-Authorization: NTLM TlRMTVNTUAABAAAA",
+                "TlRMTVNTUAABAAAA",
+            ),
+            (
+                "headers {\"Authorization\":\"Custom s3cr3tv4lue\",\"x\":1}",
+                "s3cr3tv4lue",
+            ),
             (
                 "body {\"apiKey\":\"5d41402abc4b2a76\",\"enabled\":true}",
                 "5d41402abc4b2a76",
@@ -261,6 +273,14 @@ mod tests {
             assert!(!out.contains(secret), "{secret} survived in {out}");
             assert!(out.contains("[REDACTED"), "{out}");
         }
+        assert_eq!(
+            redact("Authorization: Negotiate YIIG"),
+            "Authorization: [REDACTED]"
+        );
+        assert_eq!(
+            redact(r#"{"Authorization":"ApiKey k1","x":1}"#),
+            r#"{"Authorization":"[REDACTED]","x":1}"#
+        );
         assert_eq!(
             redact("2026-05-02 10:00:01 [INF] Started job"),
             "2026-05-02 10:00:01 [INF] Started job"

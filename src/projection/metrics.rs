@@ -89,14 +89,23 @@ pub struct Quota {
 
 /// The caller's quota for one media type. `hasLimit: false` means unlimited
 /// (Ombi then sends `limit: 0, remaining: 0`): only `has_limit: false` comes
-/// out, never a limit or remaining of 0.
-pub fn quota(media: &str, q: &Quota) -> Vec<Value> {
+/// out, never a limit or remaining of 0. One media type read on its own
+/// gives the contract's bare RequestQuota names (`has_limit`, `limit`,
+/// `remaining`, `next_request`); a read of all types prefixes them with the
+/// media (`tv.remaining`) so they stay apart.
+pub fn quota(media: &str, q: &Quota, prefixed: bool) -> Vec<Value> {
     let unit = if media == "tv" {
         "episodes"
     } else {
         "requests"
     };
-    let name = |n: &str| format!("{media}.{n}");
+    let name = |n: &str| {
+        if prefixed {
+            format!("{media}.{n}")
+        } else {
+            n.to_string()
+        }
+    };
     let mut out = Vec::new();
     let Some(has_limit) = q.has_limit else {
         return out;
@@ -166,49 +175,52 @@ pub struct Stats {
     pub completed_requests: Option<i64>,
 }
 
-/// The seven totals. Two are not computed by Ombi (`totalIssues` is never
-/// assigned; `completedRequestsMovies` equals `totalMovieRequests`), and
-/// `completedRequests` sums the wrong one: those are `null` with a warning
-/// rather than a number that looks true.
+/// The seven totals, in Ombi's order, as Ombi reports them (04-results.md:
+/// "stats can expose its seven numeric totals"). Three are not what their
+/// names say (`totalIssues` is never assigned, `completedRequestsMovies`
+/// equals `totalMovieRequests`, `completedRequests` sums it): they keep the
+/// upstream number, and a warning says so.
 pub fn stats(s: &Stats, warnings: &mut Vec<String>) -> Vec<Value> {
-    let u = Some("requests");
+    let requests = Some("requests");
+    let children = Some("tv_child_requests");
     let mut out = Vec::new();
-    let mut put = |name: &str, v: Option<i64>, unit: Option<&str>| {
-        if let Some(v) = v {
-            out.push(metric(name, v.into(), Scope::Instance, unit));
-        }
-    };
-    put("total_requests", s.total_requests, u);
-    put("total_movie_requests", s.total_movie_requests, u);
-    put(
-        "total_tv_requests",
-        s.total_tv_requests,
-        Some("tv_child_requests"),
-    );
-    put(
-        "completed_requests_tv",
-        s.completed_requests_tv,
-        Some("tv_child_requests"),
-    );
-    for (name, present, why) in [
+    for (name, v, unit, unreliable) in [
+        ("total_requests", s.total_requests, requests, None),
+        (
+            "total_movie_requests",
+            s.total_movie_requests,
+            requests,
+            None,
+        ),
+        ("total_tv_requests", s.total_tv_requests, children, None),
         (
             "total_issues",
-            s.total_issues.is_some(),
-            "Ombi never computes it (always 0)",
+            s.total_issues,
+            Some("issues"),
+            Some("Ombi never computes it (always 0)"),
         ),
         (
             "completed_requests_movies",
-            s.completed_requests_movies.is_some(),
-            "Ombi reports the number of movie requests instead",
+            s.completed_requests_movies,
+            requests,
+            Some("Ombi reports the number of movie requests instead"),
+        ),
+        (
+            "completed_requests_tv",
+            s.completed_requests_tv,
+            children,
+            None,
         ),
         (
             "completed_requests",
-            s.completed_requests.is_some(),
-            "Ombi adds the wrong movie figure into it",
+            s.completed_requests,
+            requests,
+            Some("Ombi adds the wrong movie figure into it"),
         ),
     ] {
-        if present {
-            out.push(metric(name, Value::Null, Scope::Instance, u));
+        let Some(v) = v else { continue };
+        out.push(metric(name, v.into(), Scope::Instance, unit));
+        if let Some(why) = unreliable {
             warnings.push(format!("{name} is not reliable: {why}"));
         }
     }
@@ -241,7 +253,7 @@ mod tests {
             json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "0001-01-01T00:00:00Z"}),
         )
         .unwrap();
-        let v = quota("movie", &q);
+        let v = quota("movie", &q, true);
         assert_eq!(
             v,
             vec![json!({"name": "movie.has_limit", "value": false, "scope": "principal"})]
@@ -255,7 +267,12 @@ mod tests {
             json!({"hasLimit": true, "limit": 10, "remaining": 0, "nextRequest": "2026-04-09T00:00:00Z"}),
         )
         .unwrap();
-        let v = quota("tv", &q);
+        let bare: Vec<String> = quota("tv", &q, false)
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(bare, ["has_limit", "limit", "remaining", "next_request"]);
+        let v = quota("tv", &q, true);
         let names: Vec<&str> = v.iter().map(|m| m["name"].as_str().unwrap()).collect();
         assert_eq!(
             names,
@@ -295,7 +312,20 @@ mod tests {
             .iter()
             .find(|m| m["name"] == "total_issues")
             .unwrap();
-        assert_eq!(issues["value"], Value::Null);
+        // the upstream numbers, flagged, never nulled (audit #7)
+        assert_eq!(
+            issues,
+            &json!({"name": "total_issues", "value": 0, "scope": "instance", "unit": "issues"})
+        );
+        let names: Vec<&str> = v["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names[4], "completed_requests_movies");
+        assert_eq!(v["values"][4]["value"], 7);
+        assert_eq!(v["values"][6]["value"], 9);
         assert_eq!(w.len(), 3);
         assert_def("metrics", &v);
     }

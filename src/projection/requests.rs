@@ -62,8 +62,9 @@ pub struct MovieRequest {
     pub requested_date_4k: Option<String>,
 }
 
-/// The `TvRequests` parent as embedded in a child (`parentRequest`): its
-/// `childRequests` (hydrated siblings) are skipped.
+/// The `TvRequests` parent as embedded in a child (`parentRequest`). Its
+/// `childRequests` are the child's siblings (the child itself is dropped as a
+/// reference loop); only their ids are read, for the parent scan.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ParentRef {
@@ -72,6 +73,8 @@ pub struct ParentRef {
     pub tv_db_id: Option<i64>,
     pub external_provider_id: Option<i64>,
     pub imdb_id: Option<String>,
+    #[serde(default)]
+    pub child_requests: Option<Vec<ChildId>>,
 }
 
 /// `ChildRequests` (shapes.md §3.4). `S` is `Option<Vec<WireSeason>>` where
@@ -152,7 +155,7 @@ pub struct TvParent<C = ChildRequest> {
 }
 
 /// Only the id of a child, for scans over parents.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct ChildId {
     pub id: Option<i64>,
 }
@@ -391,7 +394,24 @@ pub fn movie(m: MovieRequest) -> Projected {
     }
     r.requested_user_id = requester(m.requested_user_id, m.requested_user);
     r.subscribed = m.subscribed;
-    r.can_approve = m.can_approve;
+    // Ombi's movie `canApprove` ORs the standard and 4K lifecycles (and is
+    // true for every request without 4K, whose 4K flags are defaults). The
+    // BaseRequest rule (`!approved && !available`) is applied to each
+    // lifecycle that exists instead; when they disagree there is no single
+    // answer and the field stays absent (shapes.md §3.2: do not merge them).
+    let rule = |approved: Option<bool>, available: Option<bool>| Some(!approved? && !available?);
+    let mut lifecycles = Vec::new();
+    if !four_k_only {
+        lifecycles.push(rule(m.approved, m.available));
+    }
+    if m.has_4k_request == Some(true) {
+        lifecycles.push(rule(m.approved_4k, m.available_4k));
+    }
+    r.can_approve = match lifecycles.as_slice() {
+        [one] => *one,
+        [a, b] if a == b => *a,
+        _ => None,
+    };
     Ok(r)
 }
 
@@ -435,10 +455,9 @@ pub fn child<S: IntoSeasons>(c: ChildRequest<S>) -> Projected {
 pub fn album(a: AlbumRequest) -> Projected {
     let id = target_id(a.request_id, a.id).ok_or_else(|| missing_id("album"))?;
     let mut r = RequestRecord::new(TargetKind::Album, id);
-    r.title = match (text(a.title), text(a.artist_name)) {
-        (Some(t), Some(artist)) => Some(format!("{t} — {artist}")),
-        (t, artist) => t.or(artist),
-    };
+    // The album's own title, as Ombi sends it: the request record has no
+    // artist field, and an artist name is not a title.
+    r.title = text(a.title);
     let mut ids = Ids::default();
     ids.add("musicbrainz", text(a.foreign_album_id));
     r.identifiers = ids.0;
@@ -542,6 +561,7 @@ pub struct ParentIndex {
     pub id: i64,
     pub tmdb: Option<i64>,
     pub tvdb: Option<i64>,
+    pub imdb: Option<String>,
     pub child_ids: Vec<i64>,
 }
 
@@ -551,6 +571,7 @@ impl ParentIndex {
             id: pos(p.id)?,
             tmdb: pos(p.external_provider_id),
             tvdb: pos(p.tv_db_id),
+            imdb: text(p.imdb_id.clone()),
             child_ids: p
                 .child_requests
                 .iter()
@@ -558,6 +579,49 @@ impl ParentIndex {
                 .filter_map(|c| pos(c.id))
                 .collect(),
         })
+    }
+
+    /// The parent of one v2 TV list item (a child with its `parentRequest`
+    /// embedded): the item's own id plus its siblings' ids.
+    pub fn of_child(c: &ChildRequest) -> Option<ParentIndex> {
+        let p = c.parent_request.as_ref();
+        let id = pos(c.parent_request_id).or_else(|| p.and_then(|p| pos(p.id)))?;
+        let mut child_ids: Vec<i64> = target_id(c.request_id, c.id).into_iter().collect();
+        if let Some(p) = p {
+            child_ids.extend(p.child_requests.iter().flatten().filter_map(|s| pos(s.id)));
+        }
+        Some(ParentIndex {
+            id,
+            tmdb: p.and_then(|p| pos(p.external_provider_id)),
+            tvdb: p.and_then(|p| pos(p.tv_db_id)),
+            imdb: p.and_then(|p| text(p.imdb_id.clone())),
+            child_ids,
+        })
+    }
+
+    /// The parent's provider ids, added to a child record's identifiers.
+    pub fn add_ids(&self, ids: &mut Ids) {
+        ids.add_id("tmdb", self.tmdb);
+        ids.add_id("tvdb", self.tvdb);
+        ids.add("imdb", self.imdb.clone());
+    }
+}
+
+/// Adds `p` to `seen`, merging with an entry for the same parent (v2 pages
+/// list a parent once per child that survives Ombi's de-duplication).
+pub fn merge_parent(seen: &mut Vec<ParentIndex>, p: ParentIndex) {
+    match seen.iter_mut().find(|s| s.id == p.id) {
+        Some(s) => {
+            for c in p.child_ids {
+                if !s.child_ids.contains(&c) {
+                    s.child_ids.push(c);
+                }
+            }
+            s.tmdb = s.tmdb.or(p.tmdb);
+            s.tvdb = s.tvdb.or(p.tvdb);
+            s.imdb = s.imdb.take().or(p.imdb);
+        }
+        None => seen.push(p),
     }
 }
 
@@ -794,6 +858,36 @@ mod tests {
     }
 
     #[test]
+    fn movie_can_approve_is_per_lifecycle_never_ombis_merged_flag() {
+        // HD only, approved: Ombi says canApprove true (its 4K half is
+        // defaults); the standard lifecycle cannot be approved again.
+        let mut w = movie_wire();
+        w["has4KRequest"] = json!(false);
+        w["canApprove"] = json!(true);
+        let v = movie(serde_json::from_value(w.clone()).unwrap())
+            .unwrap()
+            .to_json();
+        assert_eq!(v["can_approve"], false);
+        // both lifecycles, HD approved, 4K pending: they disagree → absent
+        w["has4KRequest"] = json!(true);
+        let v = movie(serde_json::from_value(w.clone()).unwrap())
+            .unwrap()
+            .to_json();
+        assert!(v.get("can_approve").is_none(), "{v}");
+        // both approved: they agree
+        w["approved4K"] = json!(true);
+        let v = movie(serde_json::from_value(w.clone()).unwrap())
+            .unwrap()
+            .to_json();
+        assert_eq!(v["can_approve"], false);
+        // 4K only, pending: the 4K lifecycle decides
+        w["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        w["approved4K"] = json!(false);
+        let v = movie(serde_json::from_value(w).unwrap()).unwrap().to_json();
+        assert_eq!(v["can_approve"], true);
+    }
+
+    #[test]
     fn request_id_is_preferred_over_id() {
         assert_eq!(target_id(Some(7), Some(3)), Some(7));
         assert_eq!(target_id(Some(0), Some(3)), Some(3));
@@ -899,7 +993,7 @@ mod tests {
         let r = album(a).unwrap();
         let v = r.to_json();
         assert_eq!(v["target"], json!({"kind": "album", "id": 5}));
-        assert_eq!(v["title"], "Kid A — Radiohead");
+        assert_eq!(v["title"], "Kid A", "the upstream title, unchanged");
         assert_eq!(
             v["identifiers"],
             json!([{"namespace": "musicbrainz", "value": "b8a7c51f-362c-4dcb-a259-bc6e0095f0a6"}])

@@ -3,7 +3,7 @@
 //! `about` drops the storage paths and connection strings it carries.
 
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::upstream::sanitize::sanitize;
 
@@ -154,21 +154,6 @@ pub struct WireFeature {
     pub enabled: Option<bool>,
 }
 
-/// Features as references: the feature name with its boolean state.
-pub fn features(rows: &[WireFeature]) -> Vec<Value> {
-    rows.iter()
-        .filter_map(|f| {
-            let name = f.name.as_deref().filter(|n| !n.is_empty())?;
-            let mut m = Map::new();
-            m.insert("id".into(), json!(name));
-            m.insert("name".into(), json!(name));
-            m.insert("value".into(), f.enabled.map_or(Value::Null, Value::Bool));
-            m.insert("category".into(), json!("feature"));
-            Some(Value::Object(m))
-        })
-        .collect()
-}
-
 /// Whether the named feature is on (`Movie4KRequests`, `PlayedSync`).
 pub fn feature_enabled(rows: &[WireFeature], name: &str) -> bool {
     rows.iter().any(|f| {
@@ -259,15 +244,10 @@ mod tests {
     }
 
     #[test]
-    fn features_are_named_booleans() {
+    fn feature_switches_by_name() {
         let rows: Vec<WireFeature> =
             serde_json::from_value(json!([{"name": "Movie4KRequests", "enabled": true}, {"name": "PlayedSync", "enabled": false}]))
                 .unwrap();
-        let out = features(&rows);
-        assert_eq!(
-            out[0],
-            json!({"id": "Movie4KRequests", "name": "Movie4KRequests", "value": true, "category": "feature"})
-        );
         assert!(feature_enabled(&rows, "movie4krequests"));
         assert!(!feature_enabled(&rows, "PlayedSync"));
     }

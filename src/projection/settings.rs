@@ -255,7 +255,7 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
     }
     if raw.is_null() {
         warnings.push(format!(
-            "Ombi returned no settings for section {} (HTTP 204)",
+            "Ombi returned no settings for section {} (HTTP 204): no revision, as there is nothing a patch could merge into",
             section.name
         ));
     }
@@ -286,13 +286,17 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
         omitted.truncate(MAX_VALUES);
         truncated = true;
     }
-    let data = json!({
+    let mut data = json!({
         "kind": "settings",
         "section": section.name,
-        "revision": revision(raw),
         "values": values,
         "omitted_fields": omitted,
     });
+    // 04-results.md: `revision` only when a safe patch can be offered; a
+    // section Ombi has no object for offers nothing to read-modify-write.
+    if !raw.is_null() {
+        data["revision"] = json!(revision(raw));
+    }
     Projected {
         data,
         warnings,

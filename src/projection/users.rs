@@ -142,13 +142,17 @@ pub fn server_users(rows: &[WireServerUser]) -> Vec<Value> {
         .collect()
 }
 
-/// Notification agents as references: `id` the code as text, `name` the
-/// label, `value` the code, `category` whether a delivery value is set.
-/// Never the value itself. Unknown codes keep the code as name, with a warning.
+/// The caller's configured notification agents as references: `id` the
+/// code as text, `name` the label, `value` the code, `category`
+/// `configured`. Ombi synthesizes an empty row (`value: null`) for every
+/// agent the caller never set up and never stores `enabled`, so "a delivery
+/// value is set" is what enabled means here (04-results.md: "exposes enabled
+/// agent labels/codes"); the empty rows are not listed. Never the value
+/// itself. Unknown codes keep the code as name, with a warning.
 pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) -> Vec<Value> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for r in rows {
+    for r in rows.iter().filter(|r| r.configured) {
         let Some(code) = r.agent else { continue };
         if !seen.insert(code) {
             continue;
@@ -160,13 +164,8 @@ pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) 
                 code.to_string()
             }
         };
-        let category = if r.configured {
-            "configured"
-        } else {
-            "not_configured"
-        };
         out.push(
-            json!({"id": code.to_string(), "name": name, "value": code, "category": category}),
+            json!({"id": code.to_string(), "name": name, "value": code, "category": "configured"}),
         );
     }
     out
@@ -252,11 +251,9 @@ mod tests {
             out[0],
             json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"})
         );
-        assert_eq!(
-            out[1],
-            json!({"id": "3", "name": "pushover", "value": 3, "category": "not_configured"})
-        );
-        assert_eq!(out[2]["name"], "42");
+        // the synthesized empty row (no value) is not a configured agent
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1]["name"], "42");
         assert_eq!(warnings.len(), 1);
         let text = serde_json::to_string(&out).unwrap();
         assert!(!text.contains("123456789-chat") && !text.contains("user-key-XYZ"));

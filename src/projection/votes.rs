@@ -76,8 +76,11 @@ pub fn open(v: OpenVote, warnings: &mut Vec<String>) -> Option<Value> {
     Some(Value::Object(o))
 }
 
-/// The votes on one request: a tally record first (only when `complete`),
-/// then one record per live vote. Deleted rows are neither listed nor counted.
+/// The votes on one request: one record per live vote (deleted rows are
+/// neither listed nor counted), so the page's `unit: votes` counts votes.
+/// The up/down tally is stated in a warning, and only when it is computed
+/// from the complete set: the list was not cut and every vote type is known
+/// (04-results.md vote_page).
 pub fn for_request(
     rows: Vec<VoteRow>,
     request_id: i64,
@@ -89,16 +92,8 @@ pub fn for_request(
         .into_iter()
         .filter(|r| r.deleted != Some(true))
         .collect();
-    let mut out = Vec::with_capacity(live.len() + 1);
-    if complete {
-        let count = |code| live.iter().filter(|r| r.vote_type == Some(code)).count() as i64;
-        out.push(serde_json::json!({
-            "request_id": request_id, "media": media_label, "up": count(0), "down": count(1)
-        }));
-    } else {
-        warnings.push("the vote list was cut by the read limit: no totals are given".into());
-    }
-    let mut unknown = 0;
+    let (mut up, mut down, mut unknown) = (0, 0, 0);
+    let mut out = Vec::with_capacity(live.len());
     for r in live {
         let mut o = Map::new();
         o.insert(
@@ -111,6 +106,11 @@ pub fn for_request(
         }
         match r.vote_type.and_then(vote_code) {
             Some(c) => {
+                if c == 0 {
+                    up += 1;
+                } else {
+                    down += 1;
+                }
                 o.insert("vote_code".into(), c.into());
             }
             None => unknown += 1,
@@ -119,7 +119,15 @@ pub fn for_request(
     }
     if unknown > 0 {
         warnings.push(format!(
-            "{unknown} vote(s) have an unknown vote type and are not counted"
+            "{unknown} vote(s) have an unknown vote type: no tally is given"
+        ));
+    }
+    if !complete {
+        warnings.push("the vote list was cut by the read limit: no tally is given".into());
+    } else if unknown == 0 {
+        warnings.push(format!(
+            "tally over all {} vote(s) on {media_label} request {request_id}: {up} up (vote_code 0), {down} down (vote_code 1)",
+            up + down
         ));
     }
     out
@@ -159,33 +167,39 @@ mod tests {
     }
 
     #[test]
-    fn totals_only_from_a_complete_set_and_deleted_rows_do_not_count() {
-        let rows = || -> Vec<VoteRow> {
+    fn votes_are_the_only_records_and_the_tally_needs_a_complete_known_set() {
+        let rows = |third: i64| -> Vec<VoteRow> {
             serde_json::from_value(json!([
                 {"id": 1, "requestId": 12, "voteType": 0, "requestType": 1, "userId": "u-1", "date": "2026-04-01T00:00:00Z", "deleted": false, "user": null},
                 {"id": 2, "requestId": 12, "voteType": 1, "requestType": 1, "userId": "u-2", "deleted": false},
                 {"id": 3, "requestId": 12, "voteType": 0, "requestType": 1, "userId": "u-3", "deleted": true},
-                {"id": 4, "requestId": 12, "voteType": 0, "requestType": 1, "userId": "u-4", "deleted": false}
+                {"id": 4, "requestId": 12, "voteType": third, "requestType": 1, "userId": "u-4", "deleted": false}
             ]))
             .unwrap()
         };
         let mut w = Vec::new();
-        let items = for_request(rows(), 12, "movie", true, &mut w);
+        let items = for_request(rows(0), 12, "movie", true, &mut w);
+        assert_eq!(items.len(), 3, "live votes only, no synthetic record");
+        assert!(items.iter().all(|v| v.get("up").is_none()));
         assert_eq!(
-            items[0],
-            json!({"request_id": 12, "media": "movie", "up": 2, "down": 1})
-        );
-        assert_eq!(items.len(), 4);
-        assert_eq!(
-            items[2],
+            items[1],
             json!({"request_id": 12, "media": "movie", "user_id": "u-2", "vote_code": 1})
         );
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("2 up") && w[0].contains("1 down"), "{w:?}");
         assert_def(
             "vote_page",
-            &page_object("vote_page", items, &Paging::single(4, "votes")),
+            &page_object("vote_page", items, &Paging::single(3, "votes")),
         );
-        let items = for_request(rows(), 12, "movie", false, &mut w);
-        assert!(items.iter().all(|v| v.get("up").is_none()));
-        assert_eq!(w.len(), 1);
+        let mut w = Vec::new();
+        for_request(rows(0), 12, "movie", false, &mut w);
+        assert!(w.iter().all(|m| !m.contains(" up")), "{w:?}");
+        let mut w = Vec::new();
+        let items = for_request(rows(7), 12, "movie", true, &mut w);
+        assert_eq!(items.len(), 3);
+        assert!(w.iter().all(|m| !m.contains(" up")), "{w:?}");
+        let mut w = Vec::new();
+        assert!(for_request(Vec::new(), 2, "movie", true, &mut w).is_empty());
+        assert!(w[0].contains("0 up"));
     }
 }

@@ -84,8 +84,7 @@ async fn local_issues(
 async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     let page = args.page();
     let Some(status) = status_arg(args)? else {
-        // No status: Ombi's only route is the whole list, read under the cap.
-        return local_issues(ctx, Route::get("api/v1/Issues"), page, |_| true).await;
+        return list_all_statuses(ctx, page).await;
     };
     // Note the order: take, then skip.
     let route = Route::get("api/v1/Issues")
@@ -103,6 +102,45 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     issue_page(items, &paging, warnings, got.cut || capped)
 }
 
+/// `list` without `status`: tools-map.md maps `list` to the bounded
+/// `Issues/{take}/{skip}/{status}` route only (the plain `GET /api/v1/Issues`
+/// is every issue, unbounded). The statuses are read in order (pending,
+/// in progress, resolved, closed), each from its start, asking only for
+/// what the window still needs plus one (which proves there is more); their
+/// concatenation is windowed. Every status ending short means the whole set
+/// was seen, so the total is known.
+async fn list_all_statuses(ctx: &CallCtx, page: Page) -> Outcome {
+    let want = page.offset.saturating_add(page.limit.clamp(1, 100));
+    let mut warnings = Vec::new();
+    let mut rows: Vec<Issue> = Vec::new();
+    let mut complete = true;
+    let mut cut = false;
+    for status in 0..=3 {
+        let have = rows.len() as u64;
+        if have > want {
+            complete = false;
+            break;
+        }
+        let take = want + 1 - have;
+        let route = Route::get("api/v1/Issues").seg(take).seg(0).seg(status);
+        let got = get_list::<Issue>(ctx, route, &mut warnings).await?;
+        if got.cut || got.value.len() as u64 >= take {
+            complete = false;
+        }
+        cut |= got.cut;
+        rows.extend(got.value);
+    }
+    let items = proj::issues(rows, &mut warnings);
+    let Window {
+        items: kept,
+        page: paging,
+    } = paging::local(items, page, complete && !cut, "issues");
+    if paging.has_more == Some(true) || page.offset > 0 {
+        warnings.push(SHIFT_WARNING.into());
+    }
+    issue_page(kept, &paging, warnings, cut)
+}
+
 async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
     let id = required_id(args, "issue_id")?;
     let issue = ctx
@@ -111,8 +149,15 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         .await?
         .ok_or_else(|| ToolError::new(ErrorCode::NotFound, format!("no issue with id {id}")))?;
     let mut warnings = Vec::new();
-    let items: Vec<Value> = proj::issue(issue, &mut warnings).into_iter().collect();
-    issue_page(items, &Paging::single(1, "issues"), warnings, false)
+    // The one record must be usable: an empty page claiming one issue
+    // would misstate the count.
+    let item = proj::issue(issue, &mut warnings).ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            format!("Ombi's issue {id} has no usable id"),
+        )
+    })?;
+    issue_page(vec![item], &Paging::single(1, "issues"), warnings, false)
 }
 
 async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {

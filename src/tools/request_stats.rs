@@ -112,7 +112,7 @@ async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
             .get_json::<Quota>(acting(ctx), Route::get(path))
             .await
         {
-            Ok(Some(q)) => values.extend(metrics::quota(m, &q)),
+            Ok(Some(q)) => values.extend(metrics::quota(m, &q, args.str("media").is_none())),
             // 204: Ombi could not resolve the calling user.
             Ok(None) => unresolved += 1,
             Err(e) => {
@@ -163,15 +163,17 @@ async fn period(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .into());
         }
+        // tools-map.md: Ombi's documented 500 for a range without a movie
+        // or without a TV child request degrades to a partial result.
         Err(e) if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected => {
-            return Err(ToolError::new(
-                ErrorCode::UpstreamRejected,
-                format!(
-                    "Ombi cannot compute statistics for {from} to {to}: it fails (HTTP 500) when the range holds no movie request or no TV request; choose a range with both"
-                ),
-            )
-            .with_status(500)
-            .into());
+            let why = format!(
+                "Ombi cannot compute statistics for {from} to {to}: it fails (HTTP 500) when the range holds no movie request or no TV request; choose a range with both"
+            );
+            return Err(partial(
+                metrics::metrics(Vec::new()),
+                ToolError::new(ErrorCode::UpstreamRejected, why.clone()).with_status(500),
+                vec![why],
+            ));
         }
         Err(e) => return Err(e.into()),
     };

@@ -5,7 +5,7 @@
 #![allow(clippy::result_large_err)]
 
 use futures::future::BoxFuture;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::Value;
 
 use super::common::{acting, local_page, reply, require_lidarr, required_id, required_str};
@@ -14,9 +14,10 @@ use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
-    self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
-    MovieRequest, ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
+    self as proj, AlbumRequest, ChildRequest, ChildWithSeasons, FailedRequest, MovieRequest,
+    ParentIndex, RecentRow, RequestRecord, RequestsViewModel, TvParent,
 };
+use crate::projection::wire::pos;
 use crate::upstream::{ArrayScan, Bounded, Payload, Route};
 
 /// Page size of the bounded scans (v2 album list, v1 TV parents).
@@ -228,6 +229,8 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
         .filter(|i| *i > 0)
         .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` must be a positive id"))?;
     let mut warnings = Vec::new();
+    // Set when the tv_parent answer had more children than one page holds.
+    let mut cut_total = None;
     let records = match kind {
         "movie" => {
             let m = ctx
@@ -254,8 +257,12 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
             for k in &mut kids {
                 k.parent_request_id.get_or_insert(id);
             }
+            let all = kids.len();
             if paging::cap(&mut kids, 99) {
-                warnings.push("only the first 99 child requests are listed; use `children` to page through all".into());
+                warnings.push(format!(
+                    "only the first 99 of {all} child requests are listed; use `children` to page through all"
+                ));
+                cut_total = Some(1 + all);
             }
             out.extend(kids);
             out
@@ -273,11 +280,15 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
             .into());
         }
     };
-    let paging = Paging::single(records.len(), "requests");
+    let mut paging = Paging::single(records.len(), "requests");
+    if let Some(total) = cut_total {
+        paging.total = Some(total as u64);
+        paging.has_more = Some(true);
+    }
     Ok(reply(
         page_object("request_page", records_json(&records), &paging),
         warnings,
-        false,
+        cut_total.is_some(),
     ))
 }
 
@@ -285,8 +296,8 @@ fn not_found(what: &str, id: i64) -> ToolError {
     ToolError::new(ErrorCode::NotFound, format!("no {what} with id {id}"))
 }
 
-/// Ombi has no route for one child by id: find its parent with a bounded scan
-/// of the v1 parent list (children inline), then read that parent's children.
+/// Ombi has no route for one child by id: find its parent with the bounded
+/// scan of the v2 TV list, then read that parent's children (with seasons).
 async fn tv_child(
     ctx: &CallCtx,
     id: i64,
@@ -299,7 +310,7 @@ async fn tv_child(
             "among all TV requests".to_string()
         } else {
             format!(
-                "among the first {} TV requests scanned",
+                "among the {} most recent TV child requests scanned",
                 SCAN_PAGE * SCAN_PAGES
             )
         };
@@ -321,33 +332,49 @@ async fn tv_child(
         .ok_or_else(|| not_found("TV child request", id))?;
     let mut r = proj::child(child).map_err(|_| not_found("TV child request", id))?;
     r.parent_request_id.get_or_insert(parent.id);
+    add_parent_ids(&mut r, parent);
     Ok(r)
 }
 
-/// Reads v1 TV parents (lite: children without seasons) page by page until
-/// `done(seen so far)` holds or the bound is reached. Returns what was seen
-/// and whether the whole list was seen.
+/// A child's provider ids live on its parent: added when the child's own
+/// answer did not embed them.
+fn add_parent_ids(r: &mut RequestRecord, parent: &ParentIndex) {
+    let mut ids = proj::Ids(std::mem::take(&mut r.identifiers));
+    parent.add_ids(&mut ids);
+    r.identifiers = ids.0;
+}
+
+/// Reads the v2 TV list (children with their `parentRequest` embedded, most
+/// recent first) page by page until `done(seen so far)` holds or the bound
+/// is reached. tools-map.md avoids the v1 paged `tvlite` route this used to
+/// read; the v2 list is the allowed bounded TV list. Returns the parents seen
+/// (each with the child ids it is known to hold) and whether the whole list
+/// was seen. `total` (children before Ombi's per-show de-duplication) marks
+/// the end, since de-duplicated pages can be short before it.
 async fn scan_parents(
     ctx: &CallCtx,
     done: impl Fn(&[ParentIndex]) -> bool,
 ) -> Result<(Vec<ParentIndex>, bool), ToolError> {
     let mut seen = Vec::new();
     for n in 0..SCAN_PAGES {
-        // Order and filter segments are ignored by Ombi on this route.
-        let route = Route::get("api/v1/Request/tvlite")
+        let route = Route::get("api/v2/Requests/tv")
             .seg(SCAN_PAGE)
             .seg(n * SCAN_PAGE)
-            .seg(2)
-            .seg(0)
-            .seg(0);
-        let (rows, _, cut) = get_collection::<TvParent<ChildId>>(ctx, route).await?;
+            .seg("requestedDate")
+            .seg("desc");
+        let (rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
         let count = rows.len() as u64;
-        seen.extend(rows.iter().filter_map(ParentIndex::of));
+        for p in rows.iter().filter_map(ParentIndex::of_child) {
+            proj::merge_parent(&mut seen, p);
+        }
         if done(&seen) {
             return Ok((seen, false));
         }
-        if count < SCAN_PAGE && !cut {
-            return Ok((seen, true));
+        let end = (n + 1) * SCAN_PAGE;
+        match total.and_then(|t| u64::try_from(t).ok()) {
+            Some(t) if t <= end => return Ok((seen, !cut)),
+            None if count == 0 => return Ok((seen, false)),
+            _ => {}
         }
     }
     Ok((seen, false))
@@ -397,6 +424,36 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut records = proj::project_all(got.value, proj::child, &mut warnings);
     for r in &mut records {
         r.parent_request_id.get_or_insert(parent);
+    }
+    // The v1 children route may not embed `parentRequest`: the provider ids
+    // then come from one read of the parent itself (children skipped).
+    if records.iter().any(|r| r.identifiers.is_empty()) {
+        match ctx
+            .upstream
+            .get_json::<TvParent<IgnoredAny>>(
+                acting(ctx),
+                Route::get("api/v1/Request/tv").seg(parent),
+            )
+            .await
+        {
+            Ok(Some(p)) => {
+                let index = ParentIndex {
+                    id: parent,
+                    tmdb: pos(p.external_provider_id),
+                    tvdb: pos(p.tv_db_id),
+                    imdb: p.imdb_id.filter(|s| !s.trim().is_empty()),
+                    child_ids: Vec::new(),
+                };
+                for r in records.iter_mut().filter(|r| r.identifiers.is_empty()) {
+                    add_parent_ids(r, &index);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => warnings.push(format!(
+                "the parent request could not be read ({}): the children carry no provider ids",
+                e.message
+            )),
+        }
     }
     local_page(
         "request_page",
@@ -492,18 +549,19 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
             tv.iter()
                 .all(|id| seen.iter().any(|p| p.child_ids.contains(id)))
         };
-        let (seen, _) = scan_parents(ctx, all_found).await.or_else(|e| {
-            if e.code == ErrorCode::Forbidden || e.code == ErrorCode::UpstreamRejected {
+        // Whatever the scan does (timeout, HTML, 404, 403 ...), the rows
+        // still come back: unresolved TV rows stay `tv_child` targets
+        // (catalogue.md pinned decision), with one warning naming the failure.
+        match scan_parents(ctx, all_found).await {
+            Ok((seen, _)) => seen,
+            Err(e) => {
                 warnings.push(format!(
-                    "the TV parents could not be read ({}): TV rows keep their child id",
+                    "the TV parents could not be read ({}): TV rows keep their child request as the target",
                     e.message
                 ));
-                Ok((Vec::new(), false))
-            } else {
-                Err(e)
+                Vec::new()
             }
-        })?;
-        seen
+        }
     };
     let records: Vec<RequestRecord> = got
         .value

@@ -9,9 +9,10 @@ use super::common::{acting, reply};
 use super::{CallCtx, Failure, Outcome};
 use crate::catalogue::Args;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::paging::{self, Window};
+use crate::projection::paging;
+use crate::projection::reference;
 use crate::projection::server::{
-    self, WireAbout, WireCronTest, WireFeature, WireMediaServers, WireUpdate, WireWizard,
+    self, WireAbout, WireCronTest, WireMediaServers, WireUpdate, WireWizard,
 };
 use crate::upstream::Route;
 
@@ -133,19 +134,25 @@ async fn update(ctx: &CallCtx) -> Outcome {
     Ok(reply(server::update(feed.as_ref(), check), warnings, false))
 }
 
-/// `GET /api/v2/Features` (anonymous) → references `{name, value: bool}`.
+/// `GET /api/v2/Features` (anonymous) → references projected exactly as
+/// `read_reference features` does: `value` is the identifier (the name),
+/// the state is the `category` (`enabled`/`disabled`).
 async fn features(ctx: &CallCtx) -> Outcome {
     let rows = ctx
         .upstream
-        .get_array::<WireFeature>(acting(ctx), Route::get("api/v2/Features"))
+        .get_array::<reference::Feature>(acting(ctx), Route::get("api/v2/Features"))
         .await?;
-    let Window { items, page } =
-        paging::first(server::features(&rows.value), !rows.cut, "references");
-    Ok(reply(
-        json!({"kind": "reference_page", "items": items, "page": page}),
-        Vec::new(),
-        false,
-    ))
+    let mut warnings = Vec::new();
+    if rows.cut {
+        warnings.push(
+            "Ombi's answer exceeded the 8 MiB read limit; only the records read within it are used"
+                .into(),
+        );
+    }
+    let candidates = rows.value.into_iter().map(reference::feature).collect();
+    let refs = reference::references(candidates, &mut warnings);
+    let w = paging::first(refs, !rows.cut, "references");
+    Ok(reply(reference::reference_page(w), warnings, rows.cut))
 }
 
 /// `POST /api/v1/Settings/testcron` `{expression}` (admin): a pure

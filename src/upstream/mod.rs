@@ -434,6 +434,14 @@ pub fn parse_array<T: DeserializeOwned>(
                 cut: false,
             });
         }
+        // A JSON `null` list (provider summaries, *arr lists when disabled)
+        // is an empty list, like a 204 (04-results.md group_page).
+        Payload::Json(b) if b.trim_ascii() == b"null" => {
+            return Ok(Bounded {
+                value: Vec::new(),
+                cut: false,
+            });
+        }
         Payload::Json(b) | Payload::Text(b) => b,
     };
     let mismatch = |what: String| {

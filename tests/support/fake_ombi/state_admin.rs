@@ -258,11 +258,19 @@ impl AdminData {
                 user_view_model("bob", None, None, "US"),
                 user_view_model("carol", Some("Caz"), Some("fr"), "FR"),
             ],
-            notification_preferences: vec![
-                json!({"id": 7, "userId": user_id("Api"), "agent": 4, "enabled": false, "value": leak("telegram-chat")}),
-                json!({"id": 0, "userId": user_id("Api"), "agent": 1, "enabled": false, "value": null}),
-                json!({"id": 8, "userId": user_id("Api"), "agent": 3, "enabled": false, "value": leak("pushover-key")}),
-            ],
+            // Stored rows first, then Ombi's synthesized defaults (id 0,
+            // value null) for every other agent except Email (0), Mobile (7)
+            // and Webhook (9) (ledger: GET /api/v1/Identity/notificationpreferences).
+            notification_preferences: {
+                let mut rows = vec![
+                    json!({"id": 7, "userId": user_id("Api"), "agent": 4, "enabled": false, "value": leak("telegram-chat")}),
+                    json!({"id": 8, "userId": user_id("Api"), "agent": 3, "enabled": false, "value": leak("pushover-key")}),
+                ];
+                for agent in [1, 2, 5, 6, 8, 10, 11] {
+                    rows.push(json!({"id": 0, "userId": user_id("Api"), "agent": agent, "enabled": false, "value": null}));
+                }
+                rows
+            },
             connected: vec![
                 json!({"userId": user_id("alice"), "displayName": "alice", "userType": 1}),
                 json!({"userId": user_id("alice"), "displayName": "alice", "userType": 1}),

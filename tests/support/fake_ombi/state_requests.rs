@@ -19,7 +19,8 @@ pub struct RequestData {
     pub recent: Vec<Value>,
     /// `FailedRequestViewModel` rows.
     pub retry: Vec<Value>,
-    /// `UserStatsSummary`; `None` = the range has no movie or no TV request (500).
+    /// `UserStatsSummary` extras (the two `mostRequestedUser*` objects);
+    /// the seven totals are computed from the requests in the asked range.
     pub stats: Option<Value>,
     /// `RequestQuotaCountModel` per media (`movie`, `tv`, `album`); `None` = 204.
     pub quotas: Vec<(String, Option<Value>)>,
@@ -258,16 +259,12 @@ pub fn extend_sample(data: &mut Data) {
         "error": "Radarr answered 401 for http://radarr:7878/api/v3/movie?apikey=0123456789abcdef0123456789abcdef"
     })];
     r.stats = Some(json!({
-        "totalRequests": 5, "totalMovieRequests": 3, "totalTvRequests": 2, "totalIssues": 0,
-        "completedRequestsMovies": 3, "completedRequestsTv": 1, "completedRequests": 4,
         "mostRequestedUserMovie": ombi_user("alice"), "mostRequestedUserTv": ombi_user("bob")
     }));
     r.quotas = vec![
         (
             "movie".into(),
-            Some(
-                json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "2026-04-07T00:00:00Z"}),
-            ),
+            Some(json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": NEVER})),
         ),
         (
             "tv".into(),
@@ -277,9 +274,7 @@ pub fn extend_sample(data: &mut Data) {
         ),
         (
             "album".into(),
-            Some(
-                json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "2026-04-07T00:00:00Z"}),
-            ),
+            Some(json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": NEVER})),
         ),
     ];
     data.issues.push(issue(

@@ -121,11 +121,17 @@ fn features(ctx: &Ctx) -> Response {
     ))
 }
 
-/// `RequestCountModel`: movies (+ TV children, none here).
+/// `RequestCountModel`: movie requests plus TV child requests; albums are
+/// excluded (shapes.md §3.13).
 fn request_count(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
+    let children = data.requests.children_with_parent();
     let count = |f: &dyn Fn(&serde_json::Value) -> bool| {
-        data.movie_requests.iter().filter(|r| f(r)).count()
+        data.movie_requests
+            .iter()
+            .chain(children.iter())
+            .filter(|r| f(r))
+            .count()
     };
     json(json!({
         "pending": count(&|r| r["approved"] == json!(false) && r["denied"] != json!(true) && r["available"] == json!(false)),

@@ -26,29 +26,41 @@ fn flag(v: &Value, k: &str) -> bool {
     v[k].as_bool().unwrap_or(false)
 }
 
-/// The status filters of the v2 routes (ledger notes per route).
+/// The status filters of the v2 routes, literally enums.md §21 (from
+/// `MovieRequestEngine.GetRequestsByStatus`, `TvRequestEngine.GetRequests`,
+/// `MusicRequestEngine.GetRequestsByStatus`). `None`: no such route.
 fn keep(media: &str, status: &str, r: &Value) -> Option<bool> {
     let (approved, available, denied) =
         (flag(r, "approved"), flag(r, "available"), flag(r, "denied"));
-    let (a4, av4, d4) = (
+    let (has4k, a4, av4, d4) = (
+        flag(r, "has4KRequest"),
         flag(r, "approved4K"),
         flag(r, "available4K"),
         flag(r, "denied4K"),
     );
+    // A 4K-only movie request has the default requestedDate.
+    let hd_requested = !r["requestedDate"]
+        .as_str()
+        .unwrap_or("0001-01-01")
+        .starts_with("0001-01-01");
     Some(match (media, status) {
         (_, "") => true,
         ("movie", "pending") => {
-            !approved && !available && !denied || flag(r, "has4KRequest") && !a4 && !av4 && !d4
+            hd_requested && !approved && !available && !denied || has4k && !a4 && !av4 && !d4
         }
-        ("movie", "processing") => approved && !available || a4 && !av4,
+        ("movie", "processing") => approved && !available && !denied || a4 && !av4 && !d4,
         ("movie", "available" | "availble") => available || av4,
-        ("movie", "denied") => denied || d4,
+        ("movie", "denied") => denied && !available || has4k && d4 && !av4,
         ("movie", "unavailable") => approved && !available,
-        (_, "pending") => !approved && !available && !denied,
-        (_, "processing") => approved && !available,
-        (_, "available") => available,
-        (_, "denied") => denied,
+        ("tv", "pending") => !approved && !available && !denied,
+        ("tv", "processing") => approved && !available && !denied,
+        ("tv", "available") => available && !denied,
+        ("tv", "denied") => denied,
         ("tv", "unavailable") => approved && !available,
+        ("album", "pending") => !approved && !available && !denied,
+        ("album", "processing") => approved && !available && !denied,
+        ("album", "available") => available,
+        ("album", "denied") => denied && !available,
         _ => return None,
     })
 }
@@ -247,22 +259,58 @@ pub fn remaining(ctx: &Ctx) -> Response {
     }
 }
 
-/// `GET /api/v1/Stats?from=&to=`: 500 without both dates or when the range
-/// has no movie or no TV request (`FirstOrDefault` on a null group).
+/// `GET /api/v1/Stats?from=&to=` (`UserStatsEngine`, shapes.md §5): the
+/// totals over the requests in the range, with Ombi's bugs (`totalIssues`
+/// 0, `completedRequestsMovies` = `totalMovieRequests`); 500 without both
+/// dates, or when the range has no movie or no TV child request
+/// (`FirstOrDefault` on a null group), or when `stats` is `None`.
 pub fn stats(ctx: &Ctx) -> Response {
-    let has = |k: &str| {
+    const FAIL: &str = "Value cannot be null. (Parameter 'source')";
+    let arg = |k: &str| {
         ctx.call
             .query
             .iter()
-            .any(|(q, v)| q.eq_ignore_ascii_case(k) && !v.is_empty())
+            .find(|(q, v)| q.eq_ignore_ascii_case(k) && !v.is_empty())
+            .map(|(_, v)| v.clone())
     };
-    if !has("from") || !has("to") {
-        return error_500("Value cannot be null. (Parameter 'source')");
+    let (Some(from), Some(to)) = (arg("from"), arg("to")) else {
+        return error_500(FAIL);
+    };
+    let data = ctx.shared.data.lock().unwrap();
+    let Some(extra) = data.requests.stats.clone() else {
+        return error_500(FAIL);
+    };
+    // ISO timestamps compare as text; the date part is what ranges use here.
+    let within = |v: &Value| {
+        v.as_str()
+            .is_some_and(|d| d[..d.len().min(19)] >= from[..] && d[..d.len().min(19)] <= to[..])
+    };
+    let movies = data
+        .movie_requests
+        .iter()
+        .filter(|r| within(&r["requestedDate"]))
+        .count();
+    let children = data.requests.children_with_parent();
+    let tv = children
+        .iter()
+        .filter(|c| within(&c["requestedDate"]))
+        .count();
+    if movies == 0 || tv == 0 {
+        return error_500(FAIL);
     }
-    match ctx.shared.data.lock().unwrap().requests.stats.clone() {
-        Some(s) => json(s),
-        None => error_500("Value cannot be null. (Parameter 'source')"),
+    let tv_done = children
+        .iter()
+        .filter(|c| within(&c["markedAsAvailable"]))
+        .count();
+    let mut out = json!({
+        "totalRequests": movies + tv, "totalMovieRequests": movies, "totalTvRequests": tv,
+        "totalIssues": 0, "completedRequestsMovies": movies, "completedRequestsTv": tv_done,
+        "completedRequests": movies + tv_done
+    });
+    for (k, v) in extra.as_object().into_iter().flatten() {
+        out[k] = v.clone();
     }
+    json(out)
 }
 
 pub fn lidarr_enabled(ctx: &Ctx) -> Response {

@@ -3,8 +3,10 @@
 //! sections as upstream: customization, authentication, Issues, landingpage;
 //! sonarr and radarr need PowerUser; the rest Admin.
 
-use axum::response::Response;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 
+use super::super::faults::SPA_INDEX;
 use super::super::{json, no_content};
 use super::{Access, Ctx, RouteDef};
 
@@ -50,10 +52,38 @@ pub fn routes() -> Vec<RouteDef> {
     t
 }
 
+/// The agents SettingsController has `notifications/<agent>` GETs for.
+const AGENTS: &[&str] = &[
+    "email",
+    "discord",
+    "telegram",
+    "pushbullet",
+    "pushover",
+    "slack",
+    "mattermost",
+    "twilio",
+    "mobile",
+    "gotify",
+    "ntfy",
+    "webhook",
+    "newsletter",
+];
+
 /// The section named by the path after `Settings/`, case-insensitively.
+/// An agent Ombi has no route for falls through to the SPA (HTML 200).
 fn section(ctx: &Ctx) -> Response {
     let path = ctx.call.path.trim_matches('/').to_ascii_lowercase();
     let key = path.split_once("settings/").map(|(_, k)| k).unwrap_or("");
+    if let Some(agent) = key.strip_prefix("notifications/")
+        && !AGENTS.contains(&agent)
+    {
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/html")],
+            SPA_INDEX,
+        )
+            .into_response();
+    }
     match ctx.shared.data.lock().unwrap().admin.settings.get(key) {
         Some(v) => json(v.clone()),
         None => no_content(),

@@ -2,12 +2,23 @@
 //! requests with tallies, `myVote` 1 (Downvote) when the caller has not
 //! voted; `GET /api/v1/Vote/{movie|tv|music}/{id}` returns raw `Votes` rows.
 
-use axum::response::Response;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use super::super::faults::SPA_INDEX;
+use super::super::json;
 use super::super::state::user_id;
-use super::super::{error_500, json};
 use super::{Access, Ctx, RouteDef};
+
+fn spa() -> Response {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/html")],
+        SPA_INDEX,
+    )
+        .into_response()
+}
 
 pub fn routes() -> Vec<RouteDef> {
     vec![
@@ -84,11 +95,8 @@ fn rows(ctx: &Ctx) -> Response {
         "movie" => 1,
         "tv" => 0,
         "music" => 2,
-        _ => {
-            return error_500(
-                "The SPA default page middleware could not return the default page '/index.html' because it was not found, and no other middleware handled the request.",
-            );
-        }
+        // No such route: a GET falls through to the SPA's index.html (200).
+        _ => return spa(),
     };
     let id = ctx.int("requestId");
     let data = ctx.shared.data.lock().unwrap();
