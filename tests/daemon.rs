@@ -283,7 +283,15 @@ fn protocol_edges_discover_unknown_methods_and_garbage() {
         r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
         "\n",
     );
-    let run = run_shim(&d.socket, input, None, Duration::from_millis(700));
+    // An over-long line (2 MiB, over the 1 MiB frame cap) is dropped without
+    // taking the session down: the requests after it are still answered.
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}}}}\n",
+        "a".repeat(2 * 1024 * 1024)
+    );
+    let (head, tail) = input.split_at(input.find("this is not json").unwrap());
+    let input = format!("{head}{huge}{tail}");
+    let run = run_shim(&d.socket, &input, None, Duration::from_millis(900));
     let replies: Vec<serde_json::Value> = run
         .stdout
         .lines()
@@ -299,6 +307,10 @@ fn protocol_edges_discover_unknown_methods_and_garbage() {
     assert_eq!(by_id(1)["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(by_id(2)["error"]["code"], -32601);
     assert!(by_id(3)["result"]["tools"].is_array());
+    assert!(
+        replies.iter().all(|r| r["id"] != 9),
+        "the over-long line gets no reply"
+    );
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
 }
 
