@@ -8,7 +8,7 @@ mod harness;
 #[path = "support/mod.rs"]
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use harness::{Daemon, DaemonOpts, SHIM};
@@ -22,7 +22,7 @@ fn inspector() -> Option<(PathBuf, PathBuf)> {
     (cli.exists() && node.exists()).then_some((cli, bin))
 }
 
-fn run(cli: &PathBuf, bin: &PathBuf, socket: &std::path::Path, args: &[&str]) -> Value {
+fn run(cli: &Path, bin: &Path, socket: &Path, args: &[&str]) -> Value {
     let path = format!(
         "{}:{}",
         bin.display(),
