@@ -238,23 +238,8 @@ impl Ids {
     }
 }
 
-#[derive(Debug, Serialize)]
-pub struct Episode {
-    pub episode_number: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub requested: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub available: Option<bool>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Season {
-    pub season_number: i64,
-    pub episodes: Vec<Episode>,
-    pub truncated: bool,
-}
+// `$defs/episode` and `$defs/season` have one home: the media projection.
+pub use super::media::{Episode, Season};
 
 /// One `$defs/request` record.
 #[derive(Debug, Serialize)]
