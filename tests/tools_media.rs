@@ -1359,4 +1359,6 @@ async fn search_bodies_carry_the_users_language() {
     let body: Value =
         serde_json::from_str(&rig.last("POST", "/api/v2/Search/movie/similar").body).unwrap();
     assert_eq!(body, json!({"theMovieDbId": 603, "languageCode": "de"}));
+    // The user's language was read once for both searches that needed it.
+    assert_eq!(rig.fake.hits("GET", "/api/v1/Identity"), 1);
 }

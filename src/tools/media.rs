@@ -95,13 +95,57 @@ pub(super) async fn body_language(ctx: &CallCtx, args: &Args) -> Option<String> 
     if let Some(lang) = args.str("language") {
         return Some(lang.to_string());
     }
-    ctx.upstream
+    // Keyed by the Ombi instance too: one process may talk to several (tests).
+    let who = format!(
+        "{}\u{0}{}",
+        ctx.upstream.base_url(),
+        acting(ctx).unwrap_or("")
+    );
+    if let Some(lang) = USER_LANGUAGE.get(&who) {
+        return lang;
+    }
+    let lang = ctx
+        .upstream
         .get_json::<UserLanguage>(acting(ctx), Route::get("api/v1/Identity"))
         .await
         .ok()
         .flatten()
         .and_then(|u| u.language)
-        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim().is_empty());
+    USER_LANGUAGE.put(who, lang.clone());
+    lang
+}
+
+/// The acting users' languages, kept briefly so a search costs one Ombi
+/// round trip, not two; a changed language shows within the TTL.
+static USER_LANGUAGE: LanguageCache = LanguageCache::new();
+
+struct LanguageCache(std::sync::Mutex<Vec<(String, std::time::Instant, Option<String>)>>);
+
+impl LanguageCache {
+    const TTL: std::time::Duration = std::time::Duration::from_secs(300);
+    /// Acting users are few (the policy's `ombi_user`s): a small list will do.
+    const MAX: usize = 64;
+
+    const fn new() -> Self {
+        LanguageCache(std::sync::Mutex::new(Vec::new()))
+    }
+
+    fn get(&self, who: &str) -> Option<Option<String>> {
+        let list = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        list.iter()
+            .find(|(w, at, _)| w == who && at.elapsed() < Self::TTL)
+            .map(|(_, _, lang)| lang.clone())
+    }
+
+    fn put(&self, who: String, lang: Option<String>) {
+        let mut list = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        list.retain(|(w, at, _)| *w != who && at.elapsed() < Self::TTL);
+        if list.len() >= Self::MAX {
+            list.remove(0);
+        }
+        list.push((who, std::time::Instant::now(), lang));
+    }
 }
 
 /// A note when a `language` argument cannot be passed on by the route.
