@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{error, info, warn};
 
-use crate::server::{App, Mcp, Session};
+use crate::server::{App, McpService, Session};
 use crate::transport::listener::Listener;
 use crate::transport::policy::{PeerCred, Policy, lookup_user};
 
@@ -145,7 +145,7 @@ async fn serve_connection(
     );
     let (read, write) = stream.into_split();
     let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_LINE_BYTES);
-    match serve_server_with_ct(Mcp(Session::new(app, identity)), transport, ct).await {
+    match serve_server_with_ct(McpService(Session::new(app, identity)), transport, ct).await {
         Ok(running) => {
             let reason = running.waiting().await;
             info!(uid = cred.uid, pid = ?cred.pid, reason = ?reason.ok(), "session ended");

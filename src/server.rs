@@ -8,21 +8,15 @@ use std::sync::Arc;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, Implementation,
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
-    Tool,
 };
 use rmcp::model::{ClientNotification, ClientRequest, ServerResult};
 use rmcp::service::{NotificationContext, RequestContext, Service};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use std::panic::AssertUnwindSafe;
-use std::time::Instant;
 
-use futures::FutureExt;
 use tokio_util::task::TaskTracker;
-use tracing::{info, warn};
 
-use crate::catalogue::{self, ToolDef};
-use crate::contract::{ToolError, envelope};
-use crate::tools::{self, CallCtx, Failure, Outcome};
+use crate::contract;
+use crate::tools::{self, CallCtx};
 use crate::transport::Identity;
 use crate::upstream::Upstream;
 
@@ -61,39 +55,9 @@ impl Session {
         }
     }
 
-    /// The tools this session may see and call: its bundles, its read-only
-    /// flag, and only tools that are implemented.
-    fn visible(&self) -> Vec<&'static ToolDef> {
-        catalogue::visible(self.identity.bundles, self.identity.read_only, |name| {
-            tools::handler(name).is_some()
-        })
-    }
-
-    fn visible_tools(&self) -> Vec<Tool> {
-        self.visible()
-            .into_iter()
-            .map(|t| t.mcp_tool().clone())
-            .collect()
-    }
-
-    /// Validates, runs and renders one call. A handler panic becomes
-    /// INTERNAL_ERROR: one bad call never takes the daemon down.
-    async fn run_call(
-        &self,
-        def: &'static ToolDef,
-        ctx: &CallCtx,
-        arguments: Option<&rmcp::model::JsonObject>,
-    ) -> Outcome {
-        let args = def.validate(arguments)?;
-        let handler =
-            tools::handler(def.name).ok_or_else(|| ToolError::internal("tool has no handler"))?;
-        let work = AssertUnwindSafe(handler(ctx, &args)).catch_unwind();
-        tokio::select! {
-            result = work => result.unwrap_or_else(|_| {
-                Err(Failure::from(ToolError::internal("the tool failed unexpectedly; see the daemon log")))
-            }),
-            _ = ctx.cancel.cancelled() => Err(Failure::from(ToolError::internal("cancelled"))),
-        }
+    /// The tools this session may see and call: its bundles and read-only flag.
+    fn visible(&self) -> impl Iterator<Item = &'static tools::Tool> + use<> {
+        tools::visible(self.identity.bundles, self.identity.read_only)
     }
 }
 
@@ -121,7 +85,9 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(self.visible_tools()))
+        Ok(ListToolsResult::with_all_items(
+            self.visible().map(|t| t.mcp().clone()).collect(),
+        ))
     }
 
     async fn call_tool(
@@ -131,7 +97,7 @@ impl ServerHandler for Session {
     ) -> Result<CallToolResponse, McpError> {
         // Outside the session's set (other bundle, write when read-only, not
         // implemented) a tool does not exist: a protocol error, not a result.
-        let Some(def) = self.visible().into_iter().find(|t| t.name == request.name) else {
+        let Some(tool) = self.visible().find(|t| t.def.name == request.name) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool: {}", request.name),
                 None,
@@ -139,35 +105,23 @@ impl ServerHandler for Session {
         };
         // Shutdown waits for this token: in-flight calls finish.
         let _in_flight = self.app.calls.token();
-        let started = Instant::now();
         let ctx = CallCtx {
             identity: self.identity.clone(),
             correlation_id: uuid::Uuid::new_v4().simple().to_string(),
             cancel: context.ct.clone(),
             upstream: self.app.upstream.clone(),
         };
-        let outcome = self.run_call(def, &ctx, request.arguments.as_ref()).await;
-        let elapsed_ms = started.elapsed().as_millis() as u64;
-        match &outcome {
-            Ok(reply) => info!(
-                tool = def.name, correlation_id = %ctx.correlation_id, uid = self.identity.uid,
-                elapsed_ms, truncated = reply.truncated, "tool call ok"
-            ),
-            Err(f) => warn!(
-                tool = def.name, correlation_id = %ctx.correlation_id, uid = self.identity.uid,
-                elapsed_ms, code = ?f.error.code, field = ?f.error.field, "tool call failed"
-            ),
-        }
-        Ok(envelope::render(def.name, outcome, &ctx.correlation_id).into())
+        let envelope = tools::call(tool, &ctx, request.arguments.as_ref()).await;
+        Ok(contract::envelope::into_result(envelope).into())
     }
 }
 
 /// The service rmcp runs for a connection: the session, except that
 /// `server/discover` (a later protocol revision's opener) gets -32601 at once,
 /// before rmcp's own handling, so probing clients fall back to `initialize`.
-pub struct Mcp(pub Session);
+pub struct McpService(pub Session);
 
-impl Service<RoleServer> for Mcp {
+impl Service<RoleServer> for McpService {
     async fn handle_request(
         &self,
         request: ClientRequest,

@@ -5,7 +5,12 @@ mod bad_args;
 
 use std::collections::BTreeSet;
 
-use ombi_mcp::catalogue::{self, TOOLS};
+use ombi_mcp::catalogue::{ToolDef, mcp};
+use ombi_mcp::tools;
+
+fn find(name: &str) -> Option<&'static ToolDef> {
+    tools::definitions().find(|d| d.name == name)
+}
 use ombi_mcp::contract::ErrorCode;
 use serde_json::Value;
 
@@ -15,7 +20,7 @@ fn every_invalid_call_names_its_field() {
     assert!(cases.len() >= 60, "table has {} cases", cases.len());
     let mut failures = Vec::new();
     for (tool, args, field) in &cases {
-        let def = catalogue::find(tool).unwrap_or_else(|| panic!("unknown tool {tool}"));
+        let def = find(tool).unwrap_or_else(|| panic!("unknown tool {tool}"));
         match def.validate(args.as_object()) {
             Ok(a) => failures.push(format!("{tool} {args}: accepted as {:?}", a.as_map())),
             Err(e) => {
@@ -35,7 +40,7 @@ fn every_invalid_call_names_its_field() {
 #[test]
 fn the_table_covers_every_tool() {
     let covered: BTreeSet<&str> = bad_args::cases().iter().map(|c| c.0).collect();
-    for t in TOOLS.iter() {
+    for t in tools::definitions() {
         assert!(
             covered.contains(t.name),
             "{} has no bad-argument case",
@@ -47,7 +52,7 @@ fn the_table_covers_every_tool() {
 #[test]
 fn valid_calls_pass_with_defaults_filled() {
     for (tool, args, want) in bad_args::valid() {
-        let def = catalogue::find(tool).unwrap();
+        let def = find(tool).unwrap();
         let got = def
             .validate(args.as_object())
             .unwrap_or_else(|e| panic!("{tool} {args}: {e:?}"));
@@ -58,7 +63,7 @@ fn valid_calls_pass_with_defaults_filled() {
 
 #[test]
 fn messages_are_actionable() {
-    let def = catalogue::find("read_discover").unwrap();
+    let def = find("read_discover").unwrap();
     let e = def
         .validate(serde_json::json!({"action": "similar"}).as_object())
         .unwrap_err();
@@ -74,7 +79,7 @@ fn messages_are_actionable() {
         "{}",
         e.message
     );
-    let def = catalogue::find("read_search").unwrap();
+    let def = find("read_search").unwrap();
     let e = def
         .validate(serde_json::json!({"query": "x", "page": {"limit": 500}}).as_object())
         .unwrap_err();
@@ -87,10 +92,10 @@ fn messages_are_actionable() {
 
 #[test]
 fn missing_arguments_object_is_empty() {
-    let def = catalogue::find("read_server").unwrap();
+    let def = find("read_server").unwrap();
     let e = def.validate(None).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("/action"));
-    let def = catalogue::find("read_logs").unwrap();
+    let def = find("read_logs").unwrap();
     assert!(
         def.validate(serde_json::json!({"action": "list"}).as_object())
             .is_ok()
@@ -103,8 +108,8 @@ fn missing_arguments_object_is_empty() {
 #[test]
 fn advertised_input_schemas_agree_on_valid_calls() {
     for (tool, args, _) in bad_args::valid() {
-        let def = catalogue::find(tool).unwrap();
-        let schema = Value::Object((*def.mcp_tool().input_schema).clone());
+        let def = find(tool).unwrap();
+        let schema = Value::Object(mcp::input_schema(def));
         let v = jsonschema::draft7::new(&schema).unwrap();
         assert!(v.is_valid(&args), "{tool} {args}");
     }

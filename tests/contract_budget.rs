@@ -2,10 +2,11 @@
 //! log lines capped, text shortened before records are dropped, and every cut
 //! reported with `truncated: true` and a warning; paging stays honest.
 
-use ombi_mcp::catalogue::find;
 use ombi_mcp::contract::budget::{self, MAX_BYTES};
+use ombi_mcp::contract::schema::output_schema;
 use ombi_mcp::contract::{ErrorCode, ToolError, envelope, render};
-use ombi_mcp::tools::{Failure, Reply};
+use ombi_mcp::contract::{Failure, Reply};
+use ombi_mcp::tools::definitions;
 use serde_json::{Value, json};
 
 fn reply(data: Value) -> Reply {
@@ -21,15 +22,8 @@ fn size(v: &Value) -> usize {
 }
 
 fn validate(tool: &str, env: &Value) {
-    let schema = Value::Object(
-        (*find(tool)
-            .unwrap()
-            .mcp_tool()
-            .output_schema
-            .clone()
-            .unwrap())
-        .clone(),
-    );
+    let def = definitions().find(|d| d.name == tool).unwrap();
+    let schema = Value::Object(output_schema(def.name, def.families));
     let v = jsonschema::draft202012::new(&schema).unwrap();
     let errs: Vec<String> = v
         .iter_errors(env)

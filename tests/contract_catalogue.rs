@@ -1,114 +1,57 @@
-//! The catalogue as `tools/list` shows it: counts, annotations, input schema
-//! rules, snapshots per bundle combination, and the list's byte size.
+//! The catalogue as `tools/list` shows it, derived from `tools::TOOLS` (and the
+//! unserved definitions): visible sets, annotations, input schema rules, one
+//! snapshot per tool, and the list's byte size per bundle combination.
 
 use std::path::PathBuf;
 
-use ombi_mcp::catalogue::{self, Bundle, BundleSet, TOOLS};
+use ombi_mcp::catalogue::{Bundle, BundleSet, ToolDef, mcp};
+use ombi_mcp::tools;
 use serde_json::Value;
 
-fn set(bundles: &[Bundle]) -> BundleSet {
-    bundles.iter().copied().collect()
+/// Every definition as `tools/list` would show it (served or not).
+fn listed() -> Vec<(&'static ToolDef, Value)> {
+    tools::definitions()
+        .map(|d| (d, serde_json::to_value(mcp::build(d)).unwrap()))
+        .collect()
 }
-
-fn tools_list(bundles: BundleSet, read_only: bool) -> Value {
-    let tools = catalogue::list_tools(bundles, read_only, |_| true);
-    serde_json::json!({ "tools": tools })
-}
-
-const COMBOS: &[(&str, &[Bundle], bool)] = &[
-    ("core", &[Bundle::Core], false),
-    (
-        "core_moderation",
-        &[Bundle::Core, Bundle::Moderation],
-        false,
-    ),
-    (
-        "all",
-        &[Bundle::Core, Bundle::Moderation, Bundle::Administration],
-        false,
-    ),
-    (
-        "all_read_only",
-        &[Bundle::Core, Bundle::Moderation, Bundle::Administration],
-        true,
-    ),
-];
 
 #[test]
-fn counts_match_the_catalogue() {
+fn visible_sets_follow_bundles_and_read_only() {
     let all = BundleSet::all();
-    assert_eq!(TOOLS.len(), 31);
-    assert_eq!(catalogue::visible(all, false, |_| true).len(), 31);
-    assert_eq!(
-        catalogue::visible(set(&[Bundle::Core]), false, |_| true).len(),
-        17
-    );
-    assert_eq!(
-        catalogue::visible(set(&[Bundle::Moderation]), false, |_| true).len(),
-        6
-    );
-    assert_eq!(
-        catalogue::visible(set(&[Bundle::Administration]), false, |_| true).len(),
-        8
-    );
-    assert_eq!(catalogue::visible(all, true, |_| true).len(), 14);
-    assert_eq!(
-        TOOLS.iter().filter(|t| t.name.starts_with("read_")).count(),
-        14
-    );
-    assert_eq!(TOOLS.iter().filter(|t| t.is_write()).count(), 17);
-    assert!(
-        catalogue::visible(all, true, |_| true)
+    assert_eq!(tools::visible(all, false).count(), tools::TOOLS.len());
+    for b in Bundle::ALL {
+        let one: BundleSet = [b].into_iter().collect();
+        let want: Vec<&str> = tools::TOOLS
             .iter()
-            .all(|t| !t.is_write())
+            .filter(|t| t.def.bundle == b)
+            .map(|t| t.def.name)
+            .collect();
+        let got: Vec<&str> = tools::visible(one, false).map(|t| t.def.name).collect();
+        assert_eq!(got, want, "{b:?}");
+    }
+    assert!(tools::visible(all, true).all(|t| !t.def.is_write()));
+    assert_eq!(
+        tools::visible(all, true).count(),
+        tools::TOOLS.iter().filter(|t| !t.def.is_write()).count()
     );
-    // `implemented` filters too.
-    let only = catalogue::visible(all, false, |n| n == "read_search");
-    assert_eq!(only.len(), 1);
-    assert_eq!(only[0].name, "read_search");
-    assert!(catalogue::visible(BundleSet::EMPTY, false, |_| true).is_empty());
-    assert!(catalogue::find("read_logs").is_some());
-    assert!(catalogue::find("read_everything").is_none());
+    assert_eq!(tools::visible(BundleSet::EMPTY, false).count(), 0);
+    // Served means listed; an unserved definition is never found.
+    for d in tools::UNSERVED {
+        assert!(tools::find(d.name).is_none(), "{}", d.name);
+    }
+    assert!(tools::find("read_everything").is_none());
 }
-
-#[test]
-fn names_are_unique() {
-    let mut names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
-    names.sort();
-    names.dedup();
-    assert_eq!(names.len(), 31);
-}
-
-/// The D column of `catalogue.md`.
-const DESTRUCTIVE: &[&str] = &[
-    "write_request_subscribe",
-    "write_vote",
-    "write_user_preferences",
-    "write_request_moderate",
-    "write_request_options",
-    "write_request_delete",
-    "write_issue_manage",
-    "write_settings_patch",
-    "write_job_run",
-    "write_user_manage",
-    "write_retry_remove",
-];
 
 #[test]
 fn annotations_follow_the_rules() {
-    for t in TOOLS.iter() {
-        let a = t.mcp_tool().annotations.clone().expect("annotations");
-        let write = t.name.starts_with("write_");
-        assert_eq!(a.read_only_hint, Some(!write), "{}", t.name);
-        assert_eq!(a.idempotent_hint, Some(!write), "{}", t.name);
-        assert_eq!(a.open_world_hint, Some(true), "{}", t.name);
-        assert_eq!(
-            a.destructive_hint,
-            Some(write && DESTRUCTIVE.contains(&t.name)),
-            "{}",
-            t.name
-        );
-        assert!(a.title.is_some());
+    for (d, t) in listed() {
+        let a = &t["annotations"];
+        let write = d.name.starts_with("write_");
+        assert_eq!(a["readOnlyHint"], !write, "{}", d.name);
+        assert_eq!(a["idempotentHint"], !write, "{}", d.name);
+        assert_eq!(a["openWorldHint"], true, "{}", d.name);
+        assert_eq!(a["destructiveHint"], write && d.destructive, "{}", d.name);
+        assert_eq!(a["title"], d.title, "{}", d.name);
     }
 }
 
@@ -153,8 +96,8 @@ fn input_schemas_are_flat_and_valid_draft7() {
             _ => {}
         }
     }
-    for t in TOOLS.iter() {
-        let s = Value::Object((*t.mcp_tool().input_schema).clone());
+    for t in tools::definitions() {
+        let s = Value::Object(mcp::input_schema(t));
         assert_eq!(s["type"], "object");
         assert_eq!(s["additionalProperties"], false);
         walk(&s, t.name);
@@ -189,7 +132,7 @@ fn input_schemas_are_flat_and_valid_draft7() {
 
 #[test]
 fn descriptions_are_for_choosing_tools() {
-    for t in TOOLS.iter() {
+    for t in tools::definitions() {
         let d = t.description;
         assert!(d.len() > 40, "{}", t.name);
         for word in ["outputSchema", "envelope", "correlation_id", "\"ok\""] {
@@ -202,8 +145,9 @@ fn descriptions_are_for_choosing_tools() {
     }
     for name in ["read_issues", "read_requests"] {
         assert!(
-            catalogue::find(name)
+            tools::find(name)
                 .unwrap()
+                .def
                 .description
                 .contains("untrusted"),
             "{name}"
@@ -213,10 +157,7 @@ fn descriptions_are_for_choosing_tools() {
 
 #[test]
 fn read_search_defaults_and_bounds() {
-    let s = &catalogue::find("read_search")
-        .unwrap()
-        .mcp_tool()
-        .input_schema;
+    let s = &tools::find("read_search").unwrap().mcp().input_schema;
     let p = &s["properties"];
     assert_eq!(p["action"]["default"], "multi");
     assert_eq!(p["query"]["minLength"], 1);
@@ -228,15 +169,9 @@ fn read_search_defaults_and_bounds() {
         s.get("required")
             .is_none_or(|r| !r.as_array().unwrap().contains(&"action".into()))
     );
-    let logs = &catalogue::find("read_logs")
-        .unwrap()
-        .mcp_tool()
-        .input_schema;
+    let logs = &tools::find("read_logs").unwrap().mcp().input_schema;
     assert_eq!(logs["properties"]["limit"]["maximum"], 500);
-    let jobs = &catalogue::find("write_job_run")
-        .unwrap()
-        .mcp_tool()
-        .input_schema;
+    let jobs = mcp::input_schema(&ombi_mcp::tools::write_job_run::DEF);
     let jobs: Vec<&str> = jobs["properties"]["job"]["enum"]
         .as_array()
         .unwrap()
@@ -248,41 +183,132 @@ fn read_search_defaults_and_bounds() {
     }
 }
 
-fn snapshot_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(format!("tools_list_{name}.json"))
+fn snapshot_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/tools")
 }
 
+/// One snapshot per tool (`tests/snapshots/tools/<tool>.json`): its
+/// `tools/list` object, compared as JSON; a change shows the differing
+/// paths. `UPDATE_SNAPSHOTS=1` rewrites them (review the diff, then commit).
 #[test]
-fn tools_list_snapshots() {
+fn tool_snapshots() {
     let update = std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1");
-    for (name, bundles, read_only) in COMBOS {
-        let got = tools_list(set(bundles), *read_only);
-        let pretty = serde_json::to_string_pretty(&got).unwrap() + "\n";
-        let path = snapshot_path(name);
+    let dir = snapshot_dir();
+    let mut names = Vec::new();
+    let mut failures = Vec::new();
+    for (d, got) in listed() {
+        names.push(format!("{}.json", d.name));
+        let path = dir.join(format!("{}.json", d.name));
         if update {
-            std::fs::write(&path, &pretty).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, serde_json::to_string_pretty(&got).unwrap() + "\n").unwrap();
             continue;
         }
-        let want = std::fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("{} missing; run with UPDATE_SNAPSHOTS=1", path.display()));
-        assert!(
-            want == pretty,
-            "{name}: tools/list changed; review and run with UPDATE_SNAPSHOTS=1"
-        );
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            failures.push(format!(
+                "{}: no snapshot; run with UPDATE_SNAPSHOTS=1",
+                d.name
+            ));
+            continue;
+        };
+        let want: Value = serde_json::from_str(&text).unwrap();
+        let mut diffs = Vec::new();
+        json_diff("", &want, &got, &mut diffs);
+        if !diffs.is_empty() {
+            failures.push(format!("{}:\n  {}", d.name, diffs.join("\n  ")));
+        }
+    }
+    // No snapshot of a tool that no longer exists.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !names.contains(&file) {
+            failures.push(format!("{file}: snapshot of no tool; delete it"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "tools/list changed (review, then UPDATE_SNAPSHOTS=1):\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The JSON paths where `want` and `got` differ, with both values.
+fn json_diff(path: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            for (k, wv) in w {
+                let p = format!("{path}/{k}");
+                match g.get(k) {
+                    Some(gv) => json_diff(&p, wv, gv, out),
+                    None => out.push(format!("{p}: removed (was {})", short(wv))),
+                }
+            }
+            for (k, gv) in g {
+                if !w.contains_key(k) {
+                    out.push(format!("{path}/{k}: added {}", short(gv)));
+                }
+            }
+            let (wk, gk): (Vec<_>, Vec<_>) = (w.keys().collect(), g.keys().collect());
+            if out.is_empty() && wk != gk {
+                out.push(format!("{path}: key order changed"));
+            }
+        }
+        (Value::Array(w), Value::Array(g)) if w.len() == g.len() => {
+            for (i, (wv, gv)) in w.iter().zip(g).enumerate() {
+                json_diff(&format!("{path}/{i}"), wv, gv, out);
+            }
+        }
+        _ if want != got => out.push(format!("{path}: {} -> {}", short(want), short(got))),
+        _ => {}
     }
 }
 
-/// Prints the minified `tools/list` result size per combination
-/// (`cargo test --test contract_catalogue -- --nocapture tools_list_size`).
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 120 {
+        format!("{}…", s.chars().take(120).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// Every combination of bundles, read-write and read-only: the tools a
+/// session sees and the minified `tools/list` size, computed from the tool
+/// list (`cargo test --test contract_catalogue -- --nocapture tools_list_sizes`).
 #[test]
-fn tools_list_size() {
-    for (name, bundles, read_only) in COMBOS {
-        let v = tools_list(set(bundles), *read_only);
-        let bytes = serde_json::to_vec(&v).unwrap().len();
-        let n = v["tools"].as_array().unwrap().len();
-        println!("tools/list {name}: {n} tools, {bytes} bytes minified");
-        assert!(bytes < 400 * 1024, "{name}: {bytes} bytes");
+fn tools_list_sizes() {
+    let subsets = 1u8 << Bundle::ALL.len();
+    for bits in 1..subsets {
+        let bundles: BundleSet = Bundle::ALL
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| bits & (1 << i) != 0)
+            .map(|(_, b)| b)
+            .collect();
+        for read_only in [false, true] {
+            let list: Vec<&rmcp::model::Tool> = tools::visible(bundles, read_only)
+                .map(|t| t.mcp())
+                .collect();
+            let bytes = serde_json::to_vec(&serde_json::json!({ "tools": list }))
+                .unwrap()
+                .len();
+            // The part a model reads to choose: names, descriptions, input schemas.
+            let read: usize = list
+                .iter()
+                .map(|t| {
+                    t.name.len()
+                        + t.description.as_deref().map_or(0, str::len)
+                        + serde_json::to_vec(&t.input_schema).unwrap().len()
+                })
+                .sum();
+            let names: Vec<&str> = bundles.iter().map(|b| b.name()).collect();
+            println!(
+                "tools/list {}{}: {} tools, {bytes} bytes minified, {read} bytes of names, descriptions and input schemas",
+                names.join("+"),
+                if read_only { " read-only" } else { "" },
+                list.len()
+            );
+            assert!(bytes < 400 * 1024, "{names:?}: {bytes} bytes");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Per-tool outputSchemas: composition (matrix, `$defs` closure), validity as
 //! JSON Schema 2020-12, and generated envelopes of every tool × family
-//! validating against the owning tool's schema (and only there).
+//! validating against the owning tool's schema (and only there). Tools and
+//! their families come from the tool definitions.
 
 #[path = "support/contract_gen.rs"]
 mod contract_gen;
@@ -8,62 +9,13 @@ mod contract_gen;
 use std::collections::BTreeSet;
 
 use contract_gen::Gen;
-use ombi_mcp::catalogue::TOOLS;
-use ombi_mcp::contract::{ErrorCode, ToolError, render};
-use ombi_mcp::tools::{Failure, Reply};
+use ombi_mcp::catalogue::ToolDef;
+use ombi_mcp::contract::{ErrorCode, Failure, Family, Reply, ToolError, render};
 use serde_json::{Map, Value, json};
 
-/// The tool → family matrix of `spec/04-results.md`, written out again.
-const MATRIX: &[(&str, &[&str])] = &[
-    ("read_search", &["media_page"]),
-    ("read_discover", &["media_page"]),
-    ("read_media", &["media_page"]),
-    ("read_reference", &["reference_page"]),
-    ("read_requests", &["request_page", "retry_page"]),
-    ("read_request_stats", &["metrics"]),
-    (
-        "read_issues",
-        &["issue_page", "comment_page", "group_page", "metrics"],
-    ),
-    ("read_votes", &["vote_page"]),
-    ("read_users", &["user_page", "reference_page"]),
-    (
-        "read_library",
-        &["media_page", "calendar_page", "artwork_page"],
-    ),
-    ("read_server", &["metrics", "reference_page"]),
-    ("read_integration", &["reference_page", "user_page"]),
-    ("read_settings", &["settings"]),
-    ("read_logs", &["logs"]),
-];
-
-const ALL_FAMILIES: &[&str] = &[
-    "media_page",
-    "request_page",
-    "issue_page",
-    "comment_page",
-    "group_page",
-    "vote_page",
-    "user_page",
-    "reference_page",
-    "metrics",
-    "settings",
-    "calendar_page",
-    "artwork_page",
-    "retry_page",
-    "logs",
-    "mutation",
-];
-
-fn families_of(tool: &str) -> Vec<&'static str> {
-    if tool.starts_with("write_") {
-        return vec!["mutation"];
-    }
-    MATRIX
-        .iter()
-        .find(|(t, _)| *t == tool)
-        .map(|(_, f)| f.to_vec())
-        .unwrap_or_else(|| panic!("{tool} not in matrix"))
+/// The families a tool declares, as `$defs` names.
+fn families_of(def: &ToolDef) -> Vec<&'static str> {
+    def.families.iter().map(|f| f.def_name()).collect()
 }
 
 fn library() -> Map<String, Value> {
@@ -97,18 +49,24 @@ fn closure(lib: &Map<String, Value>, roots: &[&str]) -> BTreeSet<String> {
     seen
 }
 
-fn output_schema(tool: &str) -> Value {
-    let def = TOOLS.iter().find(|t| t.name == tool).unwrap();
-    Value::Object((*def.mcp_tool().output_schema.clone().expect("outputSchema")).clone())
+fn output_schema(def: &ToolDef) -> Value {
+    Value::Object(ombi_mcp::contract::schema::output_schema(
+        def.name,
+        def.families,
+    ))
+}
+
+/// Every definition, served or not.
+fn defs() -> impl Iterator<Item = &'static ToolDef> {
+    ombi_mcp::tools::definitions()
 }
 
 #[test]
 fn composition_follows_the_rule() {
     let lib = library();
-    assert_eq!(TOOLS.len(), 31);
-    for t in TOOLS.iter() {
-        let s = output_schema(t.name);
-        let fams = families_of(t.name);
+    for t in defs() {
+        let s = output_schema(t);
+        let fams = families_of(t);
         // data.oneOf = the matrix, in order.
         let one_of: Vec<String> = s["properties"]["data"]["oneOf"]
             .as_array()
@@ -176,7 +134,7 @@ fn composition_follows_the_rule() {
 
 #[test]
 fn closures_match_the_documented_examples() {
-    let s = output_schema("read_search");
+    let s = output_schema(&ombi_mcp::tools::read_search::TOOL.def);
     let got: BTreeSet<&str> = s["$defs"]
         .as_object()
         .unwrap()
@@ -198,7 +156,7 @@ fn closures_match_the_documented_examples() {
     ]
     .into();
     assert_eq!(got, want);
-    let s = output_schema("write_vote");
+    let s = output_schema(&ombi_mcp::tools::write_vote::DEF);
     let got: BTreeSet<&str> = s["$defs"]
         .as_object()
         .unwrap()
@@ -210,8 +168,8 @@ fn closures_match_the_documented_examples() {
 
 #[test]
 fn output_schemas_are_valid_2020_12() {
-    for t in TOOLS.iter() {
-        let s = output_schema(t.name);
+    for t in defs() {
+        let s = output_schema(t);
         jsonschema::draft202012::meta::validate(&s).unwrap_or_else(|e| panic!("{}: {e}", t.name));
         jsonschema::draft202012::new(&s).unwrap_or_else(|e| panic!("{}: {e}", t.name));
     }
@@ -251,10 +209,10 @@ fn errors(v: &jsonschema::Validator, inst: &Value) -> String {
 fn generated_envelopes_validate_against_their_tool() {
     let lib = library();
     let mut checked = 0;
-    for t in TOOLS.iter() {
-        let schema = output_schema(t.name);
+    for t in defs() {
+        let schema = output_schema(t);
         let v = jsonschema::draft202012::new(&schema).unwrap();
-        for fam in families_of(t.name) {
+        for fam in families_of(t) {
             for seed in 0..4u64 {
                 for items in [0usize, 1, 100] {
                     for optional in [true, false] {
@@ -326,15 +284,20 @@ fn schemas_reject_what_the_tool_cannot_return() {
         items: 1,
         optional: true,
     };
-    for t in TOOLS.iter() {
-        let v = jsonschema::draft202012::new(&output_schema(t.name)).unwrap();
-        let own = families_of(t.name);
-        for fam in ALL_FAMILIES {
+    for t in defs() {
+        let v = jsonschema::draft202012::new(&output_schema(t)).unwrap();
+        let own = families_of(t);
+        for fam in Family::ALL.iter().map(|f| f.def_name()) {
             // Foreign families cannot validate (their `kind` const differs);
             // generate without leaning on a $defs the tool lacks.
-            let data = g.value(&lib[*fam], 0, 0);
+            let data = g.value(&lib[fam], 0, 0);
             let env = envelope(t.name, true, Some(data), None, &[], false);
-            assert_eq!(v.is_valid(&env), own.contains(fam), "{} with {fam}", t.name);
+            assert_eq!(
+                v.is_valid(&env),
+                own.contains(&fam),
+                "{} with {fam}",
+                t.name
+            );
         }
         let data = g.value(&lib[own[0]], 0, 0);
         let err = g.value(&lib["error"], 0, 0);

@@ -105,7 +105,9 @@ async fn bundles_and_read_only_filter_list_and_call() {
             "read-only session lists {}",
             t.name
         );
-        let def = ombi_mcp::catalogue::find(&t.name).expect("listed tools are catalogue tools");
+        let def = &ombi_mcp::tools::find(&t.name)
+            .expect("listed tools are served tools")
+            .def;
         assert_eq!(def.bundle, ombi_mcp::catalogue::Bundle::Core, "{}", t.name);
         assert!(t.output_schema.is_some(), "{} has an outputSchema", t.name);
     }

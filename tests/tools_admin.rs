@@ -3,99 +3,32 @@
 //! route and body each call sends, the projected result, the planted
 //! secrets that must never come out, and the tool's advertised outputSchema.
 
+#[path = "support/rig.rs"]
+mod rig;
 #[path = "support/mod.rs"]
 mod support;
 
-use std::sync::Arc;
+use rig::Rig;
 
-use ombi_mcp::catalogue::{self, BundleSet};
-use ombi_mcp::config::{Config, Env};
-use ombi_mcp::contract::{render, schema};
-use ombi_mcp::tools::{self, CallCtx};
-use ombi_mcp::transport::Identity;
-use ombi_mcp::upstream::Upstream;
+use ombi_mcp::catalogue;
 use serde_json::{Value, json};
 use support::fake_ombi::state_admin::{LEAK, LEAK_PORTS, sample_log};
-use support::fake_ombi::{self as fake, FakeOmbi, Fault, Options};
-
-struct Harness {
-    fake: FakeOmbi,
-    ctx: CallCtx,
-}
-
-async fn start_with(opts: Options, auth: &[(&str, &str)]) -> Harness {
-    let fake = FakeOmbi::start(opts).await;
-    let mut pairs = vec![
-        ("OMBI_URL", fake.url.as_str()),
-        ("OMBI_BUNDLES", "core,moderation,administration"),
-    ];
-    pairs.extend_from_slice(auth);
-    let config = Config::from_env(&Env::from_pairs(pairs), None).expect("test config");
-    let ctx = CallCtx {
-        identity: Arc::new(Identity::local(BundleSet::all(), false)),
-        correlation_id: "test-corr".into(),
-        cancel: Default::default(),
-        upstream: Arc::new(Upstream::new(&config).expect("client")),
-    };
-    Harness { fake, ctx }
-}
+use support::fake_ombi::{self as fake, Fault, Options};
 
 /// API key without UserName: the system user `Api` (Admin).
-async fn start() -> Harness {
-    start_with(
-        Options::default(),
-        &[
-            ("OMBI_AUTH_MODE", "api_key"),
-            ("OMBI_API_KEY", fake::API_KEY),
-        ],
-    )
-    .await
+async fn start() -> Rig {
+    Rig::start().await
 }
 
-impl Harness {
-    /// Validates `args`, runs the handler, renders the envelope and checks
-    /// `structuredContent` against the tool's outputSchema.
-    async fn call(&self, tool: &str, args: Value) -> Value {
-        let def = catalogue::find(tool).expect("tool in catalogue");
-        let outcome = match def.validate(args.as_object()) {
-            Ok(a) => (tools::handler(tool).expect("handler registered"))(&self.ctx, &a).await,
-            Err(e) => Err(e.into()),
-        };
-        let result = render(tool, outcome, &self.ctx.correlation_id);
-        let sc = result
-            .structured_content
-            .clone()
-            .expect("structuredContent");
-        let schema = Value::Object(schema::output_schema(def.name, def.families));
-        let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
-        let errors: Vec<String> = validator
-            .iter_errors(&sc)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
-            .collect();
-        assert!(
-            errors.is_empty(),
-            "{tool} {args}: result violates its outputSchema: {errors:?}\n{sc:#}"
-        );
-        assert_eq!(
-            result.is_error,
-            Some(!sc["ok"].as_bool().unwrap()),
-            "isError = !ok"
-        );
-        assert!(
-            serde_json::to_vec(&sc).unwrap().len() <= 64 * 1024,
-            "result over 64 KiB"
-        );
-        sc
-    }
+async fn start_with(opts: Options, auth: &[(&str, &str)]) -> Rig {
+    Rig::start_env(opts, auth).await
+}
 
-    fn paths(&self) -> Vec<String> {
-        self.fake
-            .requests()
-            .iter()
-            .map(|r| format!("{} {}", r.method, r.path))
-            .collect()
-    }
+trait Forbidden {
+    fn assert_never_called_forbidden(&self);
+}
 
+impl Forbidden for Rig {
     /// Nothing forbidden was ever sent: demo toggle, updater run, another
     /// user's preferences, access tokens, raw log download, caller-URL POSTs.
     fn assert_never_called_forbidden(&self) {
@@ -860,10 +793,7 @@ async fn the_default_sample_log_is_redacted() {
 
 #[tokio::test]
 async fn the_acting_user_is_sent_and_its_rights_apply() {
-    let mut h = start().await;
-    let mut identity = Identity::local(BundleSet::all(), false);
-    identity.ombi_user = Some(fake::PLAIN_USER.into());
-    h.ctx.identity = Arc::new(identity);
+    let h = Rig::start_with(Options::default(), Some(fake::PLAIN_USER)).await;
     let r = h.call("read_users", json!({"action": "me"})).await;
     assert_eq!(r["data"]["items"][0]["user_name"], fake::PLAIN_USER);
     let sent = h.fake.requests().pop().unwrap();

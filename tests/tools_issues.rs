@@ -2,12 +2,12 @@
 //! projections, outputSchema validity and no leaked secrets: see
 //! support/read_tools.rs).
 
-#[path = "support/read_tools.rs"]
-mod read_tools;
+#[path = "support/rig.rs"]
+mod rig;
 #[path = "support/mod.rs"]
 mod support;
 
-use read_tools::{Harness, err_code, items, ok_data};
+use rig::{Rig, err_code, items, ok_data};
 use serde_json::{Value, json};
 use support::fake_ombi::{Fault, Options, state_requests};
 
@@ -22,7 +22,7 @@ fn ids(env: &Value) -> Vec<i64> {
 
 #[tokio::test]
 async fn list_by_status_pages_upstream_take_then_skip() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_issues",
@@ -60,7 +60,7 @@ async fn list_by_status_pages_upstream_take_then_skip() {
 /// only for what the window still needs plus one.
 #[tokio::test]
 async fn list_without_status_reads_each_status_bounded() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_issues",
@@ -126,7 +126,7 @@ async fn list_without_status_reads_each_status_bounded() {
 
 #[tokio::test]
 async fn get_projects_one_issue_and_204_is_not_found() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_issues", json!({"action": "get", "issue_id": 3}))
         .await;
@@ -150,7 +150,7 @@ async fn get_projects_one_issue_and_204_is_not_found() {
 
 #[tokio::test]
 async fn by_request_filters_the_ambiguous_id_by_type() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_issues",
@@ -170,7 +170,7 @@ async fn by_request_filters_the_ambiguous_id_by_type() {
 
 #[tokio::test]
 async fn by_provider_and_comments() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_issues",
@@ -193,7 +193,7 @@ async fn by_provider_and_comments() {
 
 #[tokio::test]
 async fn provider_summary_is_a_page_of_groups() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_issues",
@@ -257,7 +257,7 @@ async fn provider_summary_is_a_page_of_groups() {
 /// Audit #2/#20: Ombi can answer the summary with 200 `null`.
 #[tokio::test]
 async fn provider_summary_null_body_is_an_empty_page() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v2/Issues/*").respond(
             200,
@@ -279,7 +279,7 @@ async fn provider_summary_null_body_is_an_empty_page() {
 /// Audit #13: an issue without a usable id is not a page claiming one issue.
 #[tokio::test]
 async fn get_of_an_issue_without_a_usable_id_is_a_schema_mismatch() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Issues/1").respond(
             200,
@@ -294,7 +294,7 @@ async fn get_of_an_issue_without_a_usable_id_is_a_schema_mismatch() {
 
 #[tokio::test]
 async fn provider_details_strips_users_and_comments_and_204_is_empty() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_issues",
@@ -318,7 +318,7 @@ async fn provider_details_strips_users_and_comments_and_204_is_empty() {
 
 #[tokio::test]
 async fn provider_details_truncates_nested_issues() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake.with_data(|d| {
         for n in 0..130 {
             d.issues.push(support::fake_ombi::state_requests::issue(
@@ -345,7 +345,7 @@ async fn provider_details_truncates_nested_issues() {
 
 #[tokio::test]
 async fn issue_counts_are_metrics() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h.call("read_issues", json!({"action": "counts"})).await;
     let v = ok_data(&env)["values"].as_array().unwrap().clone();
     assert_eq!(
@@ -357,7 +357,7 @@ async fn issue_counts_are_metrics() {
 
 #[tokio::test]
 async fn issue_errors_map_to_contract_codes() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Issues/1/comments").nasty_500());
     let env = h
@@ -372,7 +372,7 @@ async fn issue_errors_map_to_contract_codes() {
 
 #[tokio::test]
 async fn open_votes_use_already_voted_not_my_vote() {
-    let h = Harness::start_with(Options::default(), Some("bob")).await;
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
     h.fake.with_data(state_requests::plant_votes);
     let env = h.call("read_votes", json!({"action": "open"})).await;
     let data = ok_data(&env);
@@ -398,7 +398,7 @@ async fn open_votes_use_already_voted_not_my_vote() {
 
 #[tokio::test]
 async fn votes_for_a_request_page_the_votes_and_state_the_tally() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake.with_data(state_requests::plant_votes);
     let env = h
         .call(

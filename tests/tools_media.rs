@@ -6,10 +6,10 @@
 #[path = "support/mod.rs"]
 mod support;
 
-#[path = "support/media_rig.rs"]
-mod media_rig;
+#[path = "support/rig.rs"]
+mod rig;
 
-use media_rig::Rig;
+use rig::Rig;
 use serde_json::{Value, json};
 use support::fake_ombi::Fault;
 use support::fake_ombi::routes::media::data;

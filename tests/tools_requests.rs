@@ -3,12 +3,12 @@
 //! envelope validated against the tool's advertised outputSchema (see
 //! support/read_tools.rs, which also checks that no planted secret leaks).
 
-#[path = "support/read_tools.rs"]
-mod read_tools;
+#[path = "support/rig.rs"]
+mod rig;
 #[path = "support/mod.rs"]
 mod support;
 
-use read_tools::{Harness, err_code, items, ok_data, targets};
+use rig::{Rig, err_code, items, ok_data, targets};
 use serde_json::{Value, json};
 use support::fake_ombi::{Fault, Options, state::movie_request};
 
@@ -16,7 +16,7 @@ use support::fake_ombi::{Fault, Options, state::movie_request};
 
 #[tokio::test]
 async fn list_movies_uses_the_v2_paged_route_with_upstream_total() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",
@@ -45,7 +45,7 @@ async fn list_movies_uses_the_v2_paged_route_with_upstream_total() {
 
 #[tokio::test]
 async fn list_status_and_direction_become_route_segments() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_requests", json!({"action": "list", "media": "movie", "status": "denied", "sort_direction": "asc"}))
         .await;
@@ -62,7 +62,7 @@ async fn list_status_and_direction_become_route_segments() {
 /// status pages match what Ombi itself returns for 4K-only and denied rows.
 #[tokio::test]
 async fn list_status_filters_follow_ombis_engine() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake.with_data(|d| {
         // 4K-only, 4K approved: HD flags are defaults, requestedDate MinValue
         let mut m = movie_request(40, 4040, "Four K Only", "bob");
@@ -99,7 +99,7 @@ async fn list_status_filters_follow_ombis_engine() {
 
 #[tokio::test]
 async fn list_tv_items_are_children_with_parent_ids() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_requests", json!({"action": "list", "media": "tv"}))
         .await;
@@ -134,7 +134,7 @@ async fn list_tv_items_are_children_with_parent_ids() {
 
 #[tokio::test]
 async fn list_albums_checks_lidarr_and_has_no_unavailable_filter() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_requests", json!({"action": "list", "media": "album"}))
         .await;
@@ -169,7 +169,7 @@ async fn list_albums_checks_lidarr_and_has_no_unavailable_filter() {
 
 #[tokio::test]
 async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake.with_data(|d| {
         d.movie_requests = (1..=5000)
             .map(|i| {
@@ -228,7 +228,7 @@ async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
 
 #[tokio::test]
 async fn an_oversized_tv_page_returns_what_fit() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     // 40 MiB of filler in one child's seasons: the read cap cuts the body.
     h.fake.with_data(|d| {
         let big = "e".repeat(1024 * 1024);
@@ -262,7 +262,7 @@ async fn an_oversized_tv_page_returns_what_fit() {
 
 #[tokio::test]
 async fn get_movie_and_unknown_movie() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",
@@ -289,7 +289,7 @@ async fn get_movie_and_unknown_movie() {
 
 #[tokio::test]
 async fn get_tv_parent_lists_parent_then_children() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",
@@ -317,7 +317,7 @@ async fn get_tv_parent_lists_parent_then_children() {
 
 #[tokio::test]
 async fn get_tv_child_scans_parents_then_reads_the_children() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",
@@ -359,7 +359,7 @@ async fn get_tv_child_scans_parents_then_reads_the_children() {
 
 #[tokio::test]
 async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",
@@ -388,7 +388,7 @@ async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
 
 #[tokio::test]
 async fn children_of_a_parent_with_seasons() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",
@@ -428,7 +428,7 @@ async fn children_of_a_parent_with_seasons() {
 #[tokio::test]
 async fn a_tv_parent_with_more_than_99_children_is_truncated() {
     use support::fake_ombi::state_requests::{tv_child, tv_parent};
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake.with_data(|d| {
         let kids = (0..120)
             .map(|n| tv_child(7000 + n, 70, "Big", "bob", (1, 1), false, false))
@@ -459,7 +459,7 @@ async fn a_tv_parent_with_more_than_99_children_is_truncated() {
 
 #[tokio::test]
 async fn search_by_media_uses_the_v1_search_routes() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",
@@ -495,7 +495,7 @@ async fn search_by_media_uses_the_v1_search_routes() {
 
 #[tokio::test]
 async fn recent_resolves_tv_parents_child_id_first() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h.call("read_requests", json!({"action": "recent"})).await;
     let its = items(&env);
     assert_eq!(its[0]["target"], json!({"kind": "movie", "id": 2}));
@@ -540,7 +540,7 @@ async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
         ),
     ];
     for (what, fault) in faults {
-        let h = Harness::start().await;
+        let h = Rig::start().await;
         h.fake.add_fault(fault);
         let env = h.call("read_requests", json!({"action": "recent"})).await;
         let its = items(&env);
@@ -573,7 +573,7 @@ async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
 
 #[tokio::test]
 async fn retry_queue_ids_are_queue_ids() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_requests", json!({"action": "retry_queue"}))
         .await;
@@ -591,7 +591,7 @@ async fn retry_queue_ids_are_queue_ids() {
 
 #[tokio::test]
 async fn retry_queue_needs_admin() {
-    let h = Harness::start_with(Options::default(), Some("bob")).await;
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
     let env = h
         .call("read_requests", json!({"action": "retry_queue"}))
         .await;
@@ -600,7 +600,7 @@ async fn retry_queue_needs_admin() {
 
 #[tokio::test]
 async fn upstream_errors_map_to_contract_codes() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/RequestRetry").nasty_500());
     let env = h
@@ -638,7 +638,7 @@ fn value<'a>(env: &'a Value, name: &str) -> Option<&'a Value> {
 
 #[tokio::test]
 async fn counts_are_instance_scoped() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_request_stats", json!({"action": "counts"}))
         .await;
@@ -656,7 +656,7 @@ async fn counts_are_instance_scoped() {
 
 #[tokio::test]
 async fn totals_are_principal_scoped_and_skip_albums_without_lidarr() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_request_stats", json!({"action": "totals"}))
         .await;
@@ -673,7 +673,7 @@ async fn totals_are_principal_scoped_and_skip_albums_without_lidarr() {
 
 #[tokio::test]
 async fn partial_totals_are_a_partial_failure_with_data() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Request/tv/total").nasty_500());
     let env = h
@@ -691,7 +691,7 @@ async fn partial_totals_are_a_partial_failure_with_data() {
 
 #[tokio::test]
 async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call("read_request_stats", json!({"action": "quota"}))
         .await;
@@ -728,7 +728,7 @@ async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
 
 #[tokio::test]
 async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_request_stats",
@@ -795,7 +795,7 @@ fn many_parents(d: &mut support::fake_ombi::Data) {
 
 #[tokio::test]
 async fn tv_child_scan_pages_until_found() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake.with_data(many_parents);
     let env = h
         .call(
@@ -830,7 +830,7 @@ async fn tv_child_scan_pages_until_found() {
 
 #[tokio::test]
 async fn recent_scan_stops_once_every_child_is_placed() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     h.fake.with_data(|d| {
         many_parents(d);
         // only resolvable children in the feed
@@ -854,7 +854,7 @@ async fn recent_scan_stops_once_every_child_is_placed() {
 
 #[tokio::test]
 async fn album_scan_stops_at_the_end_of_the_list() {
-    let h = Harness::start().await;
+    let h = Rig::start().await;
     let env = h
         .call(
             "read_requests",

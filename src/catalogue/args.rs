@@ -2,21 +2,8 @@
 
 use serde_json::{Map, Value};
 
-/// A list window: `page: {offset ≥ 0 (default 0), limit 1–100 (default 20)}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
-    pub offset: u64,
-    pub limit: u64,
-}
-
-impl Default for Page {
-    fn default() -> Self {
-        Page {
-            offset: 0,
-            limit: 20,
-        }
-    }
-}
+use crate::contract::ToolError;
+pub use crate::projection::paging::Page;
 
 /// Arguments that passed validation against the tool's catalogue entry, with
 /// documented defaults filled in (`action`, `is_4k`, `status`, `page`, ...).
@@ -63,5 +50,16 @@ impl Args {
 
     pub fn as_map(&self) -> &Map<String, Value> {
         &self.map
+    }
+
+    /// The arguments as a tool's typed action (`#[serde(tag = "action")]`).
+    /// Validation already enforced the definition, so a mismatch is a bug
+    /// in the tool (its enum and its definition disagree).
+    pub fn parse<A: serde::de::DeserializeOwned>(&self) -> Result<A, ToolError> {
+        serde_json::from_value(Value::Object(self.map.clone())).map_err(|e| {
+            ToolError::internal(format!(
+                "the tool's definition and its actions disagree: {e}"
+            ))
+        })
     }
 }

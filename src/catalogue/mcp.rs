@@ -1,13 +1,13 @@
 //! The MCP face of the catalogue: each tool's input schema rendered from its
 //! data, and its `rmcp::model::Tool` (built once).
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
-use super::shape::{Dflt, Field, Ty, list};
-use super::table::{TOOLS, ToolDef};
+use super::def::ToolDef;
+use super::shape::{ArgDefault, Field, Ty, list};
 
 /// Renders one type as a flat JSON Schema fragment.
 fn ty_schema(ty: &Ty) -> Map<String, Value> {
@@ -54,16 +54,16 @@ fn field_schema(f: &Field, desc: Option<String>) -> Map<String, Value> {
         Value::String(desc.unwrap_or_else(|| f.desc.to_string())),
     );
     match f.default {
-        Dflt::Str(s) => {
+        ArgDefault::Str(s) => {
             m.insert("default".into(), json!(s));
         }
-        Dflt::Int(i) => {
+        ArgDefault::Int(i) => {
             m.insert("default".into(), json!(i));
         }
-        Dflt::Bool(b) => {
+        ArgDefault::Bool(b) => {
             m.insert("default".into(), json!(b));
         }
-        Dflt::None | Dflt::Obj => {}
+        ArgDefault::None | ArgDefault::Obj => {}
     }
     m
 }
@@ -132,24 +132,11 @@ pub fn annotations(tool: &ToolDef) -> ToolAnnotations {
         .open_world(true)
 }
 
-fn build(tool: &ToolDef) -> Tool {
+/// The `tools/list` object of a definition.
+pub fn build(tool: &ToolDef) -> Tool {
     let output = crate::contract::schema::output_schema(tool.name, tool.families);
     Tool::new(tool.name, tool.description, Arc::new(input_schema(tool)))
         .with_title(tool.title)
         .with_raw_output_schema(Arc::new(output))
         .with_annotations(annotations(tool))
-}
-
-/// The MCP tool objects, in table order (index = position in [`TOOLS`]).
-pub static MCP_TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| TOOLS.iter().map(build).collect());
-
-impl ToolDef {
-    /// This tool as `tools/list` advertises it (built once).
-    pub fn mcp_tool(&'static self) -> &'static Tool {
-        let i = TOOLS
-            .iter()
-            .position(|t| std::ptr::eq(t, self))
-            .expect("a ToolDef reference always points into TOOLS");
-        &MCP_TOOLS[i]
-    }
 }

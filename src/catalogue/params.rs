@@ -1,10 +1,13 @@
 //! Argument shapes shared by several tools, defined once. A tool's parameter
 //! list picks from these; per-tool variants only where the catalogue differs.
 
-use super::shape::{Dflt, Field, Ty};
+use serde_json::{Map, Value};
 
-pub const MEDIA_MTA: &[&str] = &["movie", "tv", "album"];
-pub const MEDIA_MT: &[&str] = &["movie", "tv"];
+use super::shape::{ArgDefault, Field, Ty};
+use crate::contract::ToolError;
+
+pub const MEDIA_MOVIE_TV_ALBUM: &[&str] = &["movie", "tv", "album"];
+pub const MEDIA_MOVIE_OR_TV: &[&str] = &["movie", "tv"];
 pub const TARGET_KINDS: &[&str] = &["movie", "tv_parent", "tv_child", "album"];
 pub const ISSUE_STATUS: &[&str] = &["pending", "in_progress", "resolved", "closed"];
 pub const REQUEST_STATUS: &[&str] = &[
@@ -25,13 +28,13 @@ const PAGE_FIELDS: &[Field] = &[
         },
         "Records to skip (default 0).",
     )
-    .default(Dflt::Int(0)),
+    .default(ArgDefault::Int(0)),
     Field::opt(
         "limit",
         Ty::Int { min: 1, max: 100 },
         "Records to return, 1–100 (default 20).",
     )
-    .default(Dflt::Int(20)),
+    .default(ArgDefault::Int(20)),
 ];
 
 pub const PAGE: Field = Field::opt(
@@ -39,7 +42,7 @@ pub const PAGE: Field = Field::opt(
     Ty::Obj(PAGE_FIELDS),
     "Result window `{offset, limit}`; continue with the returned `page.next_offset`.",
 )
-.default(Dflt::Obj);
+.default(ArgDefault::Obj);
 
 const TARGET_FIELDS: &[Field] = &[
     Field::req(
@@ -74,8 +77,8 @@ pub const YEAR: Field = Field::opt(
     },
     "Release year.",
 );
-pub const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_MTA), "Media type.");
-pub const MEDIA_MOVIE_TV: Field = Field::opt("media", Ty::Enum(MEDIA_MT), "Media type.");
+pub const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_MOVIE_TV_ALBUM), "Media type.");
+pub const MEDIA_MOVIE_TV: Field = Field::opt("media", Ty::Enum(MEDIA_MOVIE_OR_TV), "Media type.");
 pub const TMDB_ID: Field = Field::opt("tmdb_id", Ty::ID, "The Movie Database id.");
 pub const TVDB_ID: Field = Field::opt("tvdb_id", Ty::ID, "TheTVDB id.");
 pub const IMDB_ID: Field = Field::opt(
@@ -85,7 +88,7 @@ pub const IMDB_ID: Field = Field::opt(
 );
 pub const MUSICBRAINZ_ID: Field = Field::opt(
     "musicbrainz_id",
-    Ty::SID,
+    Ty::TEXT_ID,
     "MusicBrainz id (release group for albums, artist id for artists).",
 );
 pub const COLLECTION_ID: Field = Field::opt("collection_id", Ty::ID, "TMDB collection id.");
@@ -101,7 +104,7 @@ pub const PARENT_REQUEST_ID: Field = Field::opt(
 );
 pub const REQUEST_TYPE: Field = Field::opt(
     "request_type",
-    Ty::Enum(MEDIA_MTA),
+    Ty::Enum(MEDIA_MOVIE_TV_ALBUM),
     "Kind of request the issue or entry belongs to.",
 );
 pub const IS_4K: Field = Field::opt(
@@ -109,7 +112,7 @@ pub const IS_4K: Field = Field::opt(
     Ty::Bool,
     "Act on the 4K request instead of the standard one (default false).",
 )
-.default(Dflt::Bool(false));
+.default(ArgDefault::Bool(false));
 pub const ISSUE_ID: Field = Field::opt("issue_id", Ty::ID, "Ombi issue id.");
 pub const PROVIDER_ID: Field = Field::opt(
     "provider_id",
@@ -468,3 +471,32 @@ const USER_FIELDS: &[Field] = &[
     ),
 ];
 pub const USER: Field = Field::opt("user", Ty::Obj(USER_FIELDS), "The user's fields to set.");
+
+/// The `page` argument alone, for actions that take nothing else.
+pub const PAGE_ONLY: &[&str] = &["page"];
+
+/// read_media and read_library: which id identifies which media.
+pub fn media_details_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
+    let media = args.get("media").and_then(Value::as_str).unwrap_or("");
+    let allowed: &[&str] = match (action, media) {
+        ("details", "movie") => &["tmdb_id", "imdb_id"],
+        ("details", "tv") => &["tmdb_id", "tvdb_id"],
+        ("details", _) => &["musicbrainz_id"],
+        ("artwork", "movie") => &["tmdb_id"],
+        ("artwork", "tv") => &["tmdb_id", "tvdb_id"],
+        ("artwork", _) => &["musicbrainz_id"],
+        _ => return Ok(()),
+    };
+    for id in ["tmdb_id", "imdb_id", "tvdb_id", "musicbrainz_id"] {
+        if args.contains_key(id) && !allowed.contains(&id) {
+            return Err(ToolError::invalid(
+                format!("/{id}"),
+                format!(
+                    "`{id}` does not identify a `{media}`; use one of {}",
+                    super::shape::list(allowed)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -34,7 +34,7 @@ pub enum Ty {
 
 /// A documented default, filled into `Args` when the argument is omitted.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Dflt {
+pub enum ArgDefault {
     None,
     Str(&'static str),
     Int(i64),
@@ -53,7 +53,7 @@ pub struct Field {
     /// Only meaningful for nested object fields; top-level requirements are
     /// per action ([`super::ActionDef`]).
     pub required: bool,
-    pub default: Dflt,
+    pub default: ArgDefault,
 }
 
 /// Ombi ids are 32-bit signed integers.
@@ -66,7 +66,7 @@ impl Ty {
         max: MAX_ID,
     };
     /// A short opaque string id (user GUID, file id, provider id, MBID).
-    pub const SID: Ty = Ty::Str { min: 1, max: 100 };
+    pub const TEXT_ID: Ty = Ty::Str { min: 1, max: 100 };
 
     /// A short human hint of the type, for error messages ("a positive integer").
     pub fn hint(&self) -> String {
@@ -106,7 +106,7 @@ impl Field {
             ty,
             desc,
             required: false,
-            default: Dflt::None,
+            default: ArgDefault::None,
         }
     }
 
@@ -117,7 +117,7 @@ impl Field {
         }
     }
 
-    pub const fn default(self, default: Dflt) -> Field {
+    pub const fn default(self, default: ArgDefault) -> Field {
         Field { default, ..self }
     }
 

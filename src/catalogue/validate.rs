@@ -5,8 +5,8 @@
 use serde_json::{Map, Value};
 
 use super::args::Args;
-use super::shape::{Dflt, Field, Ty, list};
-use super::table::{ActionDef, ToolDef};
+use super::def::{ActionDef, ToolDef};
+use super::shape::{ArgDefault, Field, Ty, list};
 use crate::contract::ToolError;
 
 impl ToolDef {
@@ -190,11 +190,11 @@ impl ToolDef {
 
 fn default_value(field: &Field) -> Option<Value> {
     match field.default {
-        Dflt::None => None,
-        Dflt::Str(s) => Some(Value::String(s.into())),
-        Dflt::Int(i) => Some(Value::from(i)),
-        Dflt::Bool(b) => Some(Value::Bool(b)),
-        Dflt::Obj => {
+        ArgDefault::None => None,
+        ArgDefault::Str(s) => Some(Value::String(s.into())),
+        ArgDefault::Int(i) => Some(Value::from(i)),
+        ArgDefault::Bool(b) => Some(Value::Bool(b)),
+        ArgDefault::Obj => {
             let Ty::Obj(fields) = field.ty else {
                 return None;
             };

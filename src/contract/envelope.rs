@@ -5,8 +5,8 @@
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 
+use super::Outcome;
 use super::budget;
-use crate::tools::Outcome;
 
 /// The bounded envelope object of one call.
 pub fn envelope(tool: &str, outcome: Outcome, correlation_id: &str) -> Map<String, Value> {
@@ -42,7 +42,11 @@ pub fn envelope(tool: &str, outcome: Outcome, correlation_id: &str) -> Map<Strin
 /// The `tools/call` result: `structuredContent` = the envelope, one text block
 /// with the same minified JSON, `isError = !ok`.
 pub fn render(tool: &str, outcome: Outcome, correlation_id: &str) -> CallToolResult {
-    let env = envelope(tool, outcome, correlation_id);
+    into_result(envelope(tool, outcome, correlation_id))
+}
+
+/// An envelope as the `tools/call` result.
+pub fn into_result(env: Map<String, Value>) -> CallToolResult {
     let ok = env.get("ok").and_then(Value::as_bool).unwrap_or(false);
     let value = Value::Object(env);
     if ok {

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
-use crate::catalogue::Family;
+use super::Family;
 
 /// The shared `$defs` library, verbatim from the contract.
 pub const DEFS_JSON: &str = include_str!("defs.json");

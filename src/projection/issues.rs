@@ -177,6 +177,7 @@ fn put(o: &mut Map<String, Value>, key: &str, v: Option<String>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::contract::Family;
     use serde_json::json;
 
     use super::super::paging::{Paging, assert_def, page_object};
@@ -229,7 +230,7 @@ mod tests {
         leak_free(&v);
         assert_def(
             "issue_page",
-            &page_object("issue_page", vec![v], &Paging::single(1, "issues")),
+            &page_object(Family::IssuePage, vec![v], &Paging::single(1, "issues")),
         );
     }
 
@@ -273,7 +274,7 @@ mod tests {
         assert_eq!(w.len(), 1);
         assert_def(
             "comment_page",
-            &page_object("comment_page", items, &Paging::single(1, "comments")),
+            &page_object(Family::CommentPage, items, &Paging::single(1, "comments")),
         );
     }
 
@@ -295,7 +296,11 @@ mod tests {
         leak_free(&v);
         assert_def(
             "group_page",
-            &page_object("group_page", vec![v], &Paging::single(1, "provider_groups")),
+            &page_object(
+                Family::GroupPage,
+                vec![v],
+                &Paging::single(1, "provider_groups"),
+            ),
         );
     }
 

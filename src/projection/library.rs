@@ -126,7 +126,7 @@ pub fn calendar_entry(w: CalendarWire) -> CalendarEntry {
 }
 
 pub fn calendar_page(w: Window<CalendarEntry>) -> Value {
-    serde_json::json!({"kind": "calendar_page", "items": w.items, "page": w.page})
+    serde_json::json!({"kind": crate::contract::Family::CalendarPage.def_name(), "items": w.items, "page": w.page})
 }
 
 // ---------------------------------------------------------------- artwork
@@ -181,7 +181,7 @@ pub fn artwork(url: &str, name: String, kind: &str, warnings: &mut Vec<String>) 
 }
 
 pub fn artwork_page(w: Window<Artwork>) -> Value {
-    serde_json::json!({"kind": "artwork_page", "items": w.items, "page": w.page})
+    serde_json::json!({"kind": crate::contract::Family::ArtworkPage.def_name(), "items": w.items, "page": w.page})
 }
 
 #[cfg(test)]

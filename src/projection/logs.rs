@@ -184,7 +184,7 @@ pub fn redact(line: &str) -> String {
 /// The `logs` object of a `read`.
 pub fn lines_data(w: &LineWindow) -> Value {
     json!({
-        "kind": "logs",
+        "kind": crate::contract::Family::Logs.def_name(),
         "lines": w.lines,
         "offset": w.offset,
         "next_offset": w.next_offset,

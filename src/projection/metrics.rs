@@ -33,7 +33,7 @@ pub fn metric(name: &str, value: Value, scope: Scope, unit: Option<&str>) -> Val
 }
 
 pub fn metrics(values: Vec<Value>) -> Value {
-    json!({"kind": "metrics", "values": values})
+    json!({"kind": crate::contract::Family::Metrics.def_name(), "values": values})
 }
 
 /// `RequestCountModel` (`GET /api/v1/Request/count`): movies + TV children.

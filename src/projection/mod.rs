@@ -11,6 +11,7 @@ pub mod library;
 pub mod logs;
 pub mod media;
 pub mod metrics;
+pub mod mutation;
 pub mod paging;
 pub mod reference;
 pub mod requests;

@@ -6,10 +6,25 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::catalogue::Page;
+use crate::contract::Family;
+use crate::contract::budget::MAX_RECORDS;
 
-/// Records per result (`$defs/*_page.items.maxItems`).
-pub const MAX_ITEMS: usize = 100;
+/// The `page` argument: `{offset ≥ 0 (default 0), limit 1–100 (default 20)}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(default)]
+pub struct Page {
+    pub offset: u64,
+    pub limit: u64,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Page {
+            offset: 0,
+            limit: 20,
+        }
+    }
+}
 
 /// Warning for upstream-paged lists read past their first page.
 pub const SHIFT_WARNING: &str =
@@ -48,7 +63,7 @@ impl Paging {
         let returned = returned as u64;
         Paging {
             offset: 0,
-            limit: returned.clamp(1, MAX_ITEMS as u64),
+            limit: returned.clamp(1, MAX_RECORDS as u64),
             returned,
             total: Some(returned),
             has_more: Some(false),
@@ -99,7 +114,7 @@ pub struct Window<T> {
 
 /// `page.limit` clamped to the contract's 1–100.
 fn limit_of(page: Page) -> u64 {
-    page.limit.clamp(1, MAX_ITEMS as u64)
+    page.limit.clamp(1, MAX_RECORDS as u64)
 }
 
 /// The window `page` of `items`, cut locally. `complete` is false when
@@ -138,11 +153,11 @@ pub fn local<T>(items: Vec<T>, page: Page, complete: bool, unit: &'static str) -
     }
 }
 
-/// The first [`MAX_ITEMS`] of a list (tools without a `page` argument).
+/// The first [`MAX_RECORDS`] of a list (tools without a `page` argument).
 pub fn first<T>(items: Vec<T>, complete: bool, unit: &'static str) -> Window<T> {
     let page = Page {
         offset: 0,
-        limit: MAX_ITEMS as u64,
+        limit: MAX_RECORDS as u64,
     };
     local(items, page, complete, unit)
 }
@@ -184,8 +199,8 @@ pub fn single<T>(items: Vec<T>, unit: &'static str) -> Window<T> {
 }
 
 /// A family page object: `{kind, items, page}`.
-pub fn page_object(kind: &str, items: Vec<Value>, paging: &Paging) -> Value {
-    json!({ "kind": kind, "items": items, "page": paging.to_json() })
+pub fn page_object(family: Family, items: Vec<Value>, paging: &Paging) -> Value {
+    json!({ "kind": family.def_name(), "items": items, "page": paging.to_json() })
 }
 
 /// Keeps at most `max` entries; true when some were dropped.

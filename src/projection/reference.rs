@@ -125,7 +125,7 @@ pub fn references(candidates: Vec<Candidate>, warnings: &mut Vec<String>) -> Vec
 }
 
 pub fn reference_page(w: Window<Reference>) -> Value {
-    serde_json::json!({"kind": "reference_page", "items": w.items, "page": w.page})
+    serde_json::json!({"kind": crate::contract::Family::ReferencePage.def_name(), "items": w.items, "page": w.page})
 }
 
 // ---------------------------------------------------------------- wire shapes

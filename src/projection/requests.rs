@@ -728,6 +728,7 @@ pub fn retry(f: FailedRequest, warnings: &mut Vec<String>) -> Option<serde_json:
 
 #[cfg(test)]
 mod tests {
+    use crate::contract::Family;
     use serde_json::{Value, json};
 
     use super::super::paging::{Paging, assert_def, page_object};
@@ -762,7 +763,7 @@ mod tests {
     fn as_page(records: Vec<RequestRecord>) -> Value {
         let n = records.len();
         page_object(
-            "request_page",
+            crate::contract::Family::RequestPage,
             records.iter().map(RequestRecord::to_json).collect(),
             &Paging::single(n, "requests"),
         )
@@ -1112,7 +1113,11 @@ mod tests {
             items[1].get("request_type").is_none() && items[1].get("request_type_code").is_none()
         );
         assert_eq!(warnings.len(), 2);
-        let page = page_object("retry_page", items, &Paging::single(2, "queue_entries"));
+        let page = page_object(
+            Family::RetryPage,
+            items,
+            &Paging::single(2, "queue_entries"),
+        );
         assert_def("retry_page", &page);
     }
 }

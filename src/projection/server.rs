@@ -2,6 +2,7 @@
 //! cron checks → `metrics` (scope `instance`) or `reference_page` (features).
 //! `about` drops the storage paths and connection strings it carries.
 
+use super::metrics::metrics;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -10,11 +11,6 @@ use crate::upstream::sanitize::sanitize;
 /// One `$defs/metric` about the instance.
 pub fn metric(name: &str, value: Value) -> Value {
     json!({"name": name, "value": value, "scope": "instance"})
-}
-
-/// `{"kind": "metrics", "values": [...]}`.
-pub fn metrics(values: Vec<Value>) -> Value {
-    json!({"kind": "metrics", "values": values})
 }
 
 /// `GET /api/v1/Status/Wizard`: `{result: wizardCompleted}`.

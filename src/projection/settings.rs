@@ -287,7 +287,7 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
         truncated = true;
     }
     let mut data = json!({
-        "kind": "settings",
+        "kind": crate::contract::Family::Settings.def_name(),
         "section": section.name,
         "values": values,
         "omitted_fields": omitted,

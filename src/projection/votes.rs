@@ -135,6 +135,7 @@ pub fn for_request(
 
 #[cfg(test)]
 mod tests {
+    use crate::contract::Family;
     use serde_json::json;
 
     use super::super::paging::{Paging, assert_def, page_object};
@@ -162,7 +163,7 @@ mod tests {
         assert!(w.is_empty());
         assert_def(
             "vote_page",
-            &page_object("vote_page", items, &Paging::single(2, "votes")),
+            &page_object(Family::VotePage, items, &Paging::single(2, "votes")),
         );
     }
 
@@ -189,7 +190,7 @@ mod tests {
         assert!(w[0].contains("2 up") && w[0].contains("1 down"), "{w:?}");
         assert_def(
             "vote_page",
-            &page_object("vote_page", items, &Paging::single(3, "votes")),
+            &page_object(Family::VotePage, items, &Paging::single(3, "votes")),
         );
         let mut w = Vec::new();
         for_request(rows(0), 12, "movie", false, &mut w);

@@ -1,102 +1,218 @@
-//! Tool handlers, by domain. A handler gets validated [`Args`] and a
-//! [`CallCtx`], calls Ombi through [`crate::upstream`], projects the answer
-//! with [`crate::projection`] and returns the family object as `data`.
+//! The tools. Each tool is one file named after it: its definition
+//! ([`ToolDef`]: name, description, annotations, bundle, families,
+//! arguments), its typed actions and its handler. [`TOOLS`] is the catalogue
+//! of served tools: a tool exists for clients exactly when it is listed there.
+//!
+//! A call runs [`call`]: validate → handler → envelope (with budget). The
+//! daemon and every in-process test use it, so every tool is held to the same
+//! checks.
 
-// helpers shared by every domain
-mod common;
-// administration: users, server, integration, settings, logs
-pub mod integration;
-pub mod logs;
-pub mod server;
-pub mod settings;
-pub mod users;
-// requests, stats, issues, votes
-pub mod issues;
-pub mod request_stats;
-pub mod requests;
-pub mod votes;
-// media: search, discovery, details, library, reference lists
-pub mod discover;
-pub mod library;
-pub mod media;
-pub mod reference;
-pub mod search;
+mod audit;
+mod ctx;
 
-use std::sync::Arc;
+pub mod read_discover;
+pub mod read_integration;
+pub mod read_issues;
+pub mod read_library;
+pub mod read_logs;
+pub mod read_media;
+pub mod read_reference;
+pub mod read_request_stats;
+pub mod read_requests;
+pub mod read_search;
+pub mod read_server;
+pub mod read_settings;
+pub mod read_users;
+pub mod read_votes;
 
+pub mod write_integration_test;
+pub mod write_issue_comment;
+pub mod write_issue_create;
+pub mod write_issue_manage;
+pub mod write_job_run;
+pub mod write_notification_send;
+pub mod write_request_create;
+pub mod write_request_delete;
+pub mod write_request_moderate;
+pub mod write_request_options;
+pub mod write_request_reprocess;
+pub mod write_request_subscribe;
+pub mod write_retry_remove;
+pub mod write_settings_patch;
+pub mod write_user_manage;
+pub mod write_user_preferences;
+pub mod write_vote;
+
+use std::panic::AssertUnwindSafe;
+use std::sync::LazyLock;
+use std::time::Instant;
+
+use futures::FutureExt;
 use futures::future::BoxFuture;
-use serde_json::Value;
-use tokio_util::sync::CancellationToken;
+use serde_json::{Map, Value};
+use tracing::{info, warn};
 
-use crate::catalogue::Args;
-use crate::contract::ToolError;
-use crate::transport::Identity;
+use crate::catalogue::{Args, BundleSet, ToolDef, mcp};
+use crate::contract::{self, Failure, Outcome, ToolError};
 
-/// Everything a handler may use for one call.
-pub struct CallCtx {
-    /// Who called (bundles, read-only flag, acting Ombi user).
-    pub identity: Arc<Identity>,
-    /// Fresh for every call; also in the call's log line.
-    pub correlation_id: String,
-    /// Cancelled when the client cancels the call or the daemon shuts down.
-    pub cancel: CancellationToken,
-    /// The Ombi client (session, bounded reads, error mapping).
-    pub upstream: Arc<crate::upstream::Upstream>,
+pub use ctx::CallCtx;
+
+/// A tool's handler: validated arguments in, a family object or an error out.
+pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
+
+/// A served tool: its definition and its handler.
+pub struct Tool {
+    pub def: ToolDef,
+    pub run: Handler,
 }
 
-/// A successful result: one family object (`{"kind": "media_page", ...}`).
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub data: Value,
-    pub warnings: Vec<String>,
-    pub truncated: bool,
+/// The catalogue: every served tool, in `tools/list` order.
+pub static TOOLS: &[&Tool] = &[
+    // core
+    &read_search::TOOL,
+    &read_discover::TOOL,
+    &read_media::TOOL,
+    &read_reference::TOOL,
+    &read_requests::TOOL,
+    &read_request_stats::TOOL,
+    &read_issues::TOOL,
+    &read_votes::TOOL,
+    &read_users::TOOL,
+    &read_library::TOOL,
+    &read_server::TOOL,
+    // moderation
+    &read_integration::TOOL,
+    // administration
+    &read_settings::TOOL,
+    &read_logs::TOOL,
+];
+
+/// Tools defined but not served yet (no handler): never listed nor callable;
+/// the contract tests hold their definitions to the same rules.
+pub static UNSERVED: &[&ToolDef] = &[
+    &write_request_create::DEF,
+    &write_request_subscribe::DEF,
+    &write_vote::DEF,
+    &write_issue_create::DEF,
+    &write_issue_comment::DEF,
+    &write_user_preferences::DEF,
+    &write_request_moderate::DEF,
+    &write_request_options::DEF,
+    &write_request_reprocess::DEF,
+    &write_request_delete::DEF,
+    &write_issue_manage::DEF,
+    &write_settings_patch::DEF,
+    &write_integration_test::DEF,
+    &write_job_run::DEF,
+    &write_user_manage::DEF,
+    &write_notification_send::DEF,
+    &write_retry_remove::DEF,
+];
+
+/// Every tool definition: the served ones, then the unserved. For tests and
+/// documentation that hold every definition to the contract.
+pub fn definitions() -> impl Iterator<Item = &'static ToolDef> {
+    TOOLS.iter().map(|t| &t.def).chain(UNSERVED.iter().copied())
 }
 
-/// A failed result: the error, and data where a partial result is known.
-#[derive(Debug, Clone)]
-pub struct Failure {
-    pub error: ToolError,
-    pub data: Option<Value>,
-    pub warnings: Vec<String>,
+/// The served tool of that name.
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().copied().find(|t| t.def.name == name)
 }
 
-impl From<ToolError> for Failure {
-    fn from(error: ToolError) -> Self {
-        Failure {
-            error,
-            data: None,
-            warnings: Vec::new(),
-        }
+/// The tools a session sees: in its bundles, without `write_*` when
+/// read-only. Catalogue order.
+pub fn visible(bundles: BundleSet, read_only: bool) -> impl Iterator<Item = &'static Tool> {
+    TOOLS
+        .iter()
+        .copied()
+        .filter(move |t| bundles.contains(t.def.bundle) && !(read_only && t.def.is_write()))
+}
+
+/// The `tools/list` objects, built once (index = position in [`TOOLS`]).
+static MCP_TOOLS: LazyLock<Vec<rmcp::model::Tool>> =
+    LazyLock::new(|| TOOLS.iter().map(|t| mcp::build(&t.def)).collect());
+
+impl Tool {
+    /// This tool as `tools/list` advertises it.
+    pub fn mcp(&'static self) -> &'static rmcp::model::Tool {
+        let i = TOOLS
+            .iter()
+            .position(|t| std::ptr::eq(*t, self))
+            .unwrap_or_default();
+        &MCP_TOOLS[i]
     }
 }
 
-pub type Outcome = Result<Reply, Failure>;
-
-/// A tool's implementation.
-pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
-
-/// The handler of a tool, if it is implemented. A tool without a handler is
-/// never listed nor callable.
-pub fn handler(name: &str) -> Option<Handler> {
-    let h: Handler = match name {
-        // administration reads (users, server, integration, settings, logs)
-        "read_users" => users::read_users,
-        "read_server" => server::read_server,
-        "read_integration" => integration::read_integration,
-        "read_settings" => settings::read_settings,
-        "read_logs" => logs::read_logs,
-        // requests, stats, issues, votes
-        "read_requests" => requests::read_requests,
-        "read_request_stats" => request_stats::read_request_stats,
-        "read_issues" => issues::read_issues,
-        "read_votes" => votes::read_votes,
-        // media (search, discovery, details, library, reference lists)
-        "read_search" => search::read_search,
-        "read_discover" => discover::read_discover,
-        "read_media" => media::read_media,
-        "read_library" => library::read_library,
-        "read_reference" => reference::read_reference,
-        _ => return None,
+/// One call, the one path every caller takes: validate the arguments, run
+/// the handler (a panic or a cancellation becomes INTERNAL_ERROR: one bad call
+/// never takes the daemon down), check the reply's family, build the bounded
+/// envelope, log the call and, for a write, its audit record.
+pub async fn call(
+    tool: &'static Tool,
+    ctx: &CallCtx,
+    arguments: Option<&Map<String, Value>>,
+) -> Map<String, Value> {
+    let started = Instant::now();
+    let (args, outcome) = match tool.def.validate(arguments) {
+        Ok(args) => {
+            let outcome = run(tool, ctx, &args).await;
+            (Some(args), outcome)
+        }
+        Err(e) => (None, Err(Failure::from(e))),
     };
-    Some(h)
+    let envelope = contract::envelope(tool.def.name, outcome, &ctx.correlation_id);
+    let elapsed = started.elapsed();
+    let elapsed_ms = elapsed.as_millis() as u64;
+    let (name, uid, correlation_id) = (tool.def.name, ctx.identity.uid, &ctx.correlation_id);
+    match envelope.get("error") {
+        None => info!(
+            tool = name, %correlation_id, uid, elapsed_ms,
+            truncated = ?envelope.get("truncated"), "tool call ok"
+        ),
+        Some(e) => warn!(
+            tool = name, %correlation_id, uid, elapsed_ms,
+            code = ?e.get("code"), field = ?e.get("field"), "tool call failed"
+        ),
+    }
+    if tool.def.is_write() {
+        audit::record(&tool.def, ctx, args.as_ref(), &envelope, elapsed);
+    }
+    envelope
+}
+
+async fn run(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> Outcome {
+    let work = AssertUnwindSafe((tool.run)(ctx, args)).catch_unwind();
+    let reply = tokio::select! {
+        result = work => result.unwrap_or_else(|_| {
+            Err(Failure::from(ToolError::internal("the tool failed unexpectedly; see the daemon log")))
+        }),
+        _ = ctx.cancel.cancelled() => Err(Failure::from(ToolError::internal("cancelled"))),
+    }?;
+    match reply.family() {
+        Some(f) if tool.def.families.contains(&f) => Ok(reply),
+        other => Err(Failure::from(ToolError::internal(format!(
+            "the tool produced a {other:?} result, which it does not declare"
+        )))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_definition_is_consistent() {
+        let found: Vec<String> = definitions().flat_map(ToolDef::inconsistencies).collect();
+        assert!(found.is_empty(), "{found:#?}");
+    }
+
+    #[test]
+    fn names_are_unique_and_files_match() {
+        let mut names: Vec<&str> = definitions().map(|d| d.name).collect();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n, "duplicate tool names");
+    }
 }

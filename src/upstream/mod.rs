@@ -86,6 +86,17 @@ impl Upstream {
     }
 
     /// `OMBI_URL`, ending in `/`.
+    /// The Ombi user a call acting as `acting_user` is attributed to: the
+    /// logged-in user (jwt), the `UserName` it sends (api_key: the peer's
+    /// `ombi_user`, else `OMBI_USER_NAME`), or `None` for a bare API key,
+    /// which Ombi treats as its internal `Api` user.
+    pub fn attributed_user<'a>(&'a self, acting_user: Option<&'a str>) -> Option<&'a str> {
+        match &self.session {
+            Session::Jwt(j) => Some(&j.username),
+            Session::ApiKey { user_name, .. } => acting_user.or(user_name.as_deref()),
+        }
+    }
+
     pub fn base_url(&self) -> &Url {
         &self.base
     }

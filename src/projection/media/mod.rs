@@ -25,11 +25,10 @@ pub use movie::*;
 pub use music::*;
 pub use tv::*;
 
-/// Longest list we emit in a nested array (`maxItems: 100`). Lists cut here
-/// say so through [`Notes`]; lists not cut here (genres, providers, a
-/// credit's roles) are capped by the envelope budget, which warns and sets
-/// `truncated` itself.
-const NESTED_MAX: usize = 100;
+// Nested lists cut here (seasons, episodes, credits) say so through
+// [`Notes`]; lists not cut here (genres, providers, a credit's roles) are
+// capped by the envelope budget, which warns and sets `truncated` itself.
+use crate::contract::budget::MAX_NESTED;
 /// A details record above this many serialized bytes gets its season tree
 /// thinned, so one record always fits the 64 KiB envelope with its siblings.
 const DETAIL_BYTES: usize = 40 * 1024;
@@ -181,7 +180,7 @@ impl Media {
 /// The `media_page` family object.
 pub fn media_page(w: Window<Media>) -> Value {
     serde_json::json!({
-        "kind": "media_page",
+        "kind": crate::contract::Family::MediaPage.def_name(),
         "items": w.items,
         "page": w.page,
     })

@@ -119,7 +119,7 @@ pub struct MovieFull {
     pub vote_count: Option<i64>,
 }
 
-/// Cast then crew, at most [`NESTED_MAX`] together (cast first: it is what
+/// Cast then crew, at most [`MAX_NESTED`] together (cast first: it is what
 /// people ask about); returns the credits and how many were left out.
 fn movie_credits(c: Option<MovieCredits>) -> (Vec<Credit>, usize) {
     let Some(c) = c else {
@@ -146,8 +146,8 @@ fn movie_credits(c: Option<MovieCredits>) -> (Vec<Credit>, usize) {
             });
         }
     }
-    let dropped = all.len().saturating_sub(NESTED_MAX);
-    all.truncate(NESTED_MAX);
+    let dropped = all.len().saturating_sub(MAX_NESTED);
+    all.truncate(MAX_NESTED);
     (all, dropped)
 }
 
@@ -175,7 +175,7 @@ pub fn movie_details(w: MovieFull, notes: &mut Notes) -> Vec<Media> {
     let (credits, dropped) = movie_credits(w.credits);
     if dropped > 0 {
         notes.cut(format!(
-            "{dropped} further cast/crew credits were left out (at most {NESTED_MAX})"
+            "{dropped} further cast/crew credits were left out (at most {MAX_NESTED})"
         ));
     }
     m.credits = credits;

@@ -217,9 +217,9 @@ fn seasons(s: Option<Vec<SeasonWire>>, notes: &mut Notes) -> Option<Vec<Season>>
                         available: e.available,
                     })
                 })
-                .take(NESTED_MAX)
+                .take(MAX_NESTED)
                 .collect();
-            let truncated = n > NESTED_MAX;
+            let truncated = n > MAX_NESTED;
             if truncated {
                 cut_episodes += 1;
             }
@@ -229,16 +229,16 @@ fn seasons(s: Option<Vec<SeasonWire>>, notes: &mut Notes) -> Option<Vec<Season>>
                 truncated,
             })
         })
-        .take(NESTED_MAX)
+        .take(MAX_NESTED)
         .collect();
-    if total > NESTED_MAX {
+    if total > MAX_NESTED {
         notes.cut(format!(
-            "only the first {NESTED_MAX} of {total} seasons are listed"
+            "only the first {MAX_NESTED} of {total} seasons are listed"
         ));
     }
     if cut_episodes > 0 {
         notes.cut(format!(
-            "{cut_episodes} seasons list only their first {NESTED_MAX} episodes"
+            "{cut_episodes} seasons list only their first {MAX_NESTED} episodes"
         ));
     }
     Some(out)
@@ -287,12 +287,12 @@ pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
             });
         }
     }
-    if credits.len() > NESTED_MAX {
+    if credits.len() > MAX_NESTED {
         notes.cut(format!(
-            "{} further cast/crew credits were left out (at most {NESTED_MAX})",
-            credits.len() - NESTED_MAX
+            "{} further cast/crew credits were left out (at most {MAX_NESTED})",
+            credits.len() - MAX_NESTED
         ));
-        credits.truncate(NESTED_MAX);
+        credits.truncate(MAX_NESTED);
     }
     m.credits = credits;
     if let Some(r) = w.site_rating.filter(|r| *r > 0) {
@@ -325,7 +325,7 @@ pub fn fit_seasons(m: &mut Media, max: usize, notes: &mut Notes) {
         }
     }
     notes.cut("episode titles were left out to fit the response size");
-    let mut keep = NESTED_MAX;
+    let mut keep = MAX_NESTED;
     while size(m) > max && keep > 0 {
         keep /= 2;
         if let Some(seasons) = m.seasons.as_mut() {
@@ -337,7 +337,7 @@ pub fn fit_seasons(m: &mut Media, max: usize, notes: &mut Notes) {
             }
         }
     }
-    if keep < NESTED_MAX {
+    if keep < MAX_NESTED {
         notes.cut(format!(
             "seasons list at most {keep} episodes each to fit the response size"
         ));

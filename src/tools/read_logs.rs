@@ -1,0 +1,137 @@
+//! `read_logs`: the log file list, and a redacted window of lines of one
+//! file. Ombi returns a whole file in one answer: it is read under a byte
+//! cap and the window is cut here. Never the `/download/` route.
+
+use futures::future::BoxFuture;
+use serde_json::json;
+
+use super::ctx::reply;
+use super::{CallCtx, Tool};
+use crate::catalogue::shape::{ArgDefault, Field, Ty};
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::Family;
+use crate::contract::Outcome;
+use crate::contract::ToolError;
+use crate::projection::logs;
+use crate::upstream::{MAX_BODY_BYTES, Route};
+
+/// Files listed per result (`$defs/logs.files.maxItems`).
+const MAX_FILES: usize = 100;
+
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "read_logs",
+        title: "Server logs",
+        bundle: Bundle::Administration,
+        destructive: false,
+        description: "List Ombi's log files and read lines from one, with credentials redacted; use when diagnosing failures. Log lines can quote untrusted user-provided text.",
+        families: &[Family::Logs],
+        params: &[
+            Field::opt(
+                "file_id",
+                Ty::Str { min: 1, max: 200 },
+                "Log file id (from `list`).",
+            ),
+            Field::opt(
+                "offset",
+                Ty::Int {
+                    min: 0,
+                    max: 10_000_000,
+                },
+                "First line to return (default 0).",
+            )
+            .default(ArgDefault::Int(0)),
+            Field::opt(
+                "limit",
+                Ty::Int { min: 1, max: 500 },
+                "Lines to return, 1–500 (default 100).",
+            )
+            .default(ArgDefault::Int(100)),
+        ],
+        actions: &[
+            action("list", "the log files", &[], &[]),
+            action(
+                "read",
+                "lines of one log file",
+                &["file_id"],
+                &["offset", "limit"],
+            ),
+        ],
+        default_action: None,
+        check: None,
+    },
+    run: handle,
+};
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.action() {
+            "list" => list(ctx).await,
+            "read" => read(ctx, args).await,
+            other => Err(ToolError::invalid(
+                "/action",
+                format!("read_logs has no action {other:?}"),
+            )
+            .into()),
+        }
+    })
+}
+
+/// `GET /api/v2/System/logs` (admin): file names, newest first.
+async fn list(ctx: &CallCtx) -> Outcome {
+    let names = ctx
+        .upstream
+        .get_array::<String>(ctx.acting(), Route::get("api/v2/System/logs"))
+        .await?;
+    let (mut files, skipped) = logs::files(&names.value);
+    let mut warnings = Vec::new();
+    if skipped > 0 {
+        warnings.push(format!(
+            "{skipped} log names that are not plain file names were left out"
+        ));
+    }
+    let mut truncated = names.cut;
+    if files.len() > MAX_FILES {
+        warnings.push(format!(
+            "only the newest {MAX_FILES} of {} log files are listed",
+            files.len()
+        ));
+        files.truncate(MAX_FILES);
+        truncated = true;
+    }
+    Ok(reply(
+        json!({"kind": "logs", "files": files, "truncated": truncated}),
+        warnings,
+        truncated,
+    ))
+}
+
+/// `GET /api/v2/System/logs/{logFileName}` as `text/plain`, at most 8 MiB.
+async fn read(ctx: &CallCtx, args: &Args) -> Outcome {
+    let file = args.str("file_id").unwrap_or_default();
+    if !logs::valid_file_id(file) {
+        return Err(ToolError::invalid(
+            "/file_id",
+            "file_id must be a log file name from the `list` action (no path separators or `..`)",
+        )
+        .into());
+    }
+    let offset = usize::try_from(args.int("offset").unwrap_or(0).max(0)).unwrap_or(0);
+    let limit = usize::try_from(
+        args.int("limit")
+            .unwrap_or(logs::DEFAULT_LINES as i64)
+            .max(1),
+    )
+    .unwrap_or(logs::DEFAULT_LINES)
+    .min(logs::MAX_LINES);
+    let text = ctx
+        .upstream
+        .get_text(
+            ctx.acting(),
+            Route::get("api/v2/System/logs").seg(file),
+            MAX_BODY_BYTES,
+        )
+        .await?;
+    let w = logs::window(&text.value, offset, limit, text.cut);
+    Ok(reply(logs::lines_data(&w), w.warnings.clone(), w.truncated))
+}

@@ -1,0 +1,353 @@
+//! `read_media`: one title's details (by TMDB/IMDb/TVDB/MusicBrainz id or by
+//! Ombi request), its Rotten Tomatoes ratings, or its streaming providers.
+
+use futures::future::BoxFuture;
+
+use super::ctx::{
+    language_ignored, movie_or_tv, not_found, not_found_on_500, note_read_limit, reply,
+    required_int, required_str,
+};
+use super::{CallCtx, Tool};
+use crate::catalogue::params::*;
+use crate::catalogue::shape::{Field, Ty};
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::Family;
+use crate::contract::ToolError;
+use crate::contract::{Outcome, Reply};
+use crate::projection::identifiers::Origin;
+use crate::projection::media::{
+    self, ArtistInfo, Media, MovieFull, Notes, RatingsWire, ReleaseGroup, StreamingData, TvDetail,
+};
+use crate::projection::paging;
+use crate::upstream::Route;
+
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "read_media",
+        title: "Media details",
+        bundle: Bundle::Core,
+        destructive: false,
+        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it.",
+        families: &[Family::MediaPage],
+        params: &[Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type."), TMDB_ID, IMDB_ID, TVDB_ID, MUSICBRAINZ_ID, TARGET, Field::opt("name", Ty::Str { min: 1, max: 200 }, "Title to look up ratings for."), YEAR, LANGUAGE],
+        actions: &[
+            action("details", "one title by id: movie by tmdb_id or imdb_id, tv by tmdb_id or tvdb_id, album/artist by musicbrainz_id", &["media"], &["language"]).one_of(&["tmdb_id", "imdb_id", "tvdb_id", "musicbrainz_id"]),
+            action("by_request", "the media of an Ombi request", &["target"], &["language"]),
+            action("ratings", "Rotten Tomatoes ratings by title and year", &["media", "name", "year"], &[]).only(&[("media", MEDIA_MOVIE_OR_TV)]),
+            action("providers", "streaming providers in your country", &["media", "tmdb_id"], &[]).only(&[("media", MEDIA_MOVIE_OR_TV)]),
+        ],
+        default_action: None,
+        check: Some(media_details_rules),
+    },
+    run: handle,
+};
+
+const MEDIA_DETAILS: &[&str] = &["movie", "tv", "album", "artist"];
+
+/// How a lookup route answers an unknown id: with a 500 (a null dereference
+/// in Ombi: `movie/imdb`, `movie/request`, `tv/request`, `artist/request`) or
+/// with a 204. On the 204 routes a 500 is a failing provider (TMDB, TVMaze,
+/// MusicBrainz), reported as such.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unknown {
+    Is500,
+    Is204,
+}
+
+fn unknown_on_500(e: ToolError, what: &str, unknown: Unknown) -> ToolError {
+    match unknown {
+        Unknown::Is500 => not_found_on_500(e, what),
+        Unknown::Is204 => e,
+    }
+}
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(run(ctx, args))
+}
+
+fn single_page(items: Vec<Media>, notes: Notes) -> Reply {
+    reply(
+        media::media_page(paging::single(items, "media")),
+        notes.warnings,
+        notes.truncated,
+    )
+}
+
+// ---------------------------------------------------------------- actions
+
+async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
+    match args.action() {
+        "details" => details(ctx, args).await,
+        "by_request" => by_request(ctx, args).await,
+        "ratings" => ratings(ctx, args).await,
+        "providers" => providers(ctx, args).await,
+        other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+    }
+}
+
+async fn movie_full(
+    ctx: &CallCtx,
+    route: Route,
+    unknown: Unknown,
+    what: &str,
+    notes: &mut Notes,
+) -> Result<Vec<Media>, ToolError> {
+    let full = ctx
+        .upstream
+        .get_json::<MovieFull>(ctx.acting(), route)
+        .await
+        .map_err(|e| unknown_on_500(e, what, unknown))?
+        .ok_or_else(|| not_found(what))?;
+    Ok(media::movie_details(full, notes))
+}
+
+async fn tv_detail(
+    ctx: &CallCtx,
+    route: Route,
+    unknown: Unknown,
+    origin: Origin,
+    what: &str,
+    notes: &mut Notes,
+) -> Result<Media, ToolError> {
+    let tv = ctx
+        .upstream
+        .get_json::<TvDetail>(ctx.acting(), route)
+        .await
+        .map_err(|e| unknown_on_500(e, what, unknown))?
+        .ok_or_else(|| not_found(what))?;
+    Ok(media::tv_details(tv, origin, notes))
+}
+
+async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut notes = Notes::default();
+    language_ignored(args.str("language"), &mut notes.warnings);
+    let items = match (
+        args.str("media"),
+        args.int("tmdb_id"),
+        args.str("imdb_id"),
+        args.int("tvdb_id"),
+    ) {
+        (Some("movie"), Some(id), _, _) => {
+            let route = Route::get("api/v2/Search/movie").seg(id);
+            movie_full(
+                ctx,
+                route,
+                Unknown::Is204,
+                &format!("movie with TMDB id {id}"),
+                &mut notes,
+            )
+            .await?
+        }
+        (Some("movie"), None, Some(imdb), _) => {
+            let route = Route::get("api/v2/Search/movie/imdb").seg(imdb);
+            movie_full(
+                ctx,
+                route,
+                Unknown::Is500,
+                &format!("movie with IMDb id {imdb}"),
+                &mut notes,
+            )
+            .await?
+        }
+        (Some("tv"), Some(id), _, _) => {
+            let route = Route::get("api/v2/Search/tv/moviedb").seg(id);
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Unknown::Is204,
+                    Origin::Tmdb,
+                    &format!("show with TMDB id {id}"),
+                    &mut notes,
+                )
+                .await?,
+            ]
+        }
+        (Some("tv"), None, _, Some(tvdb)) => {
+            // The only TVDB-keyed lookup is the TVMaze-backed v1 route.
+            let route = Route::get("api/v1/Search/tv/info").seg(tvdb);
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Unknown::Is204,
+                    Origin::TvMaze,
+                    &format!("show with TVDB id {tvdb}"),
+                    &mut notes,
+                )
+                .await?,
+            ]
+        }
+        (Some("album"), ..) => {
+            let mbid = required_str(args, "musicbrainz_id")?;
+            let what = format!("album (release group) {mbid}");
+            let rg = ctx
+                .upstream
+                .get_json::<ReleaseGroup>(
+                    ctx.acting(),
+                    Route::get("api/v2/Search/artist/album").seg(mbid),
+                )
+                .await?
+                .ok_or_else(|| not_found(&what))?;
+            vec![media::release_group_item(rg)]
+        }
+        (Some("artist"), ..) => {
+            let mbid = required_str(args, "musicbrainz_id")?;
+            vec![
+                artist(
+                    ctx,
+                    Route::get("api/v2/Search/artist").seg(mbid),
+                    Unknown::Is204,
+                    &format!("artist {mbid}"),
+                )
+                .await?,
+            ]
+        }
+        (Some(m), ..) => {
+            return Err(ToolError::invalid(
+                "/media",
+                format!("`{m}` details need one id: movie tmdb_id/imdb_id, tv tmdb_id/tvdb_id, album/artist musicbrainz_id"),
+            )
+            .into());
+        }
+        (None, ..) => {
+            return Err(ToolError::invalid("/media", "`media` is required for `details`").into());
+        }
+    };
+    Ok(single_page(items, notes))
+}
+
+async fn artist(
+    ctx: &CallCtx,
+    route: Route,
+    unknown: Unknown,
+    what: &str,
+) -> Result<Media, ToolError> {
+    let info = ctx
+        .upstream
+        .get_json::<ArtistInfo>(ctx.acting(), route)
+        .await
+        .map_err(|e| unknown_on_500(e, what, unknown))?
+        .ok_or_else(|| not_found(what))?;
+    Ok(media::artist_details(&info))
+}
+
+async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
+    let target = args.value("target");
+    let kind = target
+        .and_then(|t| t.get("kind"))
+        .and_then(|k| k.as_str())
+        .unwrap_or("");
+    let id = target
+        .and_then(|t| t.get("id"))
+        .and_then(|i| i.as_i64())
+        .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` is required"))?;
+    let mut notes = Notes::default();
+    language_ignored(args.str("language"), &mut notes.warnings);
+    let items = match kind {
+        "movie" => {
+            let route = Route::get("api/v2/Search/movie/request").seg(id);
+            movie_full(
+                ctx,
+                route,
+                Unknown::Is500,
+                &format!("movie request {id}"),
+                &mut notes,
+            )
+            .await?
+        }
+        "tv_parent" => {
+            let route = Route::get("api/v2/Search/tv/request").seg(id);
+            vec![
+                tv_detail(
+                    ctx,
+                    route,
+                    Unknown::Is500,
+                    Origin::Tmdb,
+                    &format!("TV request {id}"),
+                    &mut notes,
+                )
+                .await?,
+            ]
+        }
+        "album" => {
+            notes.note("Ombi resolves an album request to its ARTIST; the record is the artist");
+            vec![
+                artist(
+                    ctx,
+                    Route::get("api/v2/Search/artist/request").seg(id),
+                    Unknown::Is500,
+                    &format!("album request {id}"),
+                )
+                .await?,
+            ]
+        }
+        "tv_child" => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                "Ombi looks up TV media by the show-level request: pass the `tv_parent` id (read_requests `get` on the child shows its parent_request_id)",
+            )
+            .into());
+        }
+        other => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                format!("unknown request kind `{other}`"),
+            )
+            .into());
+        }
+    };
+    Ok(single_page(items, notes))
+}
+
+async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = movie_or_tv(args)?;
+    let name = required_str(args, "name")?;
+    let year = required_int(args, "year")?;
+    let route = Route::get(if media == "movie" {
+        "api/v2/Search/ratings/movie"
+    } else {
+        "api/v2/Search/ratings/tv"
+    })
+    .seg(name)
+    .seg(year);
+    let what = format!("Rotten Tomatoes rating for {name:?} ({year})");
+    let wire = ctx
+        .upstream
+        .get_json::<RatingsWire>(ctx.acting(), route)
+        .await?
+        .ok_or_else(|| not_found(&what))?;
+    let item = media::ratings_item(media, name, year, wire);
+    let mut notes = Notes::default();
+    if item.ratings.is_empty() {
+        notes.note(format!(
+            "Rotten Tomatoes has no scores for {name:?} ({year})"
+        ));
+    }
+    Ok(single_page(vec![item], notes))
+}
+
+async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = movie_or_tv(args)?;
+    let tmdb = required_int(args, "tmdb_id")?;
+    let route = Route::get(if media == "movie" {
+        "api/v2/Search/stream/movie"
+    } else {
+        "api/v2/Search/stream/tv"
+    })
+    .seg(tmdb);
+    let list = ctx
+        .upstream
+        .get_array::<StreamingData>(ctx.acting(), route)
+        .await?;
+    let mut warnings = vec![
+        "providers are those of this title in the acting Ombi user's streaming country (Ombi caches them for 12 h across users)".to_string(),
+    ];
+    note_read_limit(list.cut, &mut warnings);
+    let item = media::providers_item(media, tmdb, list.value);
+    Ok(reply(
+        media::media_page(paging::single(vec![item], "media")),
+        warnings,
+        list.cut,
+    ))
+}

@@ -1,0 +1,232 @@
+//! `read_request_stats` → metrics: instance counts, the principal's totals
+//! and quotas, and admin statistics for a date range.
+//! Routes: ombi/tools-map.md "read_request_stats".
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use super::ctx::{partial, reply, required_str};
+use super::{CallCtx, Tool};
+use crate::catalogue::params::*;
+use crate::catalogue::shape::{Field, Ty};
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::Family;
+use crate::contract::Outcome;
+use crate::contract::{ErrorCode, ToolError};
+use crate::projection::metrics::{self, Quota, RequestCounts, Stats};
+use crate::upstream::Route;
+
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "read_request_stats",
+        title: "Request statistics",
+        bundle: Bundle::Core,
+        destructive: false,
+        description: "Request counts and quotas: instance-wide pending/approved/available/denied counts, totals you can see, your remaining request quota, or admin statistics for a date range.",
+        families: &[Family::Metrics],
+        params: &[
+            MEDIA,
+            Field::opt("from", Ty::Date, "First day, `YYYY-MM-DD`."),
+            Field::opt("to", Ty::Date, "Last day, `YYYY-MM-DD`."),
+        ],
+        actions: &[
+            action("counts", "instance-wide request counts", &[], &[]),
+            action("totals", "request totals you can see", &[], &[]),
+            action(
+                "quota",
+                "your remaining request quota (all media unless `media` is given)",
+                &[],
+                &["media"],
+            ),
+            action(
+                "period",
+                "statistics for a date range (admin)",
+                &["from", "to"],
+                &[],
+            ),
+        ],
+        default_action: None,
+        check: Some(|action, args| {
+            if action == "period"
+                && let (Some(f), Some(t)) = (
+                    args.get("from").and_then(Value::as_str),
+                    args.get("to").and_then(Value::as_str),
+                )
+                && f > t
+            {
+                return Err(ToolError::invalid("/to", "`to` must not be before `from`"));
+            }
+            Ok(())
+        }),
+    },
+    run: handle,
+};
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.action() {
+            "counts" => counts(ctx).await,
+            "totals" => totals(ctx).await,
+            "quota" => quota(ctx, args).await,
+            "period" => period(ctx, args).await,
+            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        }
+    })
+}
+
+/// Per media type: (label, route segment prefix).
+const TOTALS: [(&str, &str); 3] = [
+    ("movie", "api/v1/Request/movie/total"),
+    ("tv", "api/v1/Request/tv/total"),
+    ("album", "api/v1/request/music/total"),
+];
+const QUOTAS: [(&str, &str); 3] = [
+    ("movie", "api/v1/Request/movie/remaining"),
+    ("tv", "api/v1/Request/tv/remaining"),
+    ("album", "api/v1/request/music/remaining"),
+];
+
+async fn counts(ctx: &CallCtx) -> Outcome {
+    let c = ctx
+        .upstream
+        .get_json::<RequestCounts>(ctx.acting(), Route::get("api/v1/Request/count"))
+        .await?
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi returned no request counts",
+            )
+        })?;
+    Ok(reply(
+        metrics::metrics(metrics::request_counts(&c)),
+        Vec::new(),
+        false,
+    ))
+}
+
+/// Which media types an all-media read covers: albums only with Lidarr.
+async fn media_types(
+    ctx: &CallCtx,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<&'static str>, ToolError> {
+    let mut m = vec!["movie", "tv"];
+    if ctx.lidarr_enabled().await? {
+        m.push("album");
+    } else {
+        warnings.push("music is not enabled (Lidarr off): no album values".into());
+    }
+    Ok(m)
+}
+
+async fn totals(ctx: &CallCtx) -> Outcome {
+    let mut warnings = Vec::new();
+    let media = media_types(ctx, &mut warnings).await?;
+    let mut values = Vec::new();
+    let mut first_error = None;
+    for (m, path) in TOTALS.iter().filter(|(m, _)| media.contains(m)) {
+        match ctx
+            .upstream
+            .get_json::<i64>(ctx.acting(), Route::get(path))
+            .await
+        {
+            Ok(Some(n)) if n >= 0 => values.push(metrics::total(m, n)),
+            Ok(_) => warnings.push(format!("Ombi returned no {m} total")),
+            Err(e) => {
+                warnings.push(format!("{m} total: {}", e.message));
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    finish(values, first_error, warnings)
+}
+
+async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let media: Vec<&str> = match args.str("media") {
+        Some("album") => {
+            ctx.require_lidarr().await?;
+            vec!["album"]
+        }
+        Some(m) => vec![m],
+        None => media_types(ctx, &mut warnings).await?,
+    };
+    let mut values = Vec::new();
+    let mut first_error = None;
+    let mut unresolved = 0;
+    for (m, path) in QUOTAS.iter().filter(|(m, _)| media.contains(m)) {
+        match ctx
+            .upstream
+            .get_json::<Quota>(ctx.acting(), Route::get(path))
+            .await
+        {
+            Ok(Some(q)) => values.extend(metrics::quota(m, &q, args.str("media").is_none())),
+            // 204: Ombi could not resolve the calling user.
+            Ok(None) => unresolved += 1,
+            Err(e) => {
+                warnings.push(format!("{m} quota: {}", e.message));
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if unresolved > 0 && values.is_empty() && first_error.is_none() {
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            "Ombi could not resolve the acting user, so it has no quota for it (in api_key mode set OMBI_USER_NAME or the policy's ombi_user)",
+        )
+        .into());
+    }
+    if unresolved > 0 {
+        warnings
+            .push("Ombi returned no quota for some media types (acting user not resolved)".into());
+    }
+    finish(values, first_error, warnings)
+}
+
+fn finish(values: Vec<Value>, first_error: Option<ToolError>, warnings: Vec<String>) -> Outcome {
+    match first_error {
+        None => Ok(reply(metrics::metrics(values), warnings, false)),
+        Some(e) if values.is_empty() => Err(super::Failure {
+            error: e,
+            data: None,
+            warnings,
+        }),
+        Some(e) => Err(partial(metrics::metrics(values), e, warnings)),
+    }
+}
+
+async fn period(ctx: &CallCtx, args: &Args) -> Outcome {
+    let from = required_str(args, "from")?;
+    let to = required_str(args, "to")?;
+    // Whole days: Ombi compares timestamps, so `to` is the end of that day.
+    let route = Route::get("api/v1/Stats")
+        .query("from", format!("{from}T00:00:00"))
+        .query("to", format!("{to}T23:59:59"));
+    let stats = match ctx.upstream.get_json::<Stats>(ctx.acting(), route).await {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            return Err(ToolError::new(
+                ErrorCode::UpstreamSchemaMismatch,
+                "Ombi returned no statistics",
+            )
+            .into());
+        }
+        // tools-map.md: Ombi's documented 500 for a range without a movie
+        // or without a TV child request degrades to a partial result.
+        Err(e) if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected => {
+            let why = format!(
+                "Ombi cannot compute statistics for {from} to {to}: it fails (HTTP 500) when the range holds no movie request or no TV request; choose a range with both"
+            );
+            return Err(partial(
+                metrics::metrics(Vec::new()),
+                ToolError::new(ErrorCode::UpstreamRejected, why.clone()).with_status(500),
+                vec![why],
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut warnings = Vec::new();
+    let values = metrics::stats(&stats, &mut warnings);
+    Ok(reply(metrics::metrics(values), warnings, false))
+}

@@ -1,0 +1,610 @@
+//! `read_requests`: list, get, children, search, recent (request_page) and
+//! the retry queue (retry_page). Routes: ombi/tools-map.md "read_requests".
+//! Also the small read helpers the other request-domain tools share.
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
+
+use crate::contract::Family;
+use futures::future::BoxFuture;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde_json::Value;
+
+use super::ctx::{local_page, reply, required_id, required_str};
+use super::{CallCtx, Tool};
+use crate::catalogue::params::*;
+use crate::catalogue::shape::{ArgDefault, Field, Ty};
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::Outcome;
+use crate::contract::{ErrorCode, ToolError};
+use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::requests::{
+    self as proj, AlbumRequest, ChildRequest, ChildWithSeasons, FailedRequest, MovieRequest,
+    ParentIndex, RecentRow, RequestRecord, TvParent,
+};
+use crate::projection::wire::pos;
+use crate::upstream::Route;
+
+/// Page size of the bounded scans (v2 album list, v1 TV parents).
+const SCAN_PAGE: u64 = 100;
+/// Pages a scan reads at most: 1,000 records.
+const SCAN_PAGES: u64 = 10;
+
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "read_requests",
+        title: "Media requests",
+        bundle: Bundle::Core,
+        destructive: false,
+        description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests and the failed-request retry queue. Request titles and denial reasons can contain untrusted user-provided text.",
+        families: &[Family::RequestPage, Family::RetryPage],
+        params: &[
+            MEDIA,
+            Field::opt(
+                "status",
+                Ty::Enum(REQUEST_STATUS),
+                "Filter by status (default `all`).",
+            )
+            .default(ArgDefault::Str("all")),
+            Field::opt(
+                "sort_direction",
+                Ty::Enum(&["asc", "desc"]),
+                "Order by request date (default `desc`).",
+            )
+            .default(ArgDefault::Str("desc")),
+            TARGET,
+            PARENT_REQUEST_ID,
+            QUERY,
+            PAGE,
+        ],
+        actions: &[
+            action(
+                "list",
+                "requests of one media type",
+                &["media"],
+                &["status", "sort_direction", "page"],
+            ),
+            action("get", "one request", &["target"], &[]),
+            action(
+                "children",
+                "the season-level child requests of a TV parent request",
+                &["parent_request_id"],
+                PAGE_ONLY,
+            ),
+            action(
+                "search",
+                "requests whose title matches a text",
+                &["media", "query"],
+                PAGE_ONLY,
+            ),
+            action("recent", "recently made requests", &[], PAGE_ONLY),
+            action(
+                "retry_queue",
+                "requests that failed to reach Radarr/Sonarr/Lidarr (admin)",
+                &[],
+                PAGE_ONLY,
+            ),
+        ],
+        default_action: None,
+        check: Some(|action, args| {
+            if action == "list"
+                && args.get("media").and_then(Value::as_str) == Some("album")
+                && args.get("status").and_then(Value::as_str) == Some("unavailable")
+            {
+                return Err(ToolError::invalid(
+                    "/status",
+                    "albums have no `unavailable` filter; use all, pending, processing, available or denied",
+                ));
+            }
+            Ok(())
+        }),
+    },
+    run: handle,
+};
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.action() {
+            "list" => list(ctx, args).await,
+            "get" => get(ctx, args).await,
+            "children" => children(ctx, args).await,
+            "search" => search(ctx, args).await,
+            "recent" => recent(ctx, args).await,
+            "retry_queue" => retry_queue(ctx, args).await,
+            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        }
+    })
+}
+
+/// A `RequestsViewModel` page: records, Ombi's total, whether the read was cut.
+async fn get_collection<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    route: Route,
+) -> Result<(Vec<T>, Option<i64>, bool), ToolError> {
+    let c = ctx.read_collection::<T>(route).await?;
+    Ok((c.items, c.total, c.cut))
+}
+
+/// An Ombi 500 for an id that does not exist (`FillAdditionalFields` on
+/// null) becomes NOT_FOUND; other errors pass through.
+fn unknown_id_500(e: ToolError, what: &str, id: i64) -> ToolError {
+    if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected {
+        ToolError::new(
+            ErrorCode::NotFound,
+            format!("no {what} with id {id} (Ombi fails with HTTP 500 for an unknown id)"),
+        )
+        .with_status(500)
+    } else {
+        e
+    }
+}
+
+fn records_json(records: &[RequestRecord]) -> Vec<Value> {
+    records.iter().map(RequestRecord::to_json).collect()
+}
+
+fn media_arg(args: &Args) -> Result<&str, ToolError> {
+    required_str(args, "media")
+}
+
+// ------------------------------------------------------------ list
+
+async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = media_arg(args)?;
+    let status = args.str("status").unwrap_or("all");
+    let direction = args.str("sort_direction").unwrap_or("desc");
+    let page = args.page();
+    if media == "album" {
+        if status == "unavailable" {
+            return Err(ToolError::invalid(
+                "/status",
+                "albums have no `unavailable` filter; use all, pending, processing, available or denied",
+            )
+            .into());
+        }
+        ctx.require_lidarr().await?;
+    }
+    let mut route = Route::get("api/v2/Requests").seg(media);
+    if status != "all" {
+        route = route.seg(status);
+    }
+    let route = route
+        .seg(page.limit)
+        .seg(page.offset)
+        .seg("requestedDate")
+        .seg(direction);
+    let mut warnings = Vec::new();
+    let (records, total, cut) = match media {
+        "movie" => {
+            let (rows, total, cut) = get_collection::<MovieRequest>(ctx, route).await?;
+            (
+                proj::project_all(rows, proj::movie, &mut warnings),
+                total,
+                cut,
+            )
+        }
+        "tv" => {
+            let (rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
+            warnings.push(
+                "TV items are season-level child requests; Ombi counts them before merging children of the same show, so pages can be shorter than the limit".into(),
+            );
+            (
+                proj::project_all(rows, proj::child, &mut warnings),
+                total,
+                cut,
+            )
+        }
+        _ => {
+            let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
+            (
+                proj::project_all(rows, proj::album, &mut warnings),
+                total,
+                cut,
+            )
+        }
+    };
+    super::ctx::note_read_limit(cut, &mut warnings);
+    let mut records = records;
+    let capped = paging::cap(&mut records, page.limit as usize);
+    let total = if cut {
+        None
+    } else {
+        total.and_then(|t| u64::try_from(t).ok())
+    };
+    let mut paging = Paging::upstream(page, records.len(), total, "requests");
+    if cut {
+        paging.has_more = None;
+        paging.next_offset = None;
+    }
+    if paging.has_more == Some(true) || page.offset > 0 {
+        warnings.push(SHIFT_WARNING.into());
+    }
+    Ok(reply(
+        page_object(Family::RequestPage, records_json(&records), &paging),
+        warnings,
+        cut || capped,
+    ))
+}
+
+// ------------------------------------------------------------ get
+
+async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
+    let target = args.value("target").ok_or_else(|| {
+        ToolError::invalid("/target", "`target: {kind, id}` is required for `get`")
+    })?;
+    let kind = target.get("kind").and_then(Value::as_str).unwrap_or("");
+    let id = target
+        .get("id")
+        .and_then(Value::as_i64)
+        .filter(|i| *i > 0)
+        .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` must be a positive id"))?;
+    let mut warnings = Vec::new();
+    // Set when the tv_parent answer had more children than one page holds.
+    let mut cut_total = None;
+    let records = match kind {
+        "movie" => {
+            let m = ctx
+                .upstream
+                .get_json::<MovieRequest>(
+                    ctx.acting(),
+                    Route::get("api/v1/Request/movie/info").seg(id),
+                )
+                .await
+                .map_err(|e| unknown_id_500(e, "movie request", id))?
+                .ok_or_else(|| not_found("movie request", id))?;
+            vec![proj::movie(m).map_err(|_| not_found("movie request", id))?]
+        }
+        "tv_parent" => {
+            let p = ctx
+                .upstream
+                .get_json::<TvParent>(ctx.acting(), Route::get("api/v1/Request/tv").seg(id))
+                .await
+                .map_err(|e| unknown_id_500(e, "TV parent request", id))?
+                .ok_or_else(|| not_found("TV parent request", id))?;
+            let mut out = vec![proj::parent(&p).map_err(|_| not_found("TV parent request", id))?];
+            let children = p.child_requests.unwrap_or_default();
+            let mut kids = proj::project_all(children, proj::child, &mut warnings);
+            for k in &mut kids {
+                k.parent_request_id.get_or_insert(id);
+            }
+            let all = kids.len();
+            if paging::cap(&mut kids, 99) {
+                warnings.push(format!(
+                    "only the first 99 of {all} child requests are listed; use `children` to page through all"
+                ));
+                cut_total = Some(1 + all);
+            }
+            out.extend(kids);
+            out
+        }
+        "tv_child" => vec![tv_child(ctx, id, &mut warnings).await?],
+        "album" => {
+            ctx.require_lidarr().await?;
+            vec![album_by_id(ctx, id).await?]
+        }
+        _ => {
+            return Err(ToolError::invalid(
+                "/target/kind",
+                "`target.kind` must be movie, tv_parent, tv_child or album",
+            )
+            .into());
+        }
+    };
+    let mut paging = Paging::single(records.len(), "requests");
+    if let Some(total) = cut_total {
+        paging.total = Some(total as u64);
+        paging.has_more = Some(true);
+    }
+    Ok(reply(
+        page_object(Family::RequestPage, records_json(&records), &paging),
+        warnings,
+        cut_total.is_some(),
+    ))
+}
+
+fn not_found(what: &str, id: i64) -> ToolError {
+    ToolError::new(ErrorCode::NotFound, format!("no {what} with id {id}"))
+}
+
+/// Ombi has no route for one child by id: find its parent with the bounded
+/// scan of the v2 TV list, then read that parent's children (with seasons).
+async fn tv_child(
+    ctx: &CallCtx,
+    id: i64,
+    warnings: &mut Vec<String>,
+) -> Result<RequestRecord, ToolError> {
+    let (parents, complete) =
+        scan_parents(ctx, |seen| seen.iter().any(|p| p.child_ids.contains(&id))).await?;
+    let Some(parent) = parents.iter().find(|p| p.child_ids.contains(&id)) else {
+        let scope = if complete {
+            "among all TV requests".to_string()
+        } else {
+            format!(
+                "among the {} most recent TV child requests scanned",
+                SCAN_PAGE * SCAN_PAGES
+            )
+        };
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("no TV child request with id {id} {scope}"),
+        ));
+    };
+    let kids = ctx
+        .read_list::<ChildWithSeasons>(
+            Route::get("api/v1/Request/tv").seg(parent.id).seg("child"),
+            warnings,
+        )
+        .await?;
+    let child = kids
+        .value
+        .into_iter()
+        .find(|c| proj::target_id(c.request_id, c.id) == Some(id))
+        .ok_or_else(|| not_found("TV child request", id))?;
+    let mut r = proj::child(child).map_err(|_| not_found("TV child request", id))?;
+    r.parent_request_id.get_or_insert(parent.id);
+    add_parent_ids(&mut r, parent);
+    Ok(r)
+}
+
+/// A child's provider ids live on its parent: added when the child's own
+/// answer did not embed them.
+fn add_parent_ids(r: &mut RequestRecord, parent: &ParentIndex) {
+    let mut ids = proj::Ids(std::mem::take(&mut r.identifiers));
+    parent.add_ids(&mut ids);
+    r.identifiers = ids.0;
+}
+
+/// Reads the v2 TV list (children with their `parentRequest` embedded, most
+/// recent first) page by page until `done(seen so far)` holds or the bound
+/// is reached. tools-map.md avoids the v1 paged `tvlite` route this used to
+/// read; the v2 list is the allowed bounded TV list. Returns the parents seen
+/// (each with the child ids it is known to hold) and whether the whole list
+/// was seen. `total` (children before Ombi's per-show de-duplication) marks
+/// the end, since de-duplicated pages can be short before it.
+async fn scan_parents(
+    ctx: &CallCtx,
+    done: impl Fn(&[ParentIndex]) -> bool,
+) -> Result<(Vec<ParentIndex>, bool), ToolError> {
+    let mut seen = Vec::new();
+    for n in 0..SCAN_PAGES {
+        let route = Route::get("api/v2/Requests/tv")
+            .seg(SCAN_PAGE)
+            .seg(n * SCAN_PAGE)
+            .seg("requestedDate")
+            .seg("desc");
+        let (rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
+        let count = rows.len() as u64;
+        for p in rows.iter().filter_map(ParentIndex::of_child) {
+            proj::merge_parent(&mut seen, p);
+        }
+        if done(&seen) {
+            return Ok((seen, false));
+        }
+        let end = (n + 1) * SCAN_PAGE;
+        match total.and_then(|t| u64::try_from(t).ok()) {
+            Some(t) if t <= end => return Ok((seen, !cut)),
+            None if count == 0 => return Ok((seen, false)),
+            _ => {}
+        }
+    }
+    Ok((seen, false))
+}
+
+/// Albums have no single-get route: a bounded scan of the v2 album list.
+async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+    for n in 0..SCAN_PAGES {
+        let route = Route::get("api/v2/Requests/album")
+            .seg(SCAN_PAGE)
+            .seg(n * SCAN_PAGE)
+            .seg("requestedDate")
+            .seg("desc");
+        let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
+        let count = rows.len() as u64;
+        if let Some(a) = rows
+            .into_iter()
+            .find(|a| proj::target_id(a.request_id, a.id) == Some(id))
+        {
+            return proj::album(a).map_err(|_| not_found("album request", id));
+        }
+        let end = (n + 1) * SCAN_PAGE;
+        if (count < SCAN_PAGE && !cut) || total.is_some_and(|t| t as u64 <= end) {
+            return Err(not_found("album request", id));
+        }
+    }
+    Err(ToolError::new(
+        ErrorCode::NotFound,
+        format!(
+            "no album request with id {id} among the {} most recent album requests scanned",
+            SCAN_PAGE * SCAN_PAGES
+        ),
+    ))
+}
+
+// ------------------------------------------------------------ children
+
+async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
+    let parent = required_id(args, "parent_request_id")?;
+    let mut warnings = Vec::new();
+    let got = ctx
+        .read_list::<ChildWithSeasons>(
+            Route::get("api/v1/Request/tv").seg(parent).seg("child"),
+            &mut warnings,
+        )
+        .await?;
+    let mut records = proj::project_all(got.value, proj::child, &mut warnings);
+    for r in &mut records {
+        r.parent_request_id.get_or_insert(parent);
+    }
+    // The v1 children route may not embed `parentRequest`: the provider ids
+    // then come from one read of the parent itself (children skipped).
+    if records.iter().any(|r| r.identifiers.is_empty()) {
+        match ctx
+            .upstream
+            .get_json::<TvParent<IgnoredAny>>(
+                ctx.acting(),
+                Route::get("api/v1/Request/tv").seg(parent),
+            )
+            .await
+        {
+            Ok(Some(p)) => {
+                let index = ParentIndex {
+                    id: parent,
+                    tmdb: pos(p.external_provider_id),
+                    tvdb: pos(p.tv_db_id),
+                    imdb: p.imdb_id.filter(|s| !s.trim().is_empty()),
+                    child_ids: Vec::new(),
+                };
+                for r in records.iter_mut().filter(|r| r.identifiers.is_empty()) {
+                    add_parent_ids(r, &index);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => warnings.push(format!(
+                "the parent request could not be read ({}): the children carry no provider ids",
+                e.message
+            )),
+        }
+    }
+    local_page(
+        Family::RequestPage,
+        "requests",
+        records,
+        args.page(),
+        got.cut,
+        warnings,
+    )
+}
+
+// ------------------------------------------------------------ search
+
+async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
+    let media = media_arg(args)?;
+    let query = required_str(args, "query")?;
+    let mut warnings = Vec::new();
+    let (records, cut) = match media {
+        "movie" => {
+            let got = ctx
+                .read_list::<MovieRequest>(
+                    Route::get("api/v1/Request/movie/search").seg(query),
+                    &mut warnings,
+                )
+                .await?;
+            (
+                proj::project_all(got.value, proj::movie, &mut warnings),
+                got.cut,
+            )
+        }
+        "tv" => {
+            let got = ctx
+                .read_list::<TvParent>(
+                    Route::get("api/v1/Request/tv/search").seg(query),
+                    &mut warnings,
+                )
+                .await?;
+            let parents: Vec<RequestRecord> = got
+                .value
+                .iter()
+                .filter_map(|p| proj::parent(p).ok())
+                .collect();
+            if parents.len() < got.value.len() {
+                warnings.push("skipped TV requests without a usable id".into());
+            }
+            (parents, got.cut)
+        }
+        _ => {
+            ctx.require_lidarr().await?;
+            let got = ctx
+                .read_list::<AlbumRequest>(
+                    Route::get("api/v1/request/music/search").seg(query),
+                    &mut warnings,
+                )
+                .await?;
+            (
+                proj::project_all(got.value, proj::album, &mut warnings),
+                got.cut,
+            )
+        }
+    };
+    local_page(
+        Family::RequestPage,
+        "requests",
+        records,
+        args.page(),
+        cut,
+        warnings,
+    )
+}
+
+// ------------------------------------------------------------ recent
+
+async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let got = ctx
+        .read_list::<RecentRow>(
+            Route::get("api/v2/Requests/recentlyRequested"),
+            &mut warnings,
+        )
+        .await?;
+    let tv: Vec<i64> = got
+        .value
+        .iter()
+        .filter(|r| r.request_type == Some(0))
+        .filter_map(|r| r.request_id.filter(|i| *i > 0))
+        .collect();
+    let parents = if tv.is_empty() {
+        Vec::new()
+    } else {
+        // Stop as soon as every TV row has its parent by child id.
+        let all_found = |seen: &[ParentIndex]| {
+            tv.iter()
+                .all(|id| seen.iter().any(|p| p.child_ids.contains(id)))
+        };
+        // Whatever the scan does (timeout, HTML, 404, 403 ...), the rows
+        // still come back: unresolved TV rows stay `tv_child` targets
+        // (catalogue.md pinned decision), with one warning naming the failure.
+        match scan_parents(ctx, all_found).await {
+            Ok((seen, _)) => seen,
+            Err(e) => {
+                warnings.push(format!(
+                    "the TV parents could not be read ({}): TV rows keep their child request as the target",
+                    e.message
+                ));
+                Vec::new()
+            }
+        }
+    };
+    let records: Vec<RequestRecord> = got
+        .value
+        .into_iter()
+        .filter_map(|r| proj::recent(r, &parents, &mut warnings))
+        .collect();
+    local_page(
+        Family::RequestPage,
+        "requests",
+        records,
+        args.page(),
+        got.cut,
+        warnings,
+    )
+}
+
+// ------------------------------------------------------------ retry queue
+
+async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
+    let mut warnings = Vec::new();
+    let got = ctx
+        .read_list::<FailedRequest>(Route::get("api/v1/RequestRetry"), &mut warnings)
+        .await?;
+    let items: Vec<Value> = got
+        .value
+        .into_iter()
+        .filter_map(|f| proj::retry(f, &mut warnings))
+        .collect();
+    local_page(
+        Family::RetryPage,
+        "queue_entries",
+        items,
+        args.page(),
+        got.cut,
+        warnings,
+    )
+}

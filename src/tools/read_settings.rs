@@ -1,0 +1,49 @@
+//! `read_settings`: one settings section as allowlisted, flattened,
+//! non-secret values with the section's `revision` (see
+//! [`crate::projection::settings`]).
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use super::ctx::reply;
+use super::{CallCtx, Tool};
+use crate::catalogue::params::*;
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::Family;
+use crate::contract::Outcome;
+use crate::contract::ToolError;
+use crate::projection::settings;
+use crate::upstream::Route;
+
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "read_settings",
+        title: "Read settings",
+        bundle: Bundle::Administration,
+        destructive: false,
+        description: "Read one Ombi settings section as a flat list of non-secret values, with the `revision` write_settings_patch needs. Secrets and URLs are never returned.",
+        families: &[Family::Settings],
+        params: &[SECTION],
+        actions: &[action("read", "read a section", &["section"], &[])],
+        default_action: None,
+        check: None,
+    },
+    run: handle,
+};
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        let name = args.str("section").unwrap_or_default();
+        let section = settings::section(name).ok_or_else(|| {
+            ToolError::invalid("/section", format!("unknown settings section {name:?}"))
+        })?;
+        // Settings objects are small (KiBs); the whole section is needed for
+        // its revision, so it is read as one JSON value.
+        let raw: Option<Value> = ctx
+            .upstream
+            .get_json(ctx.acting(), Route::get(section.path))
+            .await?;
+        let p = settings::project(section, &raw.unwrap_or(Value::Null));
+        Ok(reply(p.data, p.warnings, p.truncated))
+    })
+}
