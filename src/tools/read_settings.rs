@@ -3,6 +3,7 @@
 //! [`crate::projection::settings`]).
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::reply;
@@ -31,19 +32,28 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Read { section: String },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        let name = args.str("section").unwrap_or_default();
-        let section = settings::section(name).ok_or_else(|| {
-            ToolError::invalid("/section", format!("unknown settings section {name:?}"))
-        })?;
-        // Settings objects are small (KiBs); the whole section is needed for
-        // its revision, so it is read as one JSON value.
-        let raw: Option<Value> = ctx
-            .upstream
-            .get_json(ctx.acting(), Route::get(section.path))
-            .await?;
-        let p = settings::project(section, &raw.unwrap_or(Value::Null));
-        Ok(reply(p.data, p.warnings, p.truncated))
+        match args.parse::<Action>()? {
+            Action::Read { section } => read(ctx, &section).await,
+        }
     })
+}
+
+async fn read(ctx: &CallCtx, name: &str) -> Outcome {
+    let section = settings::section(name).ok_or_else(|| {
+        ToolError::invalid("/section", format!("unknown settings section {name:?}"))
+    })?;
+    // Settings objects are small (KiBs); the whole section is needed for its
+    // revision, so it is read as one JSON value.
+    let raw: Option<Value> = ctx.get_json(Route::get(section.path)).await?;
+    let p = settings::project(section, &raw.unwrap_or(Value::Null));
+    Ok(reply(p.data, p.warnings, p.truncated))
 }
