@@ -1,7 +1,8 @@
 {
   description = "ombi-mcp: MCP server for a self-hosted Ombi (socket-activated daemon + stdio shim)";
 
-  # nixos-25.11: rustc >= 1.88 (Cargo.toml's rust-version) and pkgs.testers.runNixOSTest.
+  # nixos-25.11: rustc >= 1.88 (Cargo.toml's rust-version), pkgs.testers.runNixOSTest and
+  # lib.types.pathWith (the module's secret paths; nixpkgs >= 25.05).
   inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-25.11";
 
   outputs =
@@ -37,8 +38,33 @@
         ombi-mcp = pkgs.ombi-mcp;
       });
 
+      # `nix run`: the shim (its help when started from a terminal); `nix run .#ombi-mcpd -- …`:
+      # the daemon, e.g. with --check-config.
+      apps = forAllSystems (
+        pkgs:
+        let
+          app = description: program: {
+            type = "app";
+            inherit program;
+            meta = { inherit description; };
+          };
+        in
+        {
+          default = app "stdio bridge from an MCP client to the ombi-mcpd daemon" "${pkgs.writeShellScript
+            "ombi-mcp-app"
+            (
+              builtins.replaceStrings [ "@shim@" ] [ "${pkgs.ombi-mcp}/bin/ombi-mcp" ] (
+                builtins.readFile ./nixos/ombi-mcp-app.sh
+              )
+            )
+          }";
+          ombi-mcpd = app "the Ombi MCP daemon" "${pkgs.ombi-mcp}/bin/ombi-mcpd";
+        }
+      );
+
       checks = forAllSystems (pkgs: {
-        # Builds both binaries and runs the unit tests (see nixos/package.nix for the choice).
+        # Builds both binaries and runs the unit and hermetic integration tests (see
+        # nixos/package.nix for which).
         package = pkgs.ombi-mcp;
 
         clippy = pkgs.ombi-mcp.overrideAttrs (old: {
@@ -79,10 +105,13 @@
             pkgs.rustfmt
             pkgs.rust-analyzer
             pkgs.nixfmt
-            # tests/ use systemd-socket-activate and systemd-analyze, python3 and node for real clients.
+            # tests/ use systemd-socket-activate and systemd-analyze, python3 and node for real
+            # clients, openssl and python3 for the VM test's parts, OpenSSH for the SSH bridge.
             pkgs.systemd
             pkgs.python3
             pkgs.nodejs_22
+            pkgs.openssl
+            pkgs.openssh
           ];
         };
       });

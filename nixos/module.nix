@@ -82,8 +82,34 @@ let
     builtins.toJSON { peers = map renderPeer cfg.peers; }
   );
 
-  isStorePath = p: p != null && lib.hasPrefix "${builtins.storeDir}/" (toString p);
-  isAbsolute = p: p == null || lib.hasPrefix "/" (toString p);
+  # A secret's path: absolute and outside the world-readable store. A string, never a path
+  # literal (`./pw` would be copied into the store).
+  secretPath = types.nullOr (
+    types.pathWith {
+      absolute = true;
+      inStore = false;
+    }
+  );
+
+  # What the URL must not carry: it lands in the store and in the unit's environment.
+  urlProblems =
+    lib.optional (builtins.match "https?://[^/?#]*@.*" cfg.url != null) "user-info (user:password@)"
+    ++ lib.optional (lib.hasInfix "?" cfg.url) "a query (?…)"
+    ++ lib.optional (lib.hasInfix "#" cfg.url) "a fragment (#…)";
+
+  # Options of the auth mode not chosen: set, they are ignored.
+  otherModeOptions = lib.filter (name: cfg.${name} != null) (
+    if cfg.authMode == "jwt" then
+      [
+        "apiKeyFile"
+        "apiUserName"
+      ]
+    else
+      [
+        "username"
+        "passwordFile"
+      ]
+  );
 
   credentials =
     lib.optional (cfg.authMode == "jwt" && cfg.passwordFile != null) "ombi-password:${cfg.passwordFile}"
@@ -107,17 +133,14 @@ let
   // lib.optionalAttrs (cfg.peers != [ ]) { OMBI_MCP_POLICY = policyFile; }
   // cfg.extraEnvironment;
 
+  # An entry by its index and its settings, so it can be found even without uid/user/group.
   peerName =
     i: peer:
-    "services.ombi-mcp.peers.${toString i} (${
-      lib.concatStringsSep "/" (
-        lib.filter (x: x != null) [
-          (if peer.uid == null then null else "uid ${toString peer.uid}")
-          peer.user
-          peer.group
-        ]
+    "services.ombi-mcp.peers.${toString i} ${
+      lib.generators.toPretty { multiline = false; } (
+        lib.filterAttrs (n: v: v != null && n != "_module" && !(n == "readOnly" && v == false)) peer
       )
-    })";
+    }";
 in
 {
   options.services.ombi-mcp = {
@@ -133,7 +156,7 @@ in
     url = mkOption {
       type = types.strMatching "https?://.+";
       example = "https://media.example.org/ombi";
-      description = "Base URL of Ombi; a path prefix is kept. No credentials, query or fragment.";
+      description = "Base URL of Ombi; a path prefix is kept. No user-info, query or fragment (asserted): it is world-readable in the store.";
     };
 
     authMode = mkOption {
@@ -151,7 +174,7 @@ in
     };
 
     passwordFile = mkOption {
-      type = types.nullOr types.str;
+      type = secretPath;
       default = null;
       example = "/run/secrets/ombi-password";
       description = ''
@@ -162,7 +185,7 @@ in
     };
 
     apiKeyFile = mkOption {
-      type = types.nullOr types.str;
+      type = secretPath;
       default = null;
       example = "/run/secrets/ombi-api-key";
       description = "api_key mode: absolute path of a file holding Ombi's API key (LoadCredential=ombi-api-key:…). Not in the Nix store.";
@@ -250,16 +273,9 @@ in
         message = "services.ombi-mcp: authMode = \"api_key\" needs apiKeyFile.";
       }
       {
-        assertion = cfg.authMode != "jwt" || cfg.apiUserName == null;
-        message = "services.ombi-mcp: apiUserName is for authMode = \"api_key\"; in jwt mode every call acts as username.";
-      }
-      {
-        assertion = !(isStorePath cfg.passwordFile) && !(isStorePath cfg.apiKeyFile);
-        message = "services.ombi-mcp: passwordFile and apiKeyFile must not be in the Nix store (it is world-readable); use a path such as /run/secrets/… (agenix, sops-nix) or /etc/credstore/….";
-      }
-      {
-        assertion = isAbsolute cfg.passwordFile && isAbsolute cfg.apiKeyFile;
-        message = "services.ombi-mcp: passwordFile and apiKeyFile must be absolute paths.";
+        # The message does not repeat the URL: it may hold a password.
+        assertion = urlProblems == [ ];
+        message = "services.ombi-mcp.url must not carry ${lib.concatStringsSep ", " urlProblems}: it is world-readable in the Nix store and the unit's environment. Give the base URL only; the secret goes in passwordFile or apiKeyFile.";
       }
       {
         assertion = !(cfg.extraEnvironment ? OMBI_PASSWORD) && !(cfg.extraEnvironment ? OMBI_API_KEY);
@@ -274,6 +290,11 @@ in
       assertion = peer.ombiUser == null || cfg.authMode == "api_key";
       message = "${peerName i peer}: ombiUser needs authMode = \"api_key\" (a JWT acts as one Ombi user only).";
     }) cfg.peers;
+
+    warnings = lib.optional (otherModeOptions != [ ]) (
+      "services.ombi-mcp: authMode = \"${cfg.authMode}\" ignores ${lib.concatStringsSep " and " otherModeOptions} "
+      + "(used only with authMode = \"${if cfg.authMode == "jwt" then "api_key" else "jwt"}\")."
+    );
 
     users.groups = mkIf (cfg.socket.group == "ombi-mcp") { ombi-mcp = { }; };
 

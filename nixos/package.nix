@@ -9,39 +9,62 @@
 let
   manifest = (lib.importTOML ../Cargo.toml).package;
   root = ../.;
+
+  # Integration tests that do not run in the build: tests/packaging.rs checks docs/, packaging/
+  # and the Nix files, which are not part of `src`.
+  testsOutsideTheBuild = [ "packaging" ];
+  integrationTests = lib.filter (name: !(lib.elem name testsOutsideTheBuild)) (
+    map (lib.removeSuffix ".rs") (
+      lib.attrNames (
+        lib.filterAttrs (name: type: type == "regular" && lib.hasSuffix ".rs" name) (
+          builtins.readDir ../tests
+        )
+      )
+    )
+  );
 in
 rustPlatform.buildRustPackage {
   pname = manifest.name;
   inherit (manifest) version;
 
-  # Only what cargo reads: edits to docs/, nixos/ or packaging/ do not rebuild the binaries.
-  # tests/ is kept because Cargo.toml names tests/support/sample_main.rs (the `sample` bin).
+  # Every path Cargo.toml names, and only those: edits to docs/, nixos/ or packaging/ do not
+  # rebuild the binaries. tests/ holds the integration tests and the `sample` bin's
+  # tests/support/sample_main.rs; benches/ the two [[bench]] targets (cargo refuses a manifest
+  # whose targets are missing). tests/packaging.rs copies exactly this set and runs
+  # `cargo check --all-targets` on it: keep the list in this one-path-per-line form.
   src = lib.fileset.toSource {
     inherit root;
     fileset = lib.fileset.unions [
       (root + "/Cargo.toml")
       (root + "/Cargo.lock")
       (root + "/src")
-      (lib.fileset.maybeMissing (root + "/tests"))
+      (root + "/tests")
+      (root + "/benches")
     ];
   };
 
   cargoLock.lockFile = ../Cargo.lock;
 
-  # Unit tests of the library and the binaries only. The integration tests in tests/ need what the
-  # sandbox lacks or should not be asked for: systemd-socket-activate, python3 with the MCP SDK,
-  # node for the Inspector, nix-instantiate, systemd-analyze, loopback sockets between processes.
-  # They run in CI (`cargo test`) and the NixOS VM test covers the installed result.
+  # Unit tests and the integration tests (contract, tools, upstream, socket, daemon, ...): they need
+  # only loopback sockets, the real binaries and the fake Ombi, all of which the sandbox has. With
+  # OMBI_MCP_HERMETIC_TESTS=1 the tests that need more (systemd-socket-activate, root, python3 with
+  # the MCP SDK, node, nix) skip with a message; CI runs them.
   cargoTestFlags = [
     "--lib"
     "--bins"
-  ];
+  ]
+  ++ lib.concatMap (name: [
+    "--test"
+    name
+  ]) integrationTests;
+  env.OMBI_MCP_HERMETIC_TESTS = "1";
 
   meta = {
     description = manifest.description;
     homepage = manifest.repository;
     license = lib.licenses.mit;
-    mainProgram = "ombi-mcpd";
+    # `nix run` and lib.getExe: the shim is what users run; systemd starts the daemon.
+    mainProgram = "ombi-mcp";
     platforms = lib.platforms.linux;
   };
 }

@@ -3,9 +3,13 @@
 //!
 //! External tools: `nix-instantiate` (Debian package `nix-bin`) and `systemd-analyze` (`systemd`).
 //! Where one is missing the check fails under CI (`CI=true`) and is skipped with a printed
-//! message elsewhere. The module evaluation needs nixpkgs' `lib`: set `NIXPKGS_LIB` to a
-//! directory holding `default.nix` of nixpkgs' `lib/` (see docs/install-nixos.md, "Checking the
-//! module"); without it that check is skipped, on CI too (CI cannot fetch nixpkgs).
+//! message elsewhere. The evaluations of the module, the package and the VM test need nixpkgs'
+//! `lib`: set `NIXPKGS_LIB` to a directory holding `default.nix` of nixpkgs' `lib/` (see
+//! docs/install-nixos.md, "Checking the module"; .ci/run sets it when a copy sits beside the
+//! checkout); without it they are skipped with a message.
+//!
+//! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
+//! package's own build does not run it (nixos/package.nix).
 
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
@@ -212,6 +216,16 @@ fn sysusers_and_tmpfiles_apply_to_a_scratch_root() {
         )
         .unwrap();
     }
+    // systemd's own tmpfiles.d/credstore.conf (systemd >= 254; the host's copy where it has
+    // one): a line of ours for the same path would be a "Duplicate line" warning.
+    let credstore =
+        std::fs::read_to_string("/usr/lib/tmpfiles.d/credstore.conf").unwrap_or_else(|_| {
+            "d /etc/credstore 0000 root root\nd /etc/credstore.encrypted 0000 root root\n\
+             z /run/credstore 0000 root root\nz /run/credstore.encrypted 0000 root root\n"
+                .to_string()
+        });
+    std::fs::create_dir_all(sysroot.join("usr/lib/tmpfiles.d")).unwrap();
+    std::fs::write(sysroot.join("usr/lib/tmpfiles.d/credstore.conf"), credstore).unwrap();
     let root_arg = format!("--root={}", sysroot.display());
     let out = run(Command::new(&sysusers).arg(&root_arg));
     assert!(
@@ -230,10 +244,12 @@ fn sysusers_and_tmpfiles_apply_to_a_scratch_root() {
         out.status.success() && stderr.trim().is_empty(),
         "systemd-tmpfiles:\n{stderr}"
     );
-    for (dir, mode) in [("etc/ombi-mcp", 0o750), ("etc/credstore", 0o700)] {
-        let meta = std::fs::metadata(sysroot.join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
-        assert_eq!(meta.permissions().mode() & 0o7777, mode, "{dir}");
-    }
+    let meta = std::fs::metadata(sysroot.join("etc/ombi-mcp")).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o750, "etc/ombi-mcp");
+    assert!(
+        sysroot.join("etc/credstore").is_dir(),
+        "systemd's credstore.conf creates /etc/credstore"
+    );
 }
 
 /// `KEY=VALUE` lines of an EnvironmentFile, comments and blanks skipped.
@@ -253,12 +269,19 @@ fn env_file(path: &Path) -> Vec<(String, String)> {
 }
 
 /// Runs `ombi-mcpd --check-config --offline` with the example env file, the example policy
-/// and a credentials directory, as systemd would start it.
+/// and a credentials directory holding both credentials.
 fn check_config(overrides: &[(&str, Option<&str>)]) -> (Output, String) {
+    check_config_with(&["ombi-api-key", "ombi-password"], overrides)
+}
+
+/// `check_config` with only the `credentials` named, as systemd hands over what the unit's
+/// LoadCredential= lines load.
+fn check_config_with(credentials: &[&str], overrides: &[(&str, Option<&str>)]) -> (Output, String) {
     let creds = tempfile::tempdir().unwrap();
     let secret = "example-secret-0f3a9c";
-    std::fs::write(creds.path().join("ombi-api-key"), secret).unwrap();
-    std::fs::write(creds.path().join("ombi-password"), secret).unwrap();
+    for name in credentials {
+        std::fs::write(creds.path().join(name), secret).unwrap();
+    }
     let mut vars = env_file(&root().join("packaging/examples/ombi-mcp.env"));
     for (k, v) in &mut vars {
         if k == "OMBI_MCP_POLICY" {
@@ -477,13 +500,17 @@ fn configuration_doc_covers_every_variable_the_daemon_reads() {
     }
 }
 
-/// Evaluates nixos/tests/eval.nix for one case.
-fn eval_module(nix: &Path, lib_dir: &str, case: &str) -> Value {
-    let out = run(Command::new(nix)
+fn eval_case(nix: &Path, lib_dir: &str, case: &str) -> Output {
+    run(Command::new(nix)
         .current_dir(root())
         .args(["--eval", "--strict", "--json", "nixos/tests/eval.nix"])
         .args(["--arg", "lib", &format!("import {lib_dir}")])
-        .args(["--argstr", "case", case]));
+        .args(["--argstr", "case", case]))
+}
+
+/// Evaluates nixos/tests/eval.nix for one case.
+fn eval_module(nix: &Path, lib_dir: &str, case: &str) -> Value {
+    let out = eval_case(nix, lib_dir, case);
     assert!(out.status.success(), "eval {case}:\n{}", text(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -506,20 +533,41 @@ fn unit_service_keys() -> BTreeSet<String> {
     keys
 }
 
-#[test]
-fn nixos_module_renders_units_and_asserts() {
+/// `nix-instantiate` and nixpkgs' `lib` directory (`NIXPKGS_LIB`), or `None`: skip.
+fn nix_with_lib() -> Option<(PathBuf, String)> {
     let Some(lib_dir) = std::env::var("NIXPKGS_LIB").ok().filter(|v| !v.is_empty()) else {
         eprintln!(
-            "SKIPPED: set NIXPKGS_LIB to nixpkgs' lib directory to evaluate nixos/module.nix \
+            "SKIPPED: set NIXPKGS_LIB to nixpkgs' lib directory to evaluate the Nix files \
              (docs/install-nixos.md, \"Checking the module\")"
         );
-        return;
+        return None;
     };
+    let lib_dir = std::fs::canonicalize(&lib_dir)
+        .unwrap_or_else(|e| panic!("NIXPKGS_LIB={lib_dir}: {e}"))
+        .display()
+        .to_string();
     assert!(
         Path::new(&lib_dir).join("default.nix").is_file(),
         "NIXPKGS_LIB={lib_dir} holds no default.nix"
     );
-    let Some(nix) = require_tool("nix-instantiate", "nix-bin") else {
+    let nix = require_tool("nix-instantiate", "nix-bin")?;
+    Some((nix, lib_dir))
+}
+
+/// Evaluates nixos/tests/eval.nix for a case that must fail evaluation; returns the error.
+fn eval_module_error(nix: &Path, lib_dir: &str, case: &str) -> String {
+    let out = eval_case(nix, lib_dir, case);
+    assert!(
+        !out.status.success(),
+        "{case} must fail evaluation, got:\n{}",
+        text(&out.stdout)
+    );
+    text(&out.stderr)
+}
+
+#[test]
+fn nixos_module_renders_units_and_asserts() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
         return;
     };
 
@@ -636,7 +684,6 @@ fn nixos_module_renders_units_and_asserts() {
             "jwt_with_ombi_user",
             "ombiUser needs authMode = \"api_key\"",
         ),
-        ("store_secret", "must not be in the Nix store"),
         ("two_matchers", "exactly one of uid, user, group"),
     ] {
         let v = eval_module(&nix, &lib_dir, case);
@@ -644,6 +691,465 @@ fn nixos_module_renders_units_and_asserts() {
         assert!(
             failed.len() == 1 && failed[0].as_str().unwrap().contains(needle),
             "{case}: want one failed assertion containing {needle:?}, got {failed:?}"
+        );
+    }
+}
+
+// ---- The Nix package ----
+
+/// The paths of `lib.fileset.unions [ … ]` in nixos/package.nix, relative to the repo root:
+/// one element per line, `(root + "/PATH")`, optionally inside `lib.fileset.maybeMissing`.
+/// Anything else fails, so a new kind of element is taught here instead of being skipped.
+fn package_fileset(package_nix: &str) -> Vec<String> {
+    let start = package_nix
+        .find("lib.fileset.unions [")
+        .expect("nixos/package.nix: no `lib.fileset.unions [`")
+        + "lib.fileset.unions [".len();
+    let end = start
+        + package_nix[start..]
+            .find(']')
+            .expect("nixos/package.nix: unclosed fileset list");
+    package_nix[start..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|element| {
+            let inner = element
+                .strip_prefix('(')
+                .and_then(|e| e.strip_suffix(')'))
+                .unwrap_or(element);
+            let inner = inner
+                .strip_prefix("lib.fileset.maybeMissing (")
+                .and_then(|e| e.strip_suffix(')'))
+                .unwrap_or(inner);
+            inner
+                .strip_prefix("root + \"/")
+                .and_then(|e| e.strip_suffix('"'))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "nixos/package.nix: fileset element {element:?} is not (root + \"/PATH\"); \
+                         teach package_fileset in tests/packaging.rs to read it"
+                    )
+                })
+                .to_string()
+        })
+        .collect()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    }
+}
+
+/// The package builds from exactly its fileset: every path Cargo.toml needs (targets, benches,
+/// the sample bin under tests/) must be in it. Checks a copy of just those paths with the
+/// vendored registry (`--offline`), in a target directory of its own beside this test's (the
+/// outer `cargo test` holds the lock on its own).
+#[test]
+fn package_source_set_checks_every_cargo_target() {
+    let package_nix = std::fs::read_to_string(root().join("nixos/package.nix")).unwrap();
+    let paths = package_fileset(&package_nix);
+    assert!(paths.iter().any(|p| p == "Cargo.toml"), "{paths:?}");
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-source");
+    let src = work.join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src).unwrap();
+    }
+    std::fs::create_dir_all(&src).unwrap();
+    for path in &paths {
+        let from = root().join(path);
+        if from.exists() {
+            if let Some(parent) = Path::new(path).parent() {
+                std::fs::create_dir_all(src.join(parent)).unwrap();
+            }
+            copy_tree(&from, &src.join(path));
+        } else {
+            assert!(
+                package_nix.contains(&format!("lib.fileset.maybeMissing (root + \"/{path}\")")),
+                "nixos/package.nix names {path}, which does not exist"
+            );
+        }
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = run(Command::new(cargo)
+        .current_dir(&src)
+        .args([
+            "check",
+            "--offline",
+            "--locked",
+            "--all-targets",
+            "--all-features",
+            "--quiet",
+        ])
+        .env("CARGO_TARGET_DIR", work.join("target")));
+    assert!(
+        out.status.success(),
+        "cargo check of the package's source set {paths:?} failed: nixos/package.nix's fileset \
+         misses a path the crate needs:\n{}",
+        text(&out.stderr)
+    );
+}
+
+/// The package's build runs the unit tests and every integration test but this file, with the
+/// hermetic switch, on the source set read above; `nix run` starts the shim. Evaluated with
+/// stand-ins for `rustPlatform` and `lib.fileset` (whose functions need a newer Nix than the
+/// evaluation does), so the values are the ones nixos/package.nix passes to buildRustPackage.
+#[test]
+fn package_build_runs_the_hermetic_tests() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let expr = format!(
+        r#"let
+          lib = import {lib_dir};
+          fileset = {{
+            unions = paths: paths;
+            maybeMissing = path: path;
+            toSource = {{ root, fileset }}: map (p: lib.removePrefix "${{toString root}}/" (toString p)) fileset;
+          }};
+          package = import ./nixos/package.nix {{
+            lib = lib // {{ inherit fileset; }};
+            rustPlatform.buildRustPackage = args: args;
+          }};
+        in {{ inherit (package) src cargoTestFlags env; inherit (package.meta) mainProgram; }}"#
+    );
+    let out = run(Command::new(&nix)
+        .current_dir(root())
+        .args(["--eval", "--strict", "--json", "-E", &expr]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+
+    let package_nix = std::fs::read_to_string(root().join("nixos/package.nix")).unwrap();
+    assert_eq!(
+        v["src"],
+        serde_json::json!(package_fileset(&package_nix)),
+        "the fileset as Nix sees it"
+    );
+    let mut files = Vec::new();
+    files_with_ext(&root().join("tests"), "rs", &mut files);
+    let mut want = vec!["--lib".to_string(), "--bins".to_string()];
+    let mut targets: Vec<String> = files
+        .iter()
+        .filter(|f| f.parent() == Some(&root().join("tests")))
+        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|name| name != "packaging")
+        .collect();
+    targets.sort();
+    for t in targets {
+        want.extend(["--test".to_string(), t]);
+    }
+    assert_eq!(v["cargoTestFlags"], serde_json::json!(want));
+    assert_eq!(v["env"]["OMBI_MCP_HERMETIC_TESTS"], "1");
+    assert_eq!(v["mainProgram"], "ombi-mcp", "`nix run` starts the shim");
+}
+
+/// The flake's default app: the shim, or its help when started from a terminal without
+/// arguments (`script` gives it one).
+#[test]
+fn nix_run_app_prints_help_on_a_terminal_and_bridges_otherwise() {
+    let Some(script) = require_tool("script", "util-linux") else {
+        return;
+    };
+    let shim = env!("CARGO_BIN_EXE_ombi-mcp");
+    let app = std::fs::read_to_string(root().join("nixos/ombi-mcp-app.sh")).unwrap();
+    assert!(
+        std::fs::read_to_string(root().join("flake.nix"))
+            .unwrap()
+            .contains("./nixos/ombi-mcp-app.sh"),
+        "flake.nix builds the app from nixos/ombi-mcp-app.sh"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("app");
+    std::fs::write(&path, app.replace("@shim@", shim)).unwrap();
+    let absent = dir.path().join("absent.sock");
+
+    let out = run(Command::new(&script)
+        .args(["-qec", &format!("sh {}", path.display()), "/dev/null"])
+        .env("OMBI_MCP_SOCKET", &absent));
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{all}");
+    assert!(
+        all.contains("USAGE:") && all.contains("stdin is a terminal"),
+        "{all}"
+    );
+
+    let out = run(Command::new("sh")
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .env("OMBI_MCP_SOCKET", &absent));
+    assert_eq!(out.status.code(), Some(69), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = run(Command::new("sh").arg(&path).arg("--version"));
+    assert!(
+        text(&out.stderr).starts_with("ombi-mcp "),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn license_file_matches_cargo_toml() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("license = \"MIT\""));
+    let license = std::fs::read_to_string(root().join("LICENSE")).unwrap();
+    assert!(license.starts_with("MIT License"), "{license}");
+    assert!(license.contains("Permission is hereby granted, free of charge"));
+    assert!(license.contains("THE SOFTWARE IS PROVIDED \"AS IS\""));
+}
+
+// ---- The NixOS module's checks ----
+
+#[test]
+fn nixos_module_keeps_secrets_out_of_the_url_and_the_store() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    for (case, what) in [
+        ("url_with_user_info", "user-info"),
+        ("url_with_query", "a query"),
+        ("url_with_fragment", "a fragment"),
+    ] {
+        let v = eval_module(&nix, &lib_dir, case);
+        let failed = v["failedAssertions"].as_array().unwrap();
+        assert_eq!(failed.len(), 1, "{case}: {failed:?}");
+        let message = failed[0].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("services.ombi-mcp.url must not carry {what}")),
+            "{case}: {message}"
+        );
+        assert!(
+            !message.contains("hunter2-url-secret"),
+            "{case}: the message repeats the secret"
+        );
+    }
+    // The path type refuses them before any assertion: the evaluation itself fails.
+    for (case, option) in [
+        ("relative_secret", "passwordFile"),
+        ("store_secret", "passwordFile"),
+        ("store_api_key", "apiKeyFile"),
+    ] {
+        let stderr = eval_module_error(&nix, &lib_dir, case);
+        assert!(
+            stderr.contains(&format!("services.ombi-mcp.{option}"))
+                && stderr.contains("absolute path not in the Nix store"),
+            "{case}:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn nixos_module_warns_about_options_of_the_other_auth_mode() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "jwt_with_api_key_options");
+    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    assert_eq!(
+        v["warnings"],
+        serde_json::json!([
+            "services.ombi-mcp: authMode = \"jwt\" ignores apiKeyFile and apiUserName (used only with authMode = \"api_key\")."
+        ])
+    );
+    // Ignored indeed: neither the key nor the acting user reaches the service.
+    let svc = &v["service"];
+    assert_eq!(
+        svc["serviceConfig"]["LoadCredential"],
+        serde_json::json!(["ombi-password:/run/secrets/ombi-password"])
+    );
+    assert!(svc["environment"].get("OMBI_USER_NAME").is_none());
+
+    let v = eval_module(&nix, &lib_dir, "api_key_with_jwt_options");
+    assert_eq!(
+        v["warnings"],
+        serde_json::json!([
+            "services.ombi-mcp: authMode = \"api_key\" ignores username (used only with authMode = \"jwt\")."
+        ])
+    );
+    assert!(v["service"]["environment"].get("OMBI_USERNAME").is_none());
+    for case in ["api_key", "jwt"] {
+        assert_eq!(
+            eval_module(&nix, &lib_dir, case)["warnings"],
+            serde_json::json!([]),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn nixos_module_names_a_peer_entry_without_matcher() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "no_matcher");
+    let failed = v["failedAssertions"].as_array().unwrap();
+    assert_eq!(
+        failed,
+        &[serde_json::json!(
+            "services.ombi-mcp.peers.1 { bundles = [ \"core\" ]; ombiUser = \"household\"; }: set exactly one of uid, user, group."
+        )]
+    );
+}
+
+/// The VM test (nixos/tests/vm.nix) evaluates: its nodes pass the module's checks without a
+/// warning, render the two set-ups it tests, and its Python parts compile.
+#[test]
+fn vm_test_evaluates_and_its_python_compiles() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    // --readonly-mode: the test's own files get store paths without being copied.
+    let out = run(Command::new(&nix)
+        .current_dir(root())
+        .args([
+            "--eval",
+            "--strict",
+            "--json",
+            "--readonly-mode",
+            "nixos/tests/eval-vm.nix",
+        ])
+        .args(["--arg", "lib", &format!("import {lib_dir}")]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = v["nodes"].as_object().unwrap();
+    assert_eq!(
+        nodes.keys().collect::<Vec<_>>(),
+        ["apikey", "machine"],
+        "the VM test's nodes"
+    );
+    for (name, node) in nodes {
+        assert_eq!(node["failedAssertions"], serde_json::json!([]), "{name}");
+        assert_eq!(node["warnings"], serde_json::json!([]), "{name}");
+    }
+    let env = |node: &str, key: &str| nodes[node]["service"]["environment"][key].clone();
+    assert_eq!(env("machine", "OMBI_AUTH_MODE"), "jwt");
+    assert_eq!(env("apikey", "OMBI_AUTH_MODE"), "api_key");
+    assert!(
+        env("apikey", "OMBI_URL")
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+
+    let Some(python) = require_tool("python3", "python3") else {
+        return;
+    };
+    let script = v["testScript"].as_str().unwrap();
+    let mut child = Command::new(&python)
+        .args([
+            "-c",
+            "import sys; compile(sys.stdin.read(), 'testScript', 'exec')",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "testScript:\n{}", text(&out.stderr));
+    for file in ["stub-ombi.py", "mcp-call.py"] {
+        let path = root().join("nixos/tests").join(file);
+        let out = run(Command::new(&python).args([
+            "-c",
+            "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')",
+            path.to_str().unwrap(),
+        ]));
+        assert!(out.status.success(), "{file}:\n{}", text(&out.stderr));
+    }
+}
+
+// ---- Packaging for other distributions ----
+
+/// Names loaded by the active `LoadCredential=NAME:PATH` lines of the shipped unit.
+fn unit_credentials() -> Vec<String> {
+    std::fs::read_to_string(root().join("packaging/systemd/ombi-mcp.service"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("LoadCredential="))
+        .map(|v| v.split(':').next().unwrap().to_string())
+        .collect()
+}
+
+/// As shipped, the unit hands the daemon the credential the example environment's auth mode
+/// needs, and the daemon accepts the configuration with exactly that.
+#[test]
+fn shipped_unit_loads_the_credential_the_example_env_selects() {
+    let env = env_file(&root().join("packaging/examples/ombi-mcp.env"));
+    let mode = env
+        .iter()
+        .find(|(k, _)| k == "OMBI_AUTH_MODE")
+        .map(|(_, v)| v.as_str())
+        .expect("the example sets OMBI_AUTH_MODE");
+    let needed = match mode {
+        "api_key" => "ombi-api-key",
+        "jwt" => "ombi-password",
+        other => panic!("unknown OMBI_AUTH_MODE {other}"),
+    };
+    let loaded = unit_credentials();
+    assert_eq!(
+        loaded,
+        [needed],
+        "packaging/systemd/ombi-mcp.service loads {loaded:?}; OMBI_AUTH_MODE={mode} needs {needed}"
+    );
+    let loaded: Vec<&str> = loaded.iter().map(String::as_str).collect();
+    let (out, secret) = check_config_with(&loaded, &[]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the examples fail as shipped ({:?}):\n{stdout}{stderr}",
+        out.status.code()
+    );
+    assert!(!stdout.contains(&secret) && !stderr.contains(&secret));
+}
+
+#[test]
+fn ssh_client_configs_run_the_shim_on_the_server() {
+    for (file, pointer) in [
+        ("ssh/claude_desktop_config.json", "/mcpServers/ombi"),
+        ("ssh/.mcp.json", "/mcpServers/ombi"),
+        ("ssh/.vscode/mcp.json", "/servers/ombi"),
+    ] {
+        let path = root().join("packaging/clients").join(file);
+        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let server = json
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        assert_eq!(server["command"], "ssh", "{file}");
+        assert_eq!(
+            server["args"],
+            serde_json::json!(["-T", "server", "ombi-mcp"]),
+            "{file}"
+        );
+        if file != "ssh/claude_desktop_config.json" {
+            assert_eq!(server["type"], "stdio", "{file}");
+        }
+    }
+    let ssh_config =
+        std::fs::read_to_string(root().join("packaging/clients/ssh/ssh_config")).unwrap();
+    assert!(ssh_config.contains("Host server") && ssh_config.contains("BatchMode yes"));
+    for doc in ["docs/install-nixos.md", "packaging/clients/README.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        assert!(
+            text.contains(r#""args": ["-T", "server", "ombi-mcp"]"#),
+            "{doc} documents the SSH bridge"
         );
     }
 }

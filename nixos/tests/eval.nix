@@ -1,6 +1,7 @@
 # Evaluates nixos/module.nix with nixpkgs' `lib` alone (no nixpkgs, no NixOS), for
-# tests/packaging.rs: the NixOS options the module writes to are declared here as freeform
-# values, so the result is exactly what the module rendered.
+# tests/packaging.rs: the NixOS options the module writes to are declared as free values
+# (nixos-stub.nix), so the result is exactly what the module rendered. A case whose option value
+# has the wrong type fails the evaluation itself (the test reads the error).
 #
 #   nix-instantiate --eval --strict --json nixos/tests/eval.nix \
 #     --arg lib 'import /path/to/nixpkgs.lib/lib' --argstr case api_key
@@ -10,24 +11,6 @@
 }:
 
 let
-  freeform = lib.mkOption {
-    type = lib.types.attrsOf lib.types.anything;
-    default = { };
-  };
-
-  # The NixOS options module.nix sets, as free attrsets.
-  nixosStub = {
-    options = {
-      systemd = freeform;
-      users = freeform;
-      environment = freeform;
-      assertions = lib.mkOption {
-        type = lib.types.listOf lib.types.unspecified;
-        default = [ ];
-      };
-    };
-  };
-
   # writeText keeps its text readable, so the test can check the rendered policy file.
   pkgs = {
     writeText = name: text: {
@@ -126,12 +109,45 @@ let
         }
       ];
     };
+    no_matcher = cases.api_key // {
+      peers = [
+        { user = "alice"; }
+        {
+          bundles = [ "core" ];
+          ombiUser = "household";
+        }
+      ];
+    };
+    relative_secret = cases.jwt // {
+      passwordFile = "secrets/ombi-password";
+    };
+    store_api_key = cases.api_key // {
+      apiKeyFile = "/nix/store/00000000000000000000000000000000-key";
+    };
+    # The secret is not for the store; the assertion must not repeat it.
+    url_with_user_info = cases.jwt // {
+      url = "https://mcp:hunter2-url-secret@media.example.org/ombi";
+    };
+    url_with_query = cases.api_key // {
+      url = "https://media.example.org/ombi?apikey=hunter2-url-secret";
+    };
+    url_with_fragment = cases.jwt // {
+      url = "http://ombi.lan:5000/#hunter2-url-secret";
+    };
+    # Options of the other auth mode: evaluated, ignored, warned about.
+    jwt_with_api_key_options = cases.jwt // {
+      apiKeyFile = "/run/secrets/ombi-api-key";
+      apiUserName = "household";
+    };
+    api_key_with_jwt_options = cases.api_key // {
+      username = "mcp";
+    };
   };
 
   evaluated = lib.evalModules {
     modules = [
       ../module.nix
-      nixosStub
+      (import ./nixos-stub.nix { inherit lib; })
       { services.ombi-mcp = cases.${case}; }
     ];
     specialArgs = { inherit pkgs; };
@@ -143,6 +159,7 @@ let
 in
 {
   failedAssertions = map (a: a.message) (lib.filter (a: !a.assertion) config.assertions);
+  inherit (config) warnings;
   socket = config.systemd.sockets.ombi-mcp;
   service = service // {
     environment = service.environment // {
