@@ -103,9 +103,10 @@ pub(super) async fn lidarr_enabled(ctx: &CallCtx) -> Result<bool, ToolError> {
     enabled(ctx, LIDARR_ENABLED).await
 }
 
-/// The v1 music routes (search, request lists) need Lidarr: without it Ombi
-/// answers them with a 500, so say why up front. (The v2 MusicBrainz
-/// lookups work without it.) `why` is the domain's message.
+/// The v1 music search routes need Lidarr: without it Ombi answers them
+/// with a 500, so say why up front. (The v2 MusicBrainz lookups and the
+/// album request reads work without it: docs/ombi-notes.md.) `why` is the
+/// domain's message.
 pub(super) async fn require_lidarr(ctx: &CallCtx, why: &'static str) -> Result<(), ToolError> {
     if lidarr_enabled(ctx).await? {
         Ok(())

@@ -1,12 +1,12 @@
-//! `read_votes` → vote_page. Routes: ombi/tools-map.md "read_votes".
+//! `read_votes` → vote_page (Ombi's quirks: docs/ombi-notes.md).
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::common::{local_page, require_lidarr, required_id, required_str};
-use super::requests::{NO_LIDARR, get_list};
+use super::common::{local_page, required_id, required_str};
+use super::requests::get_list;
 use super::{CallCtx, Outcome};
 use crate::catalogue::Args;
 use crate::contract::ToolError;
@@ -37,12 +37,10 @@ async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
 async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
     let media = required_str(args, "media")?;
     let id = required_id(args, "request_id")?;
-    // The read route says `music` where the vote routes say `album`.
+    // The read route says `music` where the vote routes say `album`; it
+    // reads Ombi's database and needs no Lidarr (docs/ombi-notes.md).
     let segment = match media {
-        "album" => {
-            require_lidarr(ctx, NO_LIDARR).await?;
-            "music"
-        }
+        "album" => "music",
         m => m,
     };
     let mut warnings = Vec::new();
