@@ -152,6 +152,28 @@ fn is_4k_movie_only(_action: &str, args: &Map<String, Value>) -> Result<(), Tool
     Ok(())
 }
 
+/// `advanced`: Ombi sends the release year only to movie discovery, and
+/// drops it when a decade is given (docs/ombi-notes.md).
+fn discover_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
+    let filters = args.get("filters").and_then(Value::as_object);
+    if action != "advanced" || !filters.is_some_and(|f| f.contains_key("release_year")) {
+        return Ok(());
+    }
+    if args.get("media").and_then(Value::as_str) == Some("tv") {
+        return Err(ToolError::invalid(
+            "/filters/release_year",
+            "Ombi applies `release_year` to movies only; use `decade` for TV",
+        ));
+    }
+    if filters.is_some_and(|f| f.contains_key("decade")) {
+        return Err(ToolError::invalid(
+            "/filters/release_year",
+            "give `release_year` or `decade`, not both (Ombi ignores the year when a decade is given)",
+        ));
+    }
+    Ok(())
+}
+
 fn request_create_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
     if action != "tv" {
         return Ok(());
@@ -297,7 +319,7 @@ pub static TOOLS: [ToolDef; 31] = [
             act("seasonal", "seasonal movies", &["media"], P).only(&[("media", &["movie"])]),
             act("trending", "trending TV shows", &["media"], P).only(&[("media", &["tv"])]),
             act("anticipated", "anticipated TV shows", &["media"], P).only(&[("media", &["tv"])]),
-            act("requested", "most requested titles", &["media"], P),
+            act("requested", "recently requested titles (cached by Ombi for hours, the same for every user)", &["media"], P),
             act("advanced", "filtered discovery", &["filters"], &["media", "page"]),
             act("similar", "movies similar to a movie", &["tmdb_id"], &["language", "page"]),
             act("credits", "a person's movie and TV credits", &["person_id", "name"], &["media", "page"]),
@@ -305,7 +327,7 @@ pub static TOOLS: [ToolDef; 31] = [
             act("artist_albums", "an artist's albums", &["artist_id"], P),
         ],
         default_action: None,
-        check: None,
+        check: Some(discover_rules),
     },
     ToolDef {
         name: "read_media",

@@ -124,8 +124,8 @@ async fn browse(ctx: &CallCtx, args: &Args, action: &str, page: Page) -> Outcome
     Ok(upstream_reply(items, page, cut, Vec::new()))
 }
 
-/// Most requested titles. Ombi's inner cache ignores the position, so pages
-/// can repeat; when the list fails, the bounded recently-requested feed
+/// Recently requested titles (docs/ombi-notes.md). Ombi's inner cache
+/// ignores the position, so pages can repeat; when the list fails, the bounded recently-requested feed
 /// (≤ 7 per type) is returned instead, marked truncated.
 async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let media = media_of(args)?;
@@ -137,7 +137,7 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
             ];
             note_cut(cut, &mut warnings);
             let mut w = paging::upstream(items, page, "media");
-            // 04-results: "null next_offset if no reliable continuation exists".
+            // No reliable continuation: no next_offset.
             w.page.has_more = None;
             w.page.next_offset = None;
             Ok(reply(media::media_page(w), warnings, cut))
@@ -183,9 +183,7 @@ struct DiscoverModel {
     #[serde(skip_serializing_if = "Option::is_none")]
     decade: Option<i64>,
     genre_ids: Vec<i64>,
-    keyword_ids: Vec<i64>,
     watch_providers: Vec<i64>,
-    companies: Vec<i64>,
 }
 
 fn ids(filters: Option<&Value>, name: &str) -> Vec<i64> {
@@ -211,9 +209,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
             .and_then(Value::as_i64),
         decade: f.and_then(|f| f.get("decade")).and_then(Value::as_i64),
         genre_ids: ids(f, "genre_ids"),
-        keyword_ids: ids(f, "keyword_ids"),
         watch_providers: ids(f, "watch_provider_ids"),
-        companies: ids(f, "company_ids"),
     };
     let route = Route::post_read("api/v2/Search/advancedSearch/movie")
         .seg(page.offset)
