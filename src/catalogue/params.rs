@@ -166,14 +166,16 @@ const IDS: Ty = Ty::Arr {
     min: 1,
     max: 100,
 };
+// Ombi applies no keyword or company filter, and the release year only to
+// movies (docs/ombi-notes.md): only filters it applies are offered.
 const FILTER_FIELDS: &[Field] = &[
     Field::opt(
         "release_year",
         Ty::Int {
-            min: 1800,
+            min: 1901,
             max: 2200,
         },
-        "Release year.",
+        "Release year (movies only; not with `decade`).",
     ),
     Field::opt(
         "decade",
@@ -185,16 +187,10 @@ const FILTER_FIELDS: &[Field] = &[
     ),
     Field::opt("genre_ids", IDS, "Genre ids (read_reference `genres`)."),
     Field::opt(
-        "keyword_ids",
-        IDS,
-        "Keyword ids (read_reference `keywords`).",
-    ),
-    Field::opt(
         "watch_provider_ids",
         IDS,
         "Watch provider ids (read_reference `watch_providers`).",
     ),
-    Field::opt("company_ids", IDS, "TMDB company ids."),
 ];
 pub const FILTERS: Field = Field::opt(
     "filters",

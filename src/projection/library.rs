@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use super::identifiers::{Identifier, Ids, Namespace, Origin, WireId};
 use super::media::{Episode, Media, Season, safe_url, year_of};
-use super::paging::Window;
+use super::paging::{self, Window};
+use crate::contract::budget::MAX_NESTED;
 
 // ---------------------------------------------------------------- recently added
 
@@ -15,6 +16,7 @@ use super::paging::Window;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecentlyAdded {
+    pub id: Option<i64>,
     pub title: Option<String>,
     pub overview: Option<String>,
     pub imdb_id: Option<String>,
@@ -58,6 +60,75 @@ pub fn recently_added_item(media: &'static str, w: RecentlyAdded) -> Media {
         }]);
     }
     m
+}
+
+/// The per-episode TV rows grouped into one record per show (Ombi's content
+/// row, in the order the shows first appear) with its seasons and their
+/// episodes, sorted. Ombi's own grouped route merges *all* shows by season
+/// number (docs/ombi-notes.md), hence this.
+pub fn recently_added_shows(rows: Vec<RecentlyAdded>) -> Vec<Media> {
+    let mut shows: Vec<(Option<i64>, Media)> = Vec::new();
+    for w in rows {
+        let key = w.id.filter(|i| *i > 0);
+        let (season, episode) = (w.season_number, w.episode_number);
+        let at = match shows
+            .iter()
+            .position(|(k, m)| key.map_or(m.title == w.title, |id| *k == Some(id)))
+        {
+            Some(i) => i,
+            None => {
+                let mut m = recently_added_item(
+                    "tv",
+                    RecentlyAdded {
+                        season_number: None,
+                        ..w
+                    },
+                );
+                m.seasons = Some(Vec::new());
+                shows.push((key, m));
+                shows.len() - 1
+            }
+        };
+        let Some(season) = season.filter(|n| *n >= 0) else {
+            continue;
+        };
+        let seasons = shows[at].1.seasons.get_or_insert_with(Vec::new);
+        let s = match seasons.iter().position(|s| s.season_number == season) {
+            Some(i) => &mut seasons[i],
+            None => {
+                seasons.push(Season {
+                    season_number: season,
+                    episodes: Vec::new(),
+                    truncated: false,
+                });
+                seasons.last_mut().expect("just pushed")
+            }
+        };
+        if let Some(n) = episode.filter(|n| *n >= 1)
+            && !s.episodes.iter().any(|e| e.episode_number == n)
+        {
+            s.episodes.push(Episode {
+                episode_number: n,
+                title: None,
+                requested: None,
+                available: None,
+            });
+        }
+    }
+    shows
+        .into_iter()
+        .map(|(_, mut m)| {
+            if let Some(seasons) = &mut m.seasons {
+                seasons.sort_by_key(|s| s.season_number);
+                for s in seasons.iter_mut() {
+                    s.episodes.sort_by_key(|e| e.episode_number);
+                    s.truncated = paging::cap(&mut s.episodes, MAX_NESTED);
+                }
+                paging::cap(seasons, MAX_NESTED);
+            }
+            m
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------- calendar

@@ -1,7 +1,7 @@
 //! Ombi's log files → the `logs` family: vetted file ids, and a window of
 //! lines cut out of the (byte-capped) file, with credential-looking values
-//! redacted (`apikey=`, `X-Plex-Token=`, `token=`, `Authorization:` values,
-//! passwords, URL user info, e-mail addresses).
+//! redacted (`apikey=`, `X-Plex-Token=`, `token=`, `token <value>`,
+//! `Authorization:` values, passwords, URL user info, e-mail addresses).
 
 use std::sync::LazyLock;
 
@@ -162,6 +162,14 @@ static RULES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
             ),
             "${1}[REDACTED]",
         ),
+        // `token <value>`: a credential word, a space, then a long
+        // token-like value (a password-reset line carries the token that
+        // resets the password: docs/ombi-notes.md). Short words such as
+        // "token validation" stay.
+        (
+            ci(r"(\b(?:token|api[_-]?key|password|secret)\s+)[A-Za-z0-9+/=_%.~-]{16,}"),
+            "${1}[REDACTED]",
+        ),
         // E-mail addresses.
         (
             ci(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
@@ -267,6 +275,10 @@ mod tests {
                 "s3cretpw",
             ),
             ("login failed password=hunter2", "hunter2"),
+            (
+                "Password reset for bob (token CfDJ8Hq3xZ9vKp2Lw0Rt5Ys7Ua1Bc4De6Fg8Hi0Jk2Lm4No6Pq8R)",
+                "CfDJ8Hq3xZ9vKp2Lw0",
+            ),
         ];
         for (line, secret) in cases {
             let out = redact(line);
@@ -285,6 +297,8 @@ mod tests {
             redact("2026-05-02 10:00:01 [INF] Started job"),
             "2026-05-02 10:00:01 [INF] Started job"
         );
+        let plain = "Plex token validation failed - token may be expired";
+        assert_eq!(redact(plain), plain);
     }
 
     #[test]

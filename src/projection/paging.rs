@@ -75,13 +75,13 @@ impl Paging {
 
     /// Ombi paged (`count`/`position` or `{currentPosition}/{amountToLoad}`
     /// = `limit`/`offset`). Ombi's position advances by what was asked for,
-    /// not by what came back (TV pages are de-duplicated, hidden titles
-    /// dropped after paging), so the continuation is `offset + limit`.
+    /// not by what came back (hidden titles are dropped after paging), so
+    /// the continuation is `offset + limit`.
     /// Without a total nothing proves the end: a short page may be short
     /// because Ombi dropped titles after paging, and a full one may be the
-    /// last. So `has_more` stays unknown (04-results: "null has_more when
-    /// uncertain"); the continuation `offset + limit` is offered while the
-    /// page brought something back.
+    /// last. So `has_more` stays unknown (null when uncertain); the
+    /// continuation `offset + limit` is offered while the page brought
+    /// something back.
     pub fn upstream(page: Page, returned: usize, total: Option<u64>, unit: &'static str) -> Paging {
         let limit = limit_of(page);
         let returned = returned as u64;
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn upstream_paging_continues_by_the_asked_count() {
-        // A de-duplicated TV page may be short although more exist.
+        // A page may be short (titles hidden after paging) although more exist.
         let pg = Paging::upstream(p(0, 10), 7, Some(25), "requests");
         assert_eq!((pg.has_more, pg.next_offset), (Some(true), Some(10)));
         let pg = Paging::upstream(p(20, 10), 5, Some(25), "requests");

@@ -1,5 +1,5 @@
-//! Ombi requests → `request_page` / `retry_page` records (04-results.md
-//! "request_page", "retry_page"; shapes.md §3).
+//! Ombi requests → `request_page` / `retry_page` records (Ombi's quirks:
+//! docs/ombi-notes.md).
 //!
 //! The rules that exist because of Ombi's quirks:
 //! - the target id prefers `requestId` over `id`;
@@ -77,6 +77,20 @@ pub struct ParentRef {
     pub child_requests: Option<Vec<ChildId>>,
 }
 
+impl ParentRef {
+    /// The embedded parent as a v1 parent (for [`parent`]).
+    pub fn to_parent(&self) -> TvParent<ChildId> {
+        TvParent {
+            id: self.id,
+            title: self.title.clone(),
+            tv_db_id: self.tv_db_id,
+            external_provider_id: self.external_provider_id,
+            imdb_id: self.imdb_id.clone(),
+            child_requests: self.child_requests.clone(),
+        }
+    }
+}
+
 /// `ChildRequests` (shapes.md §3.4). `S` is `Option<Vec<WireSeason>>` where
 /// seasons are projected, [`IgnoredAny`] where they are skipped unparsed.
 #[derive(Debug, Deserialize)]
@@ -120,7 +134,7 @@ pub struct WireEpisode {
     pub available: Option<bool>,
 }
 
-/// `AlbumRequest` (shapes.md §3.6).
+/// `AlbumRequest` (no `subscribed`: docs/ombi-notes.md).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AlbumRequest {
@@ -137,7 +151,6 @@ pub struct AlbumRequest {
     pub requested_user: Option<UserRef>,
     pub request_status: Option<String>,
     pub can_approve: Option<bool>,
-    pub subscribed: Option<bool>,
     pub foreign_album_id: Option<String>,
 }
 
@@ -453,7 +466,8 @@ pub fn album(a: AlbumRequest) -> Projected {
     r.status_text = status_text(a.request_status);
     r.requested_date = date(a.requested_date);
     r.requested_user_id = requester(a.requested_user_id, a.requested_user);
-    r.subscribed = a.subscribed;
+    // Ombi's album lists compute `subscribed` against movie subscriptions
+    // (docs/ombi-notes.md): left out rather than reported wrong.
     r.can_approve = a.can_approve;
     Ok(r)
 }

@@ -100,9 +100,12 @@ pub fn user(u: &WireUser) -> Option<Value> {
     Some(Value::Object(m))
 }
 
-/// Connected users, one record per user (first connection's display name),
-/// all `online: true`.
-pub fn online_users(rows: &[WireConnectedUser]) -> Vec<Value> {
+/// Connected users, one record per user, all `online: true`. Ombi's
+/// `displayName` is the alias when one is set, else the user name
+/// (docs/ombi-notes.md): the user name comes from `users` (the user list),
+/// and the display name is an `alias` only when it differs from it. A user
+/// missing from `users` keeps its id only.
+pub fn online_users(rows: &[WireConnectedUser], users: &[WireUser]) -> Vec<Value> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for r in rows {
@@ -114,8 +117,15 @@ pub fn online_users(rows: &[WireConnectedUser]) -> Vec<Value> {
         }
         let mut m = Map::new();
         m.insert("id".into(), json!(id));
-        if let Some(n) = non_empty(&r.display_name) {
-            m.insert("user_name".into(), json!(n));
+        let name = users
+            .iter()
+            .find(|u| non_empty(&u.id) == Some(id))
+            .and_then(|u| non_empty(&u.user_name));
+        if let Some(name) = name {
+            m.insert("user_name".into(), json!(name));
+            if let Some(shown) = non_empty(&r.display_name).filter(|d| *d != name) {
+                m.insert("alias".into(), json!(shown));
+            }
         }
         m.insert("online".into(), json!(true));
         out.push(Value::Object(m));
@@ -225,14 +235,24 @@ mod tests {
         let rows: Vec<WireConnectedUser> = serde_json::from_value(json!([
             {"userId": "a", "displayName": "alice", "userType": 1},
             {"userId": "a", "displayName": "alice", "userType": 1},
-            {"userId": "b", "displayName": null, "userType": 2}
+            {"userId": "b", "displayName": null, "userType": 2},
+            {"userId": "c", "displayName": "Caz", "userType": 1},
+            {"userId": "d", "displayName": "Dee", "userType": 1}
+        ]))
+        .unwrap();
+        let users: Vec<WireUser> = serde_json::from_value(json!([
+            {"id": "a", "userName": "alice"}, {"id": "b", "userName": "bob"},
+            {"id": "c", "userName": "carol", "alias": "Caz"}
         ]))
         .unwrap();
         assert_eq!(
-            online_users(&rows),
+            online_users(&rows, &users),
             vec![
                 json!({"id": "a", "user_name": "alice", "online": true}),
-                json!({"id": "b", "online": true})
+                json!({"id": "b", "user_name": "bob", "online": true}),
+                json!({"id": "c", "user_name": "carol", "alias": "Caz", "online": true}),
+                // not in the user list: the display name may be either
+                json!({"id": "d", "online": true})
             ]
         );
     }

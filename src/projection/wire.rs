@@ -4,9 +4,15 @@
 
 use serde::{Deserialize, Deserializer};
 
-/// Ombi writes a never-set `DateTime` as `0001-01-01T00:00:00Z`.
+/// Ombi writes a never-set `DateTime` as `0001-01-01T00:00:00Z`, and some
+/// dates are computed from it (`0001-01-02`: docs/ombi-notes.md): any date
+/// before 1900 is a placeholder, not a date.
 pub fn date(s: Option<String>) -> Option<String> {
-    s.filter(|d| !d.trim().is_empty() && !d.starts_with("0001-01-01"))
+    s.filter(|d| {
+        d.get(..4)
+            .and_then(|y| y.parse::<u32>().ok())
+            .is_some_and(|y| y >= 1900)
+    })
 }
 
 /// A non-blank string.
@@ -60,6 +66,8 @@ mod tests {
     #[test]
     fn default_dates_blank_text_and_zero_ids_are_absent() {
         assert_eq!(date(Some("0001-01-01T00:00:00Z".into())), None);
+        assert_eq!(date(Some("0001-01-08T00:00:00Z".into())), None);
+        assert_eq!(date(Some("".into())), None);
         assert_eq!(
             date(Some("2026-05-01T10:00:00Z".into())).as_deref(),
             Some("2026-05-01T10:00:00Z")

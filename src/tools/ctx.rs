@@ -148,7 +148,9 @@ impl CallCtx {
         self.switch_on(LIDARR_ENABLED).await
     }
 
-    /// The routes that call Lidarr answer a 500 without it: say why up front.
+    /// The v1 music search routes call Lidarr and answer a 500 without it:
+    /// say why up front. (The v2 MusicBrainz lookups and the album request
+    /// reads work without it: docs/ombi-notes.md.)
     pub async fn require_lidarr(&self) -> Result<(), ToolError> {
         if self.lidarr_enabled().await? {
             Ok(())

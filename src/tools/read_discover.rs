@@ -5,7 +5,7 @@
 use futures::StreamExt;
 use futures::future::BoxFuture;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::ctx::{body_language, language_ignored, not_found};
 use super::ctx::{partial, reply, required_int, required_str};
@@ -70,7 +70,12 @@ pub static TOOL: Tool = Tool {
                 .only(&[("media", &["tv"])]),
             action("anticipated", "anticipated TV shows", &["media"], PAGE_ONLY)
                 .only(&[("media", &["tv"])]),
-            action("requested", "most requested titles", &["media"], PAGE_ONLY),
+            action(
+                "requested",
+                "recently requested titles (cached by Ombi for hours, the same for every user)",
+                &["media"],
+                PAGE_ONLY,
+            ),
             action(
                 "advanced",
                 "filtered discovery",
@@ -103,10 +108,32 @@ pub static TOOL: Tool = Tool {
             ),
         ],
         default_action: None,
-        check: None,
+        check: Some(discover_rules),
     },
     run: handle,
 };
+
+/// `advanced`: Ombi sends the release year only to movie discovery, and
+/// drops it when a decade is given (docs/ombi-notes.md).
+fn discover_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
+    let filters = args.get("filters").and_then(Value::as_object);
+    if action != "advanced" || !filters.is_some_and(|f| f.contains_key("release_year")) {
+        return Ok(());
+    }
+    if args.get("media").and_then(Value::as_str) == Some("tv") {
+        return Err(ToolError::invalid(
+            "/filters/release_year",
+            "Ombi applies `release_year` to movies only; use `decade` for TV",
+        ));
+    }
+    if filters.is_some_and(|f| f.contains_key("decade")) {
+        return Err(ToolError::invalid(
+            "/filters/release_year",
+            "give `release_year` or `decade`, not both (Ombi ignores the year when a decade is given)",
+        ));
+    }
+    Ok(())
+}
 
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(run(ctx, args))
@@ -204,8 +231,8 @@ async fn browse(ctx: &CallCtx, args: &Args, action: &str, page: Page) -> Outcome
     Ok(upstream_reply(items, page, cut, Vec::new()))
 }
 
-/// Most requested titles. Ombi's inner cache ignores the position, so pages
-/// can repeat; when the list fails, the bounded recently-requested feed
+/// Recently requested titles (docs/ombi-notes.md). Ombi's inner cache
+/// ignores the position, so pages can repeat; when the list fails, the bounded recently-requested feed
 /// (≤ 7 per type) is returned instead, marked truncated.
 async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     let media = media_of(args)?;
@@ -217,7 +244,7 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
             ];
             super::ctx::note_read_limit(cut, &mut warnings);
             let mut w = paging::upstream(items, page, "media");
-            // 04-results: "null next_offset if no reliable continuation exists".
+            // No reliable continuation: no next_offset.
             w.page.has_more = None;
             w.page.next_offset = None;
             Ok(reply(media::media_page(w), warnings, cut))
@@ -263,9 +290,7 @@ struct DiscoverModel {
     #[serde(skip_serializing_if = "Option::is_none")]
     decade: Option<i64>,
     genre_ids: Vec<i64>,
-    keyword_ids: Vec<i64>,
     watch_providers: Vec<i64>,
-    companies: Vec<i64>,
 }
 
 fn ids(filters: Option<&Value>, name: &str) -> Vec<i64> {
@@ -291,9 +316,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
             .and_then(Value::as_i64),
         decade: f.and_then(|f| f.get("decade")).and_then(Value::as_i64),
         genre_ids: ids(f, "genre_ids"),
-        keyword_ids: ids(f, "keyword_ids"),
         watch_providers: ids(f, "watch_provider_ids"),
-        companies: ids(f, "company_ids"),
     };
     let route = Route::post_read("api/v2/Search/advancedSearch/movie")
         .seg(page.offset)

@@ -53,12 +53,15 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
 }
 
 async fn recently_added(ctx: &CallCtx, args: &Args) -> Outcome {
+    // Ombi stops at this many rows, in the media server's store order.
+    const OMBI_MAX_ROWS: usize = 30;
     let media = super::ctx::movie_or_tv(args)?;
-    // TV grouped by season: one record per show season instead of per episode.
+    // TV: the per-episode route, grouped here per show and season (Ombi's
+    // grouped route merges all shows by season number: docs/ombi-notes.md).
     let path = if media == "movie" {
         "api/v1/RecentlyAdded/movies"
     } else {
-        "api/v1/RecentlyAdded/tv/grouped"
+        "api/v1/RecentlyAdded/tv"
     };
     let b = ctx
         .upstream
@@ -66,13 +69,24 @@ async fn recently_added(ctx: &CallCtx, args: &Args) -> Outcome {
         .await?;
     let mut warnings = vec!["titles the media server sync added in the last 7 days".to_string()];
     note_read_limit(b.cut, &mut warnings);
-    let items = b
-        .value
-        .into_iter()
-        .map(|r| library::recently_added_item(media, r))
-        .collect();
-    let w = paging::local(items, args.page(), !b.cut, "media");
-    Ok(reply(media::media_page(w), warnings, b.cut))
+    let capped = b.value.len() >= OMBI_MAX_ROWS;
+    if capped {
+        warnings.push(format!(
+            "Ombi returns at most {OMBI_MAX_ROWS} {} in its own order, not by date: more may have been added",
+            if media == "movie" { "titles" } else { "episodes" }
+        ));
+    }
+    let items = if media == "movie" {
+        b.value
+            .into_iter()
+            .map(|r| library::recently_added_item(media, r))
+            .collect()
+    } else {
+        library::recently_added_shows(b.value)
+    };
+    let complete = !b.cut && !capped;
+    let w = paging::local(items, args.page(), complete, "media");
+    Ok(reply(media::media_page(w), warnings, !complete))
 }
 
 async fn calendar(ctx: &CallCtx, args: &Args) -> Outcome {

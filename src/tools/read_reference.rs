@@ -162,7 +162,13 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
         }
     };
     super::ctx::note_read_limit(cut, &mut warnings);
-    let refs = r::references(candidates, &mut warnings);
+    let mut refs = r::references(candidates, &mut warnings);
+    // TMDB ignores the term Ombi forwards (docs/ombi-notes.md): match names here.
+    if args.action() == "watch_providers"
+        && let Some(q) = args.str("query").map(str::to_lowercase)
+    {
+        refs.retain(|p| p.name.to_lowercase().contains(&q));
+    }
     let w = paging::local(refs, args.page(), !cut, "references");
     Ok(reply(r::reference_page(w), warnings, cut))
 }

@@ -1,5 +1,6 @@
 //! `read_requests`: list, get, children, search, recent (request_page) and
-//! the retry queue (retry_page). Routes: ombi/tools-map.md "read_requests".
+//! the retry queue (retry_page); the Ombi quirks they work around are in
+//! docs/ombi-notes.md.
 //! Also the small read helpers the other request-domain tools share.
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
@@ -18,8 +19,8 @@ use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
-    self as proj, AlbumRequest, ChildRequest, ChildWithSeasons, FailedRequest, MovieRequest,
-    ParentIndex, RecentRow, RequestRecord, TvParent,
+    self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
+    MovieRequest, ParentIndex, RecentRow, RequestRecord, TvParent,
 };
 use crate::projection::wire::pos;
 use crate::upstream::Route;
@@ -153,26 +154,33 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
     let status = args.str("status").unwrap_or("all");
     let direction = args.str("sort_direction").unwrap_or("desc");
     let page = args.page();
-    if media == "album" {
-        if status == "unavailable" {
-            return Err(ToolError::invalid(
-                "/status",
-                "albums have no `unavailable` filter; use all, pending, processing, available or denied",
-            )
-            .into());
-        }
-        ctx.require_lidarr().await?;
+    if media == "album" && status == "unavailable" {
+        return Err(ToolError::invalid(
+            "/status",
+            "albums have no `unavailable` filter; use all, pending, processing, available or denied",
+        )
+        .into());
     }
     let mut route = Route::get("api/v2/Requests").seg(media);
     if status != "all" {
         route = route.seg(status);
     }
+    // TV pages are full up to the last one (Ombi merges shows before
+    // paging, docs/ombi-notes.md): one row more than the page tells
+    // whether more exist.
+    let ask = if media == "tv" {
+        page.limit + 1
+    } else {
+        page.limit
+    };
     let route = route
-        .seg(page.limit)
+        .seg(ask)
         .seg(page.offset)
         .seg("requestedDate")
         .seg(direction);
     let mut warnings = Vec::new();
+    // TV only: Ombi had a row past this page.
+    let mut more_tv = false;
     let (records, total, cut) = match media {
         "movie" => {
             let (rows, total, cut) = get_collection::<MovieRequest>(ctx, route).await?;
@@ -183,13 +191,18 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
             )
         }
         "tv" => {
-            let (rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
-            warnings.push(
-                "TV items are season-level child requests; Ombi counts them before merging children of the same show, so pages can be shorter than the limit".into(),
-            );
+            let (mut rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
+            more_tv = rows.len() as u64 > page.limit;
+            rows.truncate(page.limit as usize);
+            let counted = total
+                .map(|t| format!(" (Ombi's total of {t} counts every child request)"))
+                .unwrap_or_default();
+            warnings.push(format!(
+                "TV items are season-level child requests, but Ombi lists only the first child of each show title in this order, so the total is unknown{counted}"
+            ));
             (
                 proj::project_all(rows, proj::child, &mut warnings),
-                total,
+                None,
                 cut,
             )
         }
@@ -211,6 +224,10 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
         total.and_then(|t| u64::try_from(t).ok())
     };
     let mut paging = Paging::upstream(page, records.len(), total, "requests");
+    if media == "tv" {
+        paging.has_more = Some(more_tv);
+        paging.next_offset = more_tv.then_some(page.offset + page.limit);
+    }
     if cut {
         paging.has_more = None;
         paging.next_offset = None;
@@ -277,10 +294,8 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
             out
         }
         "tv_child" => vec![tv_child(ctx, id, &mut warnings).await?],
-        "album" => {
-            ctx.require_lidarr().await?;
-            vec![album_by_id(ctx, id).await?]
-        }
+        // Album request reads need no Lidarr (docs/ombi-notes.md).
+        "album" => vec![album_by_id(ctx, id).await?],
         _ => {
             return Err(ToolError::invalid(
                 "/target/kind",
@@ -306,27 +321,28 @@ fn not_found(what: &str, id: i64) -> ToolError {
 }
 
 /// Ombi has no route for one child by id: find its parent with the bounded
-/// scan of the v2 TV list, then read that parent's children (with seasons).
+/// scan of the v2 TV list, else (a show hidden there behind another show's
+/// title, docs/ombi-notes.md) of the v1 parent list, then read that parent's
+/// children (with seasons).
 async fn tv_child(
     ctx: &CallCtx,
     id: i64,
     warnings: &mut Vec<String>,
 ) -> Result<RequestRecord, ToolError> {
-    let (parents, complete) =
-        scan_parents(ctx, |seen| seen.iter().any(|p| p.child_ids.contains(&id))).await?;
-    let Some(parent) = parents.iter().find(|p| p.child_ids.contains(&id)) else {
-        let scope = if complete {
-            "among all TV requests".to_string()
-        } else {
-            format!(
-                "among the {} most recent TV child requests scanned",
-                SCAN_PAGE * SCAN_PAGES
-            )
-        };
-        return Err(ToolError::new(
-            ErrorCode::NotFound,
-            format!("no TV child request with id {id} {scope}"),
-        ));
+    let holds = |seen: &[ParentIndex]| seen.iter().any(|p| p.child_ids.contains(&id));
+    let (parents, _) = scan_parents(ctx, holds).await?;
+    let parent = match parents.into_iter().find(|p| p.child_ids.contains(&id)) {
+        Some(p) => p,
+        None => {
+            let (parents, complete, failure) = match scan_lite_parents(ctx, holds).await {
+                Ok((seen, complete)) => (seen, complete, None),
+                Err(e) => (Vec::new(), false, Some(e.message)),
+            };
+            let Some(p) = parents.into_iter().find(|p| p.child_ids.contains(&id)) else {
+                return Err(child_not_found(id, complete, failure));
+            };
+            p
+        }
     };
     let kids = ctx
         .read_list::<ChildWithSeasons>(
@@ -341,8 +357,29 @@ async fn tv_child(
         .ok_or_else(|| not_found("TV child request", id))?;
     let mut r = proj::child(child).map_err(|_| not_found("TV child request", id))?;
     r.parent_request_id.get_or_insert(parent.id);
-    add_parent_ids(&mut r, parent);
+    add_parent_ids(&mut r, &parent);
     Ok(r)
+}
+
+/// NOT_FOUND for a child neither TV list showed; unless every parent was
+/// listed, it may hide behind another show's title.
+fn child_not_found(id: i64, complete: bool, failure: Option<String>) -> ToolError {
+    let message = if complete {
+        format!("no TV child request with id {id} among all TV requests")
+    } else {
+        let why = failure
+            .map(|f| format!("the TV parent list could not be read ({f})"))
+            .unwrap_or_else(|| {
+                format!(
+                    "only the {} most recent TV parent requests were scanned",
+                    SCAN_PAGE * SCAN_PAGES
+                )
+            });
+        format!(
+            "no TV child request with id {id} was found: Ombi's TV request list shows one request per show title, so a show with the same title as another stays hidden there, and {why}"
+        )
+    };
+    ToolError::new(ErrorCode::NotFound, message)
 }
 
 /// A child's provider ids live on its parent: added when the child's own
@@ -354,36 +391,81 @@ fn add_parent_ids(r: &mut RequestRecord, parent: &ParentIndex) {
 }
 
 /// Reads the v2 TV list (children with their `parentRequest` embedded, most
-/// recent first) page by page until `done(seen so far)` holds or the bound
-/// is reached. tools-map.md avoids the v1 paged `tvlite` route this used to
-/// read; the v2 list is the allowed bounded TV list. Returns the parents seen
-/// (each with the child ids it is known to hold) and whether the whole list
-/// was seen. `total` (children before Ombi's per-show de-duplication) marks
-/// the end, since de-duplicated pages can be short before it.
-async fn scan_parents(
+/// recent first) page by page, giving each page's rows to `visit` until it
+/// returns true or the bound is reached. Returns whether the whole list was
+/// read. Ombi merges the children of each show title before paging
+/// (docs/ombi-notes.md), so pages are full up to the last: a short page is
+/// the end (its `total` counts children before the merge and is not used).
+async fn scan_tv_list(
     ctx: &CallCtx,
-    done: impl Fn(&[ParentIndex]) -> bool,
-) -> Result<(Vec<ParentIndex>, bool), ToolError> {
-    let mut seen = Vec::new();
+    mut visit: impl FnMut(Vec<ChildRequest>) -> bool,
+) -> Result<bool, ToolError> {
+    let mut whole = true;
     for n in 0..SCAN_PAGES {
         let route = Route::get("api/v2/Requests/tv")
             .seg(SCAN_PAGE)
             .seg(n * SCAN_PAGE)
             .seg("requestedDate")
             .seg("desc");
-        let (rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
+        let (rows, _, cut) = get_collection::<ChildRequest>(ctx, route).await?;
         let count = rows.len() as u64;
+        // A cut page leaves the rows that did not fit unseen.
+        whole &= !cut;
+        if visit(rows) {
+            return Ok(false);
+        }
+        if count == 0 || (count < SCAN_PAGE && !cut) {
+            return Ok(whole);
+        }
+    }
+    Ok(false)
+}
+
+/// The parents the v2 TV list shows (each with the child ids it is known
+/// to hold), until `done(seen so far)` holds; and whether the whole list
+/// was seen. A show sharing its title with another is missing from it.
+async fn scan_parents(
+    ctx: &CallCtx,
+    done: impl Fn(&[ParentIndex]) -> bool,
+) -> Result<(Vec<ParentIndex>, bool), ToolError> {
+    let mut seen = Vec::new();
+    let complete = scan_tv_list(ctx, |rows| {
         for p in rows.iter().filter_map(ParentIndex::of_child) {
             proj::merge_parent(&mut seen, p);
         }
+        done(&seen)
+    })
+    .await?;
+    Ok((seen, complete))
+}
+
+/// Every TV parent with its children's ids, from the v1 paged parent list
+/// (not merged by title; its filters are ignored and its total is always 0,
+/// so a short page is the end), until `done` holds; and whether the whole
+/// list was seen. Used only where the v2 list missed a child.
+async fn scan_lite_parents(
+    ctx: &CallCtx,
+    done: impl Fn(&[ParentIndex]) -> bool,
+) -> Result<(Vec<ParentIndex>, bool), ToolError> {
+    let mut seen = Vec::new();
+    for n in 0..SCAN_PAGES {
+        let route = Route::get("api/v1/Request/tvlite")
+            .seg(SCAN_PAGE)
+            .seg(n * SCAN_PAGE)
+            .seg(0)
+            .seg(0)
+            .seg(0);
+        let (rows, _, cut) = get_collection::<TvParent<ChildId>>(ctx, route).await?;
+        let count = rows.len() as u64;
+        seen.extend(rows.iter().filter_map(ParentIndex::of));
         if done(&seen) {
             return Ok((seen, false));
         }
-        let end = (n + 1) * SCAN_PAGE;
-        match total.and_then(|t| u64::try_from(t).ok()) {
-            Some(t) if t <= end => return Ok((seen, !cut)),
-            None if count == 0 => return Ok((seen, false)),
-            _ => {}
+        if cut {
+            return Ok((seen, false));
+        }
+        if count < SCAN_PAGE {
+            return Ok((seen, true));
         }
     }
     Ok((seen, false))
@@ -494,24 +576,36 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
             )
         }
         "tv" => {
-            let got = ctx
-                .read_list::<TvParent>(
-                    Route::get("api/v1/Request/tv/search").seg(query),
-                    &mut warnings,
-                )
-                .await?;
-            let parents: Vec<RequestRecord> = got
-                .value
-                .iter()
-                .filter_map(|p| proj::parent(p).ok())
-                .collect();
-            if parents.len() < got.value.len() {
-                warnings.push("skipped TV requests without a usable id".into());
+            // Ombi's TV search route fails for every term
+            // (docs/ombi-notes.md): match the parents' titles over the
+            // bounded v2 TV list instead.
+            let needle = query.to_lowercase();
+            let mut parents: Vec<RequestRecord> = Vec::new();
+            let complete = scan_tv_list(ctx, |rows| {
+                for c in rows {
+                    let Some(p) = c.parent_request else { continue };
+                    let title = p.title.as_deref().or(c.title.as_deref()).unwrap_or("");
+                    if !title.to_lowercase().contains(&needle) {
+                        continue;
+                    }
+                    if let Ok(r) = proj::parent(&p.to_parent())
+                        && !parents.iter().any(|q| q.target == r.target)
+                    {
+                        parents.push(r);
+                    }
+                }
+                false
+            })
+            .await?;
+            if !complete {
+                warnings.push(format!(
+                    "only the {} most recently requested shows were searched",
+                    SCAN_PAGE * SCAN_PAGES
+                ));
             }
-            (parents, got.cut)
+            (parents, !complete)
         }
         _ => {
-            ctx.require_lidarr().await?;
             let got = ctx
                 .read_list::<AlbumRequest>(
                     Route::get("api/v1/request/music/search").seg(query),
@@ -550,28 +644,43 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         .filter(|r| r.request_type == Some(0))
         .filter_map(|r| r.request_id.filter(|i| *i > 0))
         .collect();
-    let parents = if tv.is_empty() {
-        Vec::new()
-    } else {
-        // Stop as soon as every TV row has its parent by child id.
-        let all_found = |seen: &[ParentIndex]| {
-            tv.iter()
-                .all(|id| seen.iter().any(|p| p.child_ids.contains(id)))
-        };
-        // Whatever the scan does (timeout, HTML, 404, 403 ...), the rows
-        // still come back: unresolved TV rows stay `tv_child` targets
-        // (catalogue.md pinned decision), with one warning naming the failure.
+    // Stop as soon as every TV row has its parent by child id.
+    let all_found = |seen: &[ParentIndex]| {
+        tv.iter()
+            .all(|id| seen.iter().any(|p| p.child_ids.contains(id)))
+    };
+    let mut parents = Vec::new();
+    let mut scanned = true;
+    // Whatever a scan does (timeout, HTML, 404, 403 ...), the rows still
+    // come back: unresolved TV rows stay `tv_child` targets, with one
+    // warning naming the failure.
+    if !tv.is_empty() {
         match scan_parents(ctx, all_found).await {
-            Ok((seen, _)) => seen,
+            Ok((seen, _)) => parents = seen,
             Err(e) => {
+                scanned = false;
                 warnings.push(format!(
                     "the TV parents could not be read ({}): TV rows keep their child request as the target",
                     e.message
                 ));
-                Vec::new()
             }
         }
-    };
+    }
+    // A show hidden in the v2 list behind another show's title
+    // (docs/ombi-notes.md): its parent is in the v1 parent list.
+    if scanned && !all_found(&parents) {
+        match scan_lite_parents(ctx, all_found).await {
+            Ok((seen, _)) => {
+                for p in seen {
+                    proj::merge_parent(&mut parents, p);
+                }
+            }
+            Err(e) => warnings.push(format!(
+                "the TV parent list could not be read ({}): a TV row whose show shares its title with another keeps its child request as the target",
+                e.message
+            )),
+        }
+    }
     let records: Vec<RequestRecord> = got
         .value
         .into_iter()
@@ -591,9 +700,17 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
 
 async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
     let mut warnings = Vec::new();
-    let got = ctx
-        .read_list::<FailedRequest>(Route::get("api/v1/RequestRetry"), &mut warnings)
-        .await?;
+    let got = ctx.read_list::<FailedRequest>(Route::get("api/v1/RequestRetry"), &mut warnings)
+        .await
+        .map_err(|mut e| {
+            if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected {
+                e.message = format!(
+                    "{}; Ombi fails to list its retry queue whenever a queued request has since been deleted, so the queue and its queue ids cannot be read",
+                    e.message
+                );
+            }
+            e
+        })?;
     let items: Vec<Value> = got
         .value
         .into_iter()

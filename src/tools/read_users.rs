@@ -135,15 +135,32 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
     ))
 }
 
-/// `GET /api/v2/Hub/Users` (admin): users connected now.
+/// `GET /api/v2/Hub/Users` (admin): users connected now. Their display
+/// name may be an alias or a user name (docs/ombi-notes.md): the user list
+/// says which.
 async fn online(ctx: &CallCtx, args: &Args) -> Outcome {
     let rows = ctx
         .upstream
         .get_array::<WireConnectedUser>(ctx.acting(), Route::get("api/v2/Hub/Users"))
         .await?;
-    let items = users::online_users(&rows.value);
+    let mut warnings = Vec::new();
+    let known = match ctx
+        .upstream
+        .get_array::<WireUser>(ctx.acting(), Route::get("api/v1/Identity/Users"))
+        .await
+    {
+        Ok(b) => b.value,
+        Err(e) => {
+            warnings.push(format!(
+                "the user list could not be read ({}): online users carry their id only",
+                e.message
+            ));
+            Vec::new()
+        }
+    };
+    let items = users::online_users(&rows.value, &known);
     let Window { items, page } = paging::local(items, args.page(), !rows.cut, "users");
-    Ok(reply(user_page(items, page), Vec::new(), rows.cut))
+    Ok(reply(user_page(items, page), warnings, rows.cut))
 }
 
 /// `GET /api/v1/Identity/notificationpreferences`: the caller's own rows.

@@ -43,6 +43,9 @@ pub struct Upstream {
     base: Url,
     timeout: Duration,
     session: Session,
+    /// The `UserName` whose latest request was cut at the transport level
+    /// (see [`unknown_user`]).
+    cut_user: std::sync::Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for Upstream {
@@ -59,6 +62,8 @@ impl std::fmt::Debug for Upstream {
 /// final error is returned as is.
 enum Failed {
     Transport(reqwest::Error),
+    /// A 401 status line, then the body broke off (see [`unknown_user`]).
+    Cut401(reqwest::Error),
     Final(ToolError),
 }
 
@@ -82,6 +87,7 @@ impl Upstream {
             base: config.ombi_url.clone(),
             timeout: config.http_timeout,
             session: Session::from_config(&config.auth),
+            cut_user: std::sync::Mutex::new(None),
         })
     }
 
@@ -299,6 +305,30 @@ impl Upstream {
         }
     }
 
+    /// The `UserName` a call sends (api_key mode only).
+    fn user_name<'a>(&'a self, acting_user: Option<&'a str>) -> Option<&'a str> {
+        match &self.session {
+            Session::ApiKey { user_name, .. } => {
+                session::user_header(user_name.as_deref(), acting_user)
+            }
+            Session::Jwt(_) => None,
+        }
+    }
+
+    /// Tracks requests carrying `user`: `cut` records a transport failure
+    /// and says whether that user's previous request failed the same way;
+    /// an answer clears the record.
+    fn cut_again(&self, user: &str, cut: bool) -> bool {
+        let mut last = self.cut_user.lock().unwrap_or_else(|p| p.into_inner());
+        let again = last.as_deref() == Some(user);
+        if cut {
+            *last = Some(user.to_string());
+        } else if again {
+            *last = None;
+        }
+        cut && again
+    }
+
     async fn send_inner(
         &self,
         acting_user: Option<&str>,
@@ -307,6 +337,7 @@ impl Upstream {
     ) -> Result<UpstreamResponse, ToolError> {
         let url = route.url(&self.base)?;
         let desc = route.to_string();
+        let user = self.user_name(acting_user);
         let deadline = Instant::now() + self.timeout;
         let mut attempt = 0;
         // Whether the request itself left (not just the login before it):
@@ -329,22 +360,39 @@ impl Upstream {
                     return Err(deadline_error(&desc, kind, self.timeout));
                 }
                 Ok(Err(Failed::Final(e))) => return Err(e),
-                Ok(Err(Failed::Transport(e))) => {
+                // Ombi cuts the connection for an unknown UserName after a
+                // 401 status line, or before any (docs/ombi-notes.md); a
+                // refused connect is not that.
+                Ok(Err(Failed::Cut401(_))) if user.is_some() => {
+                    return Err(unknown_user(user.unwrap_or_default(), &desc, true));
+                }
+                Ok(Err(Failed::Transport(e) | Failed::Cut401(e))) => {
+                    if let Some(u) = user
+                        && !e.is_connect()
+                        && self.cut_again(u, true)
+                    {
+                        return Err(unknown_user(u, &desc, false));
+                    }
                     match retry::after_transport(route.kind, attempt, remaining) {
                         Some(wait) => wait,
                         None => return Err(transport_error(&e, &desc, route.kind)),
                     }
                 }
-                Ok(Ok(resp)) => match retry::after_status(
-                    route.kind,
-                    attempt,
-                    resp.status,
-                    resp.retry_after,
-                    remaining,
-                ) {
-                    Some(wait) => wait,
-                    None => return Ok(resp),
-                },
+                Ok(Ok(resp)) => {
+                    if let Some(u) = user {
+                        self.cut_again(u, false);
+                    }
+                    match retry::after_status(
+                        route.kind,
+                        attempt,
+                        resp.status,
+                        resp.retry_after,
+                        remaining,
+                    ) {
+                        Some(wait) => wait,
+                        None => return Ok(resp),
+                    }
+                }
             };
             tracing::debug!(route = %desc, attempt, ?wait, "retrying a read");
             tokio::time::sleep(wait).await;
@@ -419,9 +467,13 @@ impl Upstream {
         };
         let content_type = header(CONTENT_TYPE);
         let retry_after = retry::parse_retry_after(header(RETRY_AFTER).as_deref());
-        let (body, cut) = body::read_capped(resp, cap)
-            .await
-            .map_err(Failed::Transport)?;
+        let (body, cut) = body::read_capped(resp, cap).await.map_err(|e| {
+            if status == 401 {
+                Failed::Cut401(e)
+            } else {
+                Failed::Transport(e)
+            }
+        })?;
         Ok(UpstreamResponse {
             status,
             content_type,
@@ -505,6 +557,25 @@ fn deadline_error(desc: &str, kind: Kind, timeout: Duration) -> ToolError {
         )
         .retryable(false),
     }
+}
+
+/// An unknown `UserName`: Ombi writes `401 Invalid User`, then throws and
+/// cuts the connection (docs/ombi-notes.md). `after_401`: the status line
+/// arrived; else the same user's requests failed twice in a row.
+fn unknown_user(user: &str, desc: &str, after_401: bool) -> ToolError {
+    let seen = if after_401 {
+        format!("Ombi answered {desc} with 401 and cut the connection")
+    } else {
+        format!("the connection to Ombi failed twice in a row during {desc}")
+    };
+    let e = ToolError::new(
+        ErrorCode::AuthenticationFailed,
+        format!(
+            "{seen} for the acting user {user:?}: Ombi does that when no user has the name sent in the UserName header (Invalid User); check OMBI_USER_NAME or the policy's ombi_user for this caller"
+        ),
+    )
+    .retryable(false);
+    if after_401 { e.with_status(401) } else { e }
 }
 
 /// A transport failure. Before the request left (connect failed) it is safe

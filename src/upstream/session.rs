@@ -1,4 +1,4 @@
-//! How each call is authenticated (auth.md §2-§3).
+//! How each call is authenticated (an unknown `UserName`: docs/ombi-notes.md).
 //!
 //! jwt: `POST /api/v1/Token` once, keep the token, renew it by logging in
 //! again before `expiration` (Ombi has no working refresh and zero clock
@@ -157,8 +157,19 @@ fn sensitive(value: &str) -> Result<HeaderValue, ToolError> {
     Ok(v)
 }
 
-/// api_key headers for a call acting as `acting_user` (the peer's
-/// `ombi_user`), else the configured `OMBI_USER_NAME`, else nobody.
+/// The `UserName` an api_key call sends: the acting user (the peer's
+/// `ombi_user`), else the configured `OMBI_USER_NAME`, else none.
+pub(crate) fn user_header<'a>(
+    configured_user: Option<&'a str>,
+    acting_user: Option<&'a str>,
+) -> Option<&'a str> {
+    acting_user
+        .filter(|u| !u.trim().is_empty())
+        .or(configured_user.filter(|u| !u.trim().is_empty()))
+        .map(str::trim)
+}
+
+/// api_key headers for a call acting as `acting_user` (see [`user_header`]).
 pub(crate) fn api_key_headers(
     key: &SecretString,
     configured_user: Option<&str>,
@@ -166,11 +177,8 @@ pub(crate) fn api_key_headers(
 ) -> Result<HeaderMap, ToolError> {
     let mut h = HeaderMap::new();
     h.insert("ApiKey", sensitive(key.expose_secret())?);
-    let user = acting_user
-        .filter(|u| !u.trim().is_empty())
-        .or(configured_user.filter(|u| !u.trim().is_empty()));
-    if let Some(user) = user {
-        let v = HeaderValue::from_str(user.trim()).map_err(|_| {
+    if let Some(user) = user_header(configured_user, acting_user) {
+        let v = HeaderValue::from_str(user).map_err(|_| {
             ToolError::new(
                 ErrorCode::AuthenticationFailed,
                 "the acting Ombi user name contains characters an HTTP header cannot carry",

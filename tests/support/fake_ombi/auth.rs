@@ -1,8 +1,8 @@
-//! Ombi's authentication as the real server does it (auth.md §2-§6):
+//! Ombi's authentication as the real server does it (docs/ombi-notes.md):
 //! `POST /api/v1/Token`, Bearer validation with zero clock skew, the
 //! `ApiKey` middleware (header or `apikey` query, compared case-insensitively,
 //! 401 `Invalid API Key` on every /api path before routing) and `UserName`
-//! impersonation (401 `Invalid User`).
+//! impersonation (401 `Invalid User`, then a cut connection).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -11,6 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
 
 use super::{Call, Shared};
 
@@ -116,6 +117,29 @@ fn text_401(text: &str) -> Response {
         .into_response()
 }
 
+/// An unknown `UserName`: `ApiKeyMiddlewear` writes 401 `Invalid User`, then
+/// goes on with a null user and throws; the response has started, so the
+/// server can only abort the connection (docs/ombi-notes.md). The status
+/// line and the text go out, then the body fails before it ends.
+fn invalid_user() -> Response {
+    let cut = futures::stream::once(async {
+        // Let the status line and the text be flushed first.
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        Err::<axum::body::Bytes, _>(std::io::Error::new(
+            std::io::ErrorKind::ConnectionAborted,
+            "the response had started when Ombi threw",
+        ))
+    });
+    let body =
+        futures::stream::iter([Ok(axum::body::Bytes::from_static(b"Invalid User"))]).chain(cut);
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::CONTENT_TYPE, "text/plain")],
+        axum::body::Body::from_stream(body),
+    )
+        .into_response()
+}
+
 /// The JwtBearer challenge: 401, empty body.
 pub fn challenge(error: Option<&str>) -> Response {
     let value = match error {
@@ -166,7 +190,7 @@ pub fn authenticate(shared: &Shared, call: &Call) -> Result<AuthOutcome, Box<Res
                                 api_user: false,
                             })
                         }
-                        None => return Err(Box::new(text_401("Invalid User"))),
+                        None => return Err(Box::new(invalid_user())),
                     }
                 }
                 None => {

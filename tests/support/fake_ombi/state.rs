@@ -1,6 +1,7 @@
-//! The fake's data set, in one place, built from the field lists of
-//! shared/ombi/shapes.md (camelCase names, nullability, `0001-01-01T00:00:00Z`
-//! defaults, the wire's misspellings). Route files read and change it.
+//! The fake's data set, in one place, built from the field lists of Ombi's
+//! wire models (camelCase names, nullability, `0001-01-01T00:00:00Z`
+//! defaults, the wire's misspellings; quirks in docs/ombi-notes.md). Route
+//! files read and change it.
 
 use axum::body::Bytes;
 use serde_json::{Value, json};
@@ -59,6 +60,9 @@ pub struct Data {
     pub logs: Vec<(String, String)>,
     /// `/api/v2/Features`.
     pub features: Vec<(String, bool)>,
+    /// Media-server content in store order (see [`library_item`]): what
+    /// the RecentlyAdded routes read.
+    pub library: Vec<Value>,
     /// Users, settings and integrations (state_admin.rs).
     pub admin: super::state_admin::AdminData,
     /// Request-domain reads (state_requests.rs).
@@ -97,6 +101,37 @@ impl Data {
             features: vec![
                 ("Movie4KRequests".into(), false),
                 ("PlayedSync".into(), false),
+            ],
+            library: vec![
+                library_item(
+                    31,
+                    "movie",
+                    "The Matrix",
+                    Some(603),
+                    Some("tt0133093"),
+                    2,
+                    &[],
+                ),
+                library_item(32, "movie", "Home Video", None, None, 1, &[]),
+                library_item(40, "movie", "Old Acquisition", Some(129), None, 30, &[]),
+                library_item(
+                    77,
+                    "series",
+                    "Breaking Bad",
+                    Some(1396),
+                    Some("tt0903747"),
+                    3,
+                    &[(2, 1), (2, 2)],
+                ),
+                library_item(
+                    78,
+                    "series",
+                    "Stranger Things",
+                    Some(66732),
+                    None,
+                    4,
+                    &[(2, 1)],
+                ),
             ],
             admin: super::state_admin::AdminData::sample(),
             requests: Default::default(),
@@ -234,6 +269,27 @@ pub fn movie_request(id: i64, tmdb: i64, title: &str, user: &str) -> Value {
 }
 
 /// `a`'s fields, then `b`'s (two `json!` halves: the macro's recursion limit).
+/// One media-server content row (Plex/Emby/Jellyfin, as Ombi stores it):
+/// `kind` `movie` or `series`, added `days_ago` days before now, with its
+/// episodes as (season, episode). Ids are strings on the RecentlyAdded models.
+pub fn library_item(
+    id: i64,
+    kind: &str,
+    title: &str,
+    tmdb: Option<i64>,
+    imdb: Option<&str>,
+    days_ago: u64,
+    episodes: &[(i64, i64)],
+) -> Value {
+    let added = std::time::SystemTime::now() - std::time::Duration::from_secs(days_ago * 86_400);
+    json!({
+        "id": id, "type": kind, "title": title, "imdbId": imdb,
+        "theMovieDbId": tmdb.map(|t| t.to_string()), "tvDbId": null, "releaseYear": null,
+        "addedAt": super::auth::iso(added), "quality": if kind == "movie" { json!("1080p") } else { Value::Null },
+        "episodes": episodes.iter().map(|(s, e)| json!([s, e])).collect::<Vec<_>>()
+    })
+}
+
 pub fn merge(a: Value, b: Value) -> Value {
     let (Value::Object(mut a), Value::Object(b)) = (a, b) else {
         return Value::Null;

@@ -1,7 +1,9 @@
 //! Media routes: v1/v2 search, discovery lists, details, music (Lidarr),
 //! ratings/providers, recently added, calendar, artwork, reference lists.
-//! Behaviour follows the ledger: 204 for null, 500 where Ombi dereferences a
-//! null (unknown IMDb id or request id), 404 for an unknown TMDB keyword.
+//! Behaviour follows Ombi's controllers (docs/ombi-notes.md): 204 for null,
+//! 500 where Ombi dereferences a null (unknown IMDb id or request id), 404
+//! for an unknown TMDB keyword, recently added capped at 30 rows, the
+//! watch-provider term ignored.
 //! `GET /api/v1/Lidarr/enabled` and `recentlyRequested` are served by
 //! `requests.rs` from the shared request data (`data.requests`).
 
@@ -140,11 +142,14 @@ pub fn routes() -> Vec<RouteDef> {
             |_| json(data::streaming()),
         ),
         // library
-        r("GET", "api/v1/RecentlyAdded/movies", AUTH, |_| {
-            json(data::recently_added("movies"))
+        r("GET", "api/v1/RecentlyAdded/movies", AUTH, |c| {
+            recently_added(c, "movie", false)
         }),
-        r("GET", "api/v1/RecentlyAdded/tv/grouped", AUTH, |_| {
-            json(data::recently_added("tv"))
+        r("GET", "api/v1/RecentlyAdded/tv", AUTH, |c| {
+            recently_added(c, "series", false)
+        }),
+        r("GET", "api/v1/RecentlyAdded/tv/grouped", AUTH, |c| {
+            recently_added(c, "series", true)
         }),
         r("GET", "api/v2/Calendar", AUTH, |_| json(data::calendar())),
         r(
@@ -386,17 +391,24 @@ fn advanced(ctx: &Ctx) -> Response {
         .as_array()
         .and_then(|g| g.first())
         .and_then(Value::as_i64);
-    let year = body["releaseYear"].as_i64();
+    // TheMovieDbApi.AdvancedSearch: a decade becomes a date range; else a
+    // release year after 1900 is sent as `year`, which only TMDB's movie
+    // discovery reads. `keywordIds` go out as `with_keyword` (TMDB reads
+    // `with_keywords`) and `companies` are never read: both do nothing.
+    let decade = body["decade"].as_i64();
+    let year = body["releaseYear"]
+        .as_i64()
+        .filter(|y| decade.is_none() && *y > 1900 && body["type"] == "movie");
+    let year_of = |m: &Value| {
+        m["releaseDate"]
+            .as_str()
+            .and_then(|d| d.get(..4))
+            .and_then(|y| y.parse::<i64>().ok())
+    };
     let hits: Vec<Value> = pool
         .into_iter()
-        .filter(|m| {
-            year.is_none_or(|y| {
-                m["releaseDate"]
-                    .as_str()
-                    .unwrap_or("")
-                    .starts_with(&y.to_string())
-            })
-        })
+        .filter(|m| year.is_none_or(|y| year_of(m) == Some(y)))
+        .filter(|m| decade.is_none_or(|d| year_of(m).is_some_and(|y| (d..=d + 9).contains(&y))))
         .filter(|m| {
             genre.is_none_or(|g| {
                 m["genreIds"]
@@ -580,17 +592,52 @@ fn keyword(ctx: &Ctx) -> Response {
     }
 }
 
-fn watch_providers(ctx: &Ctx) -> Response {
-    let term = query(ctx, "searchTerm").unwrap_or("").to_lowercase();
-    let hits: Vec<Value> = data::watch_providers()
-        .into_iter()
-        .filter(|p| {
-            p["provider_name"]
-                .as_str()
-                .unwrap_or("")
-                .to_lowercase()
-                .contains(&term)
-        })
-        .collect();
-    json(Value::Array(hits))
+/// `RecentlyAddedEngine`: content added in the last 7 days, in store
+/// order; a show gives one row per episode (`RecentlyAddedTvModel`);
+/// `grouped` keeps the first row of each *season number* across all shows
+/// (`DistinctBy(SeasonNumber)`); every route stops at 30 rows.
+fn recently_added(ctx: &Ctx, kind: &str, grouped: bool) -> Response {
+    let now = std::time::SystemTime::now();
+    let week_ago = now - std::time::Duration::from_secs(7 * 86_400);
+    let library = ctx.shared.data.lock().unwrap().library.clone();
+    let mut rows = Vec::new();
+    for item in library.iter().filter(|i| i["type"] == kind) {
+        let added = item["addedAt"]
+            .as_str()
+            .and_then(ombi_mcp::upstream::session::parse_utc);
+        if !added.is_some_and(|a| a > week_ago && a < now) {
+            continue;
+        }
+        let mut row = json!({
+            "id": item["id"], "title": item["title"], "overview": null, "imdbId": item["imdbId"],
+            "tvDbId": item["tvDbId"], "theMovieDbId": item["theMovieDbId"], "releaseYear": item["releaseYear"],
+            "addedAt": item["addedAt"], "quality": item["quality"]
+        });
+        if kind == "movie" {
+            rows.push(row);
+            continue;
+        }
+        for ep in item["episodes"].as_array().into_iter().flatten() {
+            row["seasonNumber"] = ep[0].clone();
+            row["episodeNumber"] = ep[1].clone();
+            rows.push(row.clone());
+        }
+    }
+    if grouped {
+        let mut seen = Vec::new();
+        rows.retain(|r| {
+            let fresh = !seen.contains(&r["seasonNumber"]);
+            seen.push(r["seasonNumber"].clone());
+            fresh
+        });
+    }
+    rows.truncate(30);
+    json(Value::Array(rows))
+}
+
+/// `TheMovieDbApi.SearchWatchProviders` passes `searchTerm` to TMDB's
+/// `/watch/providers/{media}` as `query`, which TMDB ignores: the whole
+/// catalogue comes back whatever the term.
+fn watch_providers(_: &Ctx) -> Response {
+    json(Value::Array(data::watch_providers()))
 }

@@ -1,9 +1,11 @@
-//! The read side of the request routes (ledger rows of RequestController,
+//! The read side of the request routes (RequestController,
 //! MusicRequestController, V2/RequestsController, RequestRetryController,
 //! StatsController), with Ombi's quirks: `sort` must name a property (500
-//! NRE otherwise), TV v2 pages are de-duplicated by show after paging while
-//! `total` counts children, albums have no `unavailable` route, unknown ids
-//! give 500, lite TV lists have `total: 0` and `collection: null` when empty.
+//! NRE otherwise), TV v2 lists are de-duplicated by show title before paging
+//! while `total` counts children, albums have no `unavailable` route, unknown
+//! ids give 500, lite TV lists have `total: 0` and `collection: null` when
+//! empty, the TV title search always fails, and the retry queue fails when a
+//! queued request was deleted (docs/ombi-notes.md).
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -98,21 +100,22 @@ pub fn v2_list(ctx: &Ctx) -> Response {
         }
     }
     let total = filtered.len();
-    let mut page: Vec<Value> = filtered
-        .into_iter()
-        .skip(ctx.int("position").max(0) as usize)
-        .take(ctx.int("count").max(0) as usize)
-        .collect();
     if media == "tv" {
-        // DistinctBy(parentRequest.title) after paging: pages can be short.
+        // TvRequestEngine.GetRequests: DistinctBy(ParentRequest.Title) over
+        // the sorted children, then Skip/Take; `total` was counted before.
         let mut seen = Vec::new();
-        page.retain(|c| {
+        filtered.retain(|c| {
             let t = c["parentRequest"]["title"].clone();
             let fresh = !seen.contains(&t);
             seen.push(t);
             fresh
         });
     }
+    let page: Vec<Value> = filtered
+        .into_iter()
+        .skip(ctx.int("position").max(0) as usize)
+        .take(ctx.int("count").max(0) as usize)
+        .collect();
     json(json!({"collection": page, "total": total}))
 }
 
@@ -189,18 +192,14 @@ pub fn movie_search(ctx: &Ctx) -> Response {
     ))
 }
 
-pub fn tv_search(ctx: &Ctx) -> Response {
-    let data = ctx.shared.data.lock().unwrap();
-    let term = ctx.param("searchTerm");
-    json(Value::Array(
-        data.requests
-            .tv_parents
-            .iter()
-            .filter(|r| title_match(r, term))
-            .cloned()
-            .collect(),
-    ))
+/// `TvRequestEngine.SearchTvRequest` runs Ombi's own
+/// `Contains(word, CompareOptions)` inside the EF query: EF Core cannot
+/// translate it, so every term fails (fixed only after 4.59.3).
+pub fn tv_search(_: &Ctx) -> Response {
+    error_500(TV_SEARCH_ERROR)
 }
+
+pub const TV_SEARCH_ERROR: &str = "The LINQ expression 'DbSet<TvRequests>()\r\n    .Where(t => t.Title.Contains(\r\n        word: __search_0, \r\n        opts: IgnoreCase))' could not be translated. Additional information: Translation of method 'Ombi.Helpers.StringHelper.Contains' failed. If this method can be mapped to your custom function, see https://go.microsoft.com/fwlink/?linkid=2132413 for more information. Either rewrite the query in a form that can be translated, or switch to client evaluation explicitly by inserting a call to 'AsEnumerable', 'AsAsyncEnumerable', 'ToList', or 'ToListAsync'. See https://go.microsoft.com/fwlink/?linkid=2101038 for more information.";
 
 pub fn album_search(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
@@ -221,10 +220,28 @@ pub fn recent(ctx: &Ctx) -> Response {
     ))
 }
 
+/// `RequestRetryController.GetFailedRequests` reads each queued request's
+/// title by id (`RequestType` 0 TV child, 1 movie, 2 album) and dereferences
+/// it unchecked: one deleted request fails the whole queue with a 500.
 pub fn retry_queue(ctx: &Ctx) -> Response {
-    json(Value::Array(
-        ctx.shared.data.lock().unwrap().requests.retry.clone(),
-    ))
+    let data = ctx.shared.data.lock().unwrap();
+    let exists = |row: &Value| {
+        let id = &row["requestId"];
+        match row["type"].as_i64() {
+            Some(0) => data
+                .requests
+                .children_with_parent()
+                .iter()
+                .any(|c| &c["id"] == id),
+            Some(1) => data.movie_requests.iter().any(|m| &m["id"] == id),
+            Some(2) => data.requests.albums.iter().any(|a| &a["id"] == id),
+            _ => true,
+        }
+    };
+    if !data.requests.retry.iter().all(exists) {
+        return error_500(NRE);
+    }
+    json(Value::Array(data.requests.retry.clone()))
 }
 
 fn media_of(ctx: &Ctx) -> String {

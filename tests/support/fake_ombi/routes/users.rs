@@ -49,10 +49,24 @@ fn user(ctx: &Ctx) -> Response {
     }
 }
 
+/// `HubController.GetConnectedUsers`: one row per live connection, for
+/// users that still exist; `displayName` is `OmbiUser.UserAlias` (the
+/// alias when one is set, else the user name).
 fn connected(ctx: &Ctx) -> Response {
-    json(serde_json::Value::Array(
-        ctx.shared.data.lock().unwrap().admin.connected.clone(),
-    ))
+    let data = ctx.shared.data.lock().unwrap();
+    let rows = data
+        .admin
+        .connected
+        .iter()
+        .filter_map(|c| {
+            let user = data.admin.users.iter().find(|u| u["id"] == c["userId"])?;
+            let alias = user["alias"].as_str().filter(|a| !a.is_empty());
+            let mut row = c.clone();
+            row["displayName"] = serde_json::json!(alias.or(user["userName"].as_str()));
+            Some(row)
+        })
+        .collect();
+    json(serde_json::Value::Array(rows))
 }
 
 /// No `[Authorize]` upstream: anonymous gets a 500 (no user), others their rows.

@@ -1,5 +1,5 @@
-//! Sample answers of the media routes, in the wire shapes of
-//! shared/ombi/shapes.md §2 and §6 — quirks included: `theMovieDbId` holding a
+//! Sample answers of the media routes, in Ombi's wire shapes (quirks:
+//! docs/ombi-notes.md) — quirks included: `theMovieDbId` holding a
 //! TVDB id on the v1 TVMaze routes, `seriesId` echoing the TMDB id on v2
 //! details, `forignArtistId`, string MBIDs hiding int ids, nulls and
 //! `0001-01-01` defaults, mojibake labels in the language list.
@@ -324,22 +324,6 @@ pub fn streaming() -> Value {
 /// The v2 TV "requested" list element: a full-info show with its season graph.
 pub fn tv_requested() -> Value {
     json!([tv_full(1396)])
-}
-
-/// `RecentlyAddedMovieModel[]` / grouped `RecentlyAddedTvModel[]` (ids are strings).
-pub fn recently_added(kind: &str) -> Value {
-    match kind {
-        "movies" => json!([
-            {"id": 31, "title": "The Matrix", "overview": "Overview.", "imdbId": "tt0133093", "tvDbId": null, "theMovieDbId": "603",
-             "releaseYear": "1999", "addedAt": "2026-04-28T20:00:00Z", "quality": "1080p"},
-            {"id": 32, "title": "Home Video", "overview": null, "imdbId": null, "tvDbId": null, "theMovieDbId": null,
-             "releaseYear": null, "addedAt": "2026-04-29T20:00:00Z", "quality": null}
-        ]),
-        _ => json!([
-            {"id": 77, "title": "Breaking Bad", "overview": null, "imdbId": "tt0903747", "tvDbId": "81189", "theMovieDbId": "1396",
-             "releaseYear": "2008", "addedAt": "2026-04-30T20:00:00Z", "quality": null, "seasonNumber": 2, "episodeNumber": 0}
-        ]),
-    }
 }
 
 /// `CalendarViewModel[]` (§6): TV title = episode title, TV providerId 0.
