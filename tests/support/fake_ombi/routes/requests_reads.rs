@@ -220,28 +220,22 @@ pub fn recent(ctx: &Ctx) -> Response {
     ))
 }
 
-/// `RequestRetryController.GetFailedRequests` reads each queued request's
-/// title by id (`RequestType` 0 TV child, 1 movie, 2 album) and dereferences
-/// it unchecked: one deleted request fails the whole queue with a 500.
+/// Each queued row's request is loaded: one that was deleted since is a
+/// null dereference for the whole list (RequestRetryController.cs).
 pub fn retry_queue(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
-    let exists = |row: &Value| {
-        let id = &row["requestId"];
-        match row["type"].as_i64() {
-            Some(0) => data
-                .requests
-                .children_with_parent()
-                .iter()
-                .any(|c| &c["id"] == id),
-            Some(1) => data.movie_requests.iter().any(|m| &m["id"] == id),
-            Some(2) => data.requests.albums.iter().any(|a| &a["id"] == id),
-            _ => true,
-        }
-    };
-    if !data.requests.retry.iter().all(exists) {
+    let rows = data.requests.retry.clone();
+    let gone = rows.iter().any(|r| {
+        let (kind, id) = (
+            r["type"].as_i64().unwrap_or(1),
+            r["requestId"].as_i64().unwrap_or(0),
+        );
+        super::super::super::state_writes::request(&data, kind, id).is_none()
+    });
+    if gone {
         return error_500(NRE);
     }
-    json(Value::Array(data.requests.retry.clone()))
+    json(Value::Array(rows))
 }
 
 fn media_of(ctx: &Ctx) -> String {
