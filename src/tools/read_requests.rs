@@ -307,7 +307,7 @@ fn not_found(what: &str, id: i64) -> ToolError {
 
 /// Ombi has no route for one child by id: find its parent with the bounded
 /// scan of the v2 TV list, then read that parent's children (with seasons).
-async fn tv_child(
+pub(super) async fn tv_child(
     ctx: &CallCtx,
     id: i64,
     warnings: &mut Vec<String>,
@@ -360,7 +360,7 @@ fn add_parent_ids(r: &mut RequestRecord, parent: &ParentIndex) {
 /// (each with the child ids it is known to hold) and whether the whole list
 /// was seen. `total` (children before Ombi's per-show de-duplication) marks
 /// the end, since de-duplicated pages can be short before it.
-async fn scan_parents(
+pub(super) async fn scan_parents(
     ctx: &CallCtx,
     done: impl Fn(&[ParentIndex]) -> bool,
 ) -> Result<(Vec<ParentIndex>, bool), ToolError> {
@@ -390,7 +390,7 @@ async fn scan_parents(
 }
 
 /// Albums have no single-get route: a bounded scan of the v2 album list.
-async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
     for n in 0..SCAN_PAGES {
         let route = Route::get("api/v2/Requests/album")
             .seg(SCAN_PAGE)
