@@ -1,7 +1,7 @@
 //! `write_issue_manage`: an issue's status, deleting issues and comments,
 //! creating and deleting issue categories. Deleting a category would make
 //! Ombi delete every issue in it, so a category that still has issues is
-//! refused (`docs/ombi-notes.md`, "Issue categories").
+//! refused (`docs/ombi-notes.md`, "Issues").
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
@@ -19,8 +19,8 @@ use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::projection::issues::status_code;
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::reference::IssueCategory;
-use crate::upstream::sanitize::sanitize;
 use crate::upstream::Route;
+use crate::upstream::sanitize::sanitize;
 
 pub static TOOL: Tool = Tool {
     def: ToolDef {
@@ -149,7 +149,10 @@ async fn delete_comment(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("comment {id}");
     // An unknown id is dereferenced before anything is deleted: a 500.
     ctx.upstream
-        .write::<bool>(ctx.acting(), Route::delete("api/v1/Issues/comments").seg(id))
+        .write::<bool>(
+            ctx.acting(),
+            Route::delete("api/v1/Issues/comments").seg(id),
+        )
         .await
         .map_err(|e| not_found_on_500(e, &what))?;
     let mut m = Mutation::new(Done::Completed).message(format!("{what} deleted"));
@@ -184,7 +187,10 @@ async fn create_category(ctx: &CallCtx, name: &str) -> Outcome {
         ));
     }
     ctx.upstream
-        .write::<bool>(ctx.acting(), Route::post(CATEGORIES).json(&json!({ "value": name })))
+        .write::<bool>(
+            ctx.acting(),
+            Route::post(CATEGORIES).json(&json!({ "value": name })),
+        )
         .await?;
     let mut m = Mutation::new(Done::Completed);
     m.upstream_result = Some(true);
@@ -239,7 +245,12 @@ async fn issues_in(ctx: &CallCtx, id: i64) -> Result<(usize, Option<&'static str
     let mut warnings = Vec::new();
     let mut count = 0;
     let mut unfinished = None;
-    for (code, label) in [(0, "pending"), (1, "in_progress"), (2, "resolved"), (3, "closed")] {
+    for (code, label) in [
+        (0, "pending"),
+        (1, "in_progress"),
+        (2, "resolved"),
+        (3, "closed"),
+    ] {
         let mut finished = false;
         for n in 0..SCAN_PAGES {
             // Note the order: take, then skip.
@@ -280,7 +291,11 @@ async fn delete_category(ctx: &CallCtx, id: i64) -> Outcome {
             ));
         }
         (n, unfinished) => {
-            let at_least = if unfinished.is_some() { "at least " } else { "" };
+            let at_least = if unfinished.is_some() {
+                "at least "
+            } else {
+                ""
+            };
             return refuse(format!(
                 "{what} (\"{name}\") still has {at_least}{n} issue(s), and Ombi would delete them with it (or fail when one has comments): delete those issues first (write_issue_manage `delete`)"
             ));

@@ -1,7 +1,7 @@
 //! `write_request_delete`: delete one request (movie, TV parent, TV child,
 //! album); never Ombi's delete-all route. Deleting a show's last child
 //! request makes Ombi delete the show's (parent) request too: the parent is
-//! read back and the result says so (`docs/ombi-notes.md`, "Request deletes").
+//! read back and the result says so (`docs/ombi-notes.md`, "Deletes").
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
@@ -78,11 +78,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 
 /// A delete answering `RequestEngineResult`; Ombi dereferences an unknown id
 /// before deleting anything, so its 500 means "not found".
-async fn delete(
-    ctx: &CallCtx,
-    route: Route,
-    what: &str,
-) -> Result<RequestEngineResult, ToolError> {
+async fn delete(ctx: &CallCtx, route: Route, what: &str) -> Result<RequestEngineResult, ToolError> {
     ctx.upstream
         .write::<RequestEngineResult>(ctx.acting(), route)
         .await
@@ -180,7 +176,9 @@ async fn tv_show(ctx: &CallCtx, id: i64) -> Outcome {
         Some(true) => {
             let m = Mutation::new(Done::Unknown)
                 .on_request(TargetKind::TvParent, id)
-                .message(format!("{what}{title} still reads back after Ombi answered the delete"));
+                .message(format!(
+                    "{what}{title} still reads back after Ombi answered the delete"
+                ));
             Err(Failure {
                 error: ToolError::new(
                     ErrorCode::UnknownOutcome,

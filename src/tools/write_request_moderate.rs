@@ -1,7 +1,7 @@
 //! `write_request_moderate`: approve, deny, mark available / unavailable one
 //! request (movie, TV child, album). Deny is a PUT; TV acts on the child id.
 //! Ombi's answers and what they leave unsaid: `docs/ombi-notes.md`
-//! ("Moderation answers").
+//! ("Moderation answers", "Requests are saved before they are sent").
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
@@ -228,17 +228,23 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
     // Movies and albums are approved and saved before the send; a failed
     // send answers `result: false`. Read back whether the approval stuck.
     let unknown_id = r.error_message.as_deref() == Some(NO_SUCH_REQUEST)
-        || r.error_code.as_deref().is_some_and(|c| c.ends_with("DoesNotExist"));
+        || r.error_code
+            .as_deref()
+            .is_some_and(|c| c.ends_with("DoesNotExist"));
     if on.media == Media::Tv || unknown_id || !approved_now(ctx, on).await {
         return Err(refused.into());
     }
+    // No text: the send threw and Ombi queued the request for retry.
     let why = r
         .error_message
         .as_deref()
         .or(r.message.as_deref())
         .map(sanitize)
         .filter(|m| !m.is_empty())
-        .unwrap_or_else(|| "no reason given".into());
+        .unwrap_or_else(|| {
+            "the send failed and Ombi queued it for another try (read_requests `retry_queue`)"
+                .into()
+        });
     let m = Mutation::new(Done::Partial)
         .on_request(on.media.target(), on.request_id)
         .message(format!(
@@ -249,7 +255,7 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
         error: ToolError::new(
             ErrorCode::PartialFailure,
             format!(
-                "the approval was saved, but Ombi could not send the request to {downloader}: {why}; fix {downloader} and use write_request_reprocess"
+                "the approval was saved, but Ombi could not send the request to {downloader}: {why}; once {downloader} is fixed, approving again sends it again"
             ),
         )
         .with_status(200),

@@ -1,7 +1,7 @@
 //! `write_request_options`: where and in which quality a request is
 //! downloaded. `advanced` reads the request first and sends root folder and
 //! quality together, because Ombi overwrites both on every call
-//! (`docs/ombi-notes.md`, "Advanced options overwrite both overrides");
+//! (`docs/ombi-notes.md`, "Advanced options, root and quality");
 //! `tv_root` / `tv_quality` change one value of a TV parent.
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
@@ -21,7 +21,10 @@ use crate::projection::mutation::{Mutation, Outcome as Done, TargetKind};
 use crate::upstream::{RequestEngineResult, Route};
 
 /// An override id; 0 clears it (Ombi's "none").
-const OVERRIDE: Ty = Ty::Int { min: 0, max: MAX_ID };
+const OVERRIDE: Ty = Ty::Int {
+    min: 0,
+    max: MAX_ID,
+};
 const OPTION_FIELDS: &[Field] = &[
     Field::opt(
         "root_folder_id",

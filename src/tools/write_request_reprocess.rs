@@ -90,7 +90,10 @@ async fn reprocess(ctx: &CallCtx, media: Media, id: i64, is_4k: bool) -> Outcome
             let approved = if is_4k { m.approved_4k } else { m.approved };
             (approved == Some(true), 1)
         }
-        Media::Tv => (tv_child(ctx, id, &mut warnings).await?.approved == Some(true), 0),
+        Media::Tv => (
+            tv_child(ctx, id, &mut warnings).await?.approved == Some(true),
+            0,
+        ),
         Media::Album => {
             return Err(ToolError::invalid(
                 "/request_type",

@@ -34,7 +34,7 @@ pub async fn answer<T: DeserializeOwned>(ctx: &CallCtx, route: Route) -> Result<
 }
 
 /// A movie request (`GET api/v1/Request/movie/info/{id}`; Ombi answers an
-/// unknown id with a 500, see `docs/ombi-notes.md`).
+/// unknown id with a 500: `docs/ombi-notes.md`, "Reading one request").
 pub async fn movie(ctx: &CallCtx, id: i64) -> Result<MovieRequest, ToolError> {
     let what = format!("movie request {id}");
     ctx.get_json::<MovieRequest>(Route::get("api/v1/Request/movie/info").seg(id))
