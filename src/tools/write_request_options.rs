@@ -38,8 +38,8 @@ const OPTION_FIELDS: &[Field] = &[
     ),
     Field::opt(
         "language_profile_id",
-        OVERRIDE,
-        "Sonarr language profile id (from read_integration); TV only. Ombi cannot clear it, so 0 is refused.",
+        Ty::ID,
+        "Sonarr language profile id (from read_integration); TV only. Ombi can replace it but not clear it.",
     ),
 ];
 
@@ -93,9 +93,9 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
-/// Refused up front: an empty `options`, and a language profile Ombi would
-/// silently drop (movies have none; a TV profile is only ever replaced, so
-/// 0 would not clear it).
+/// Refused up front: an empty `options`, and a language profile for a movie
+/// (Ombi ignores it). A TV profile cannot be cleared (Ombi sets it only when
+/// > 0), so its schema has no 0.
 fn check_options(_action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
     let Some(o) = args.get("options").and_then(Value::as_object) else {
         return Ok(());
@@ -106,20 +106,12 @@ fn check_options(_action: &str, args: &Map<String, Value>) -> Result<(), ToolErr
             "`options` needs at least one of `root_folder_id`, `quality_profile_id`, `language_profile_id`",
         ));
     }
-    let Some(language) = o.get("language_profile_id") else {
-        return Ok(());
-    };
-    let field = "/options/language_profile_id";
-    if args.get("media").and_then(Value::as_str) == Some("movie") {
+    if o.contains_key("language_profile_id")
+        && args.get("media").and_then(Value::as_str) == Some("movie")
+    {
         return Err(ToolError::invalid(
-            field,
+            "/options/language_profile_id",
             "movie requests have no language profile (Ombi ignores it); omit `language_profile_id`",
-        ));
-    }
-    if language.as_i64() == Some(0) {
-        return Err(ToolError::invalid(
-            field,
-            "Ombi cannot clear a TV request's language profile (it only replaces it with a profile id > 0); omit `language_profile_id` to keep the current one",
         ));
     }
     Ok(())
