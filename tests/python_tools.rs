@@ -398,6 +398,32 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
             json!({"action": "read", "file_id": "log20260502.txt", "limit": 20}),
             true,
         ),
+        // moderation writes (after every read: they change the data set)
+        (
+            "write_request_moderate",
+            json!({"action": "deny", "media": "movie", "request_id": 2, "reason": "e2e"}),
+            true,
+        ),
+        (
+            "write_request_options",
+            json!({"action": "tv_quality", "parent_request_id": 10, "quality_profile_id": 6}),
+            true,
+        ),
+        (
+            "write_request_reprocess",
+            json!({"request_type": "movie", "request_id": 1}),
+            true,
+        ),
+        (
+            "write_request_delete",
+            json!({"target": {"kind": "tv_child", "id": 21}}),
+            true,
+        ),
+        (
+            "write_issue_manage",
+            json!({"action": "create_category", "name": "E2E"}),
+            true,
+        ),
     ]
 }
 
@@ -470,7 +496,11 @@ async fn every_read_action_passes_the_official_sdk_under_socket_activation() {
         .iter()
         .map(|t| t.as_str().unwrap())
         .collect();
-    assert_eq!(served.len(), 14, "the 14 read tools are served: {served:?}");
+    assert_eq!(
+        served.len(),
+        ombi_mcp::tools::TOOLS.len(),
+        "every served tool is listed: {served:?}"
+    );
     for tool in &served {
         assert!(
             calls.iter().any(|(t, _, _)| t == tool),

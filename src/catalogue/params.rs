@@ -154,13 +154,6 @@ pub const OVERRIDES: Field = Field::opt(
     "Optional Radarr/Sonarr destination overrides (needs permission to set advanced options).",
 );
 
-const OPTION_FIELDS: &[Field] = &[ROOT_FOLDER_ID, QUALITY_PROFILE_ID, LANGUAGE_PROFILE_ID];
-pub const OPTIONS: Field = Field::opt(
-    "options",
-    Ty::Obj(OPTION_FIELDS),
-    "Advanced options to set; give at least one.",
-);
-
 const IDS: Ty = Ty::Arr {
     item: &Ty::ID,
     min: 1,

@@ -60,6 +60,9 @@ pub struct MovieRequest {
     pub denied_reason_4k: Option<String>,
     #[serde(rename = "requestedDate4k")]
     pub requested_date_4k: Option<String>,
+    /// Radarr overrides (advanced options; 0 = none).
+    pub root_path_override: Option<i64>,
+    pub quality_override: Option<i64>,
 }
 
 /// The `TvRequests` parent as embedded in a child (`parentRequest`). Its
@@ -86,6 +89,10 @@ impl ParentRef {
             tv_db_id: self.tv_db_id,
             external_provider_id: self.external_provider_id,
             imdb_id: self.imdb_id.clone(),
+            // Not carried by the embedded parent: read the parent for them.
+            root_folder: None,
+            quality_override: None,
+            language_profile: None,
             child_requests: self.child_requests.clone(),
         }
     }
@@ -163,6 +170,10 @@ pub struct TvParent<C = ChildRequest> {
     pub tv_db_id: Option<i64>,
     pub external_provider_id: Option<i64>,
     pub imdb_id: Option<String>,
+    /// Sonarr overrides (advanced options; null or 0 = none).
+    pub root_folder: Option<i64>,
+    pub quality_override: Option<i64>,
+    pub language_profile: Option<i64>,
     #[serde(default = "Option::default")]
     pub child_requests: Option<Vec<C>>,
 }

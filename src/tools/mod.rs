@@ -9,6 +9,7 @@
 
 mod audit;
 mod ctx;
+mod write_support_mod;
 
 pub mod read_discover;
 pub mod read_integration;
@@ -82,6 +83,11 @@ pub static TOOLS: &[&Tool] = &[
     &read_server::TOOL,
     // moderation
     &read_integration::TOOL,
+    &write_request_moderate::TOOL,
+    &write_request_options::TOOL,
+    &write_request_reprocess::TOOL,
+    &write_request_delete::TOOL,
+    &write_issue_manage::TOOL,
     // administration
     &read_settings::TOOL,
     &read_logs::TOOL,
@@ -96,11 +102,6 @@ pub static UNSERVED: &[&ToolDef] = &[
     &write_issue_create::DEF,
     &write_issue_comment::DEF,
     &write_user_preferences::DEF,
-    &write_request_moderate::DEF,
-    &write_request_options::DEF,
-    &write_request_reprocess::DEF,
-    &write_request_delete::DEF,
-    &write_issue_manage::DEF,
     &write_settings_patch::DEF,
     &write_integration_test::DEF,
     &write_job_run::DEF,

@@ -320,30 +320,35 @@ fn not_found(what: &str, id: i64) -> ToolError {
     ToolError::new(ErrorCode::NotFound, format!("no {what} with id {id}"))
 }
 
+/// The parent of TV child `id`: the bounded scan of the v2 TV list, else (a
+/// show hidden there behind another show's title, docs/ombi-notes.md) of the
+/// v1 parent list; NOT_FOUND saying which lists were read when neither has it.
+pub(super) async fn parent_of_child(ctx: &CallCtx, id: i64) -> Result<ParentIndex, ToolError> {
+    let holds = |seen: &[ParentIndex]| seen.iter().any(|p| p.child_ids.contains(&id));
+    let (parents, _) = scan_parents(ctx, holds).await?;
+    if let Some(p) = parents.into_iter().find(|p| p.child_ids.contains(&id)) {
+        return Ok(p);
+    }
+    let (parents, complete, failure) = match scan_lite_parents(ctx, holds).await {
+        Ok((seen, complete)) => (seen, complete, None),
+        Err(e) => (Vec::new(), false, Some(e.message)),
+    };
+    parents
+        .into_iter()
+        .find(|p| p.child_ids.contains(&id))
+        .ok_or_else(|| child_not_found(id, complete, failure))
+}
+
 /// Ombi has no route for one child by id: find its parent with the bounded
 /// scan of the v2 TV list, else (a show hidden there behind another show's
 /// title, docs/ombi-notes.md) of the v1 parent list, then read that parent's
 /// children (with seasons).
-async fn tv_child(
+pub(super) async fn tv_child(
     ctx: &CallCtx,
     id: i64,
     warnings: &mut Vec<String>,
 ) -> Result<RequestRecord, ToolError> {
-    let holds = |seen: &[ParentIndex]| seen.iter().any(|p| p.child_ids.contains(&id));
-    let (parents, _) = scan_parents(ctx, holds).await?;
-    let parent = match parents.into_iter().find(|p| p.child_ids.contains(&id)) {
-        Some(p) => p,
-        None => {
-            let (parents, complete, failure) = match scan_lite_parents(ctx, holds).await {
-                Ok((seen, complete)) => (seen, complete, None),
-                Err(e) => (Vec::new(), false, Some(e.message)),
-            };
-            let Some(p) = parents.into_iter().find(|p| p.child_ids.contains(&id)) else {
-                return Err(child_not_found(id, complete, failure));
-            };
-            p
-        }
-    };
+    let parent = parent_of_child(ctx, id).await?;
     let kids = ctx
         .read_list::<ChildWithSeasons>(
             Route::get("api/v1/Request/tv").seg(parent.id).seg("child"),
@@ -396,7 +401,7 @@ fn add_parent_ids(r: &mut RequestRecord, parent: &ParentIndex) {
 /// read. Ombi merges the children of each show title before paging
 /// (docs/ombi-notes.md), so pages are full up to the last: a short page is
 /// the end (its `total` counts children before the merge and is not used).
-async fn scan_tv_list(
+pub(super) async fn scan_tv_list(
     ctx: &CallCtx,
     mut visit: impl FnMut(Vec<ChildRequest>) -> bool,
 ) -> Result<bool, ToolError> {
@@ -472,7 +477,7 @@ async fn scan_lite_parents(
 }
 
 /// Albums have no single-get route: a bounded scan of the v2 album list.
-async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
     for n in 0..SCAN_PAGES {
         let route = Route::get("api/v2/Requests/album")
             .seg(SCAN_PAGE)

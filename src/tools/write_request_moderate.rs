@@ -1,58 +1,74 @@
-//! `write_request_moderate`: its definition. Not served yet: it is in no tool list until its
-//! handler exists.
+//! `write_request_moderate`: approve, deny, mark available / unavailable one
+//! request (movie, TV child, album). Deny is a PUT; TV acts on the child id.
+//! Ombi's answers and what they leave unsaid: `docs/ombi-notes.md`
+//! ("Moderation answers", "Requests are saved before they are sent").
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
 
+use futures::future::BoxFuture;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::ctx::reply;
+use super::read_requests::album_by_id;
+use super::write_support_mod::{self as support, Media, answer, with_answer};
+use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Bundle, ToolDef, action};
-use crate::contract::{Family, ToolError};
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
+use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::upstream::sanitize::sanitize;
+use crate::upstream::{BusinessResult, RequestEngineResult, Route};
 
-pub static DEF: ToolDef = ToolDef {
-    name: "write_request_moderate",
-    title: "Moderate a request",
-    bundle: Bundle::Moderation,
-    destructive: true,
-    description: "Approve or deny a pending request, or mark it available/unavailable by hand. Approving sends it to Radarr/Sonarr/Lidarr.",
-    families: &[Family::Mutation],
-    params: &[
-        MEDIA,
-        REQUEST_ID,
-        IS_4K,
-        Field::opt(
-            "reason",
-            Ty::Str { min: 1, max: 1000 },
-            "Why it is denied (shown to the requester).",
-        ),
-    ],
-    actions: &[
-        action(
-            "approve",
-            "approve the request",
-            &["media", "request_id"],
-            &["is_4k"],
-        ),
-        action(
-            "deny",
-            "deny the request",
-            &["media", "request_id"],
-            &["is_4k", "reason"],
-        ),
-        action(
-            "mark_available",
-            "mark as available",
-            &["media", "request_id"],
-            &["is_4k"],
-        ),
-        action(
-            "mark_unavailable",
-            "mark as not available",
-            &["media", "request_id"],
-            &["is_4k"],
-        ),
-    ],
-    default_action: None,
-    check: Some(is_4k_movie_only),
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "write_request_moderate",
+        title: "Moderate a request",
+        bundle: Bundle::Moderation,
+        destructive: true,
+        description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification.",
+        families: &[Family::Mutation],
+        params: &[
+            MEDIA,
+            REQUEST_ID,
+            IS_4K,
+            Field::opt(
+                "reason",
+                Ty::Str { min: 1, max: 1000 },
+                "Why it is denied (shown to the requester).",
+            ),
+        ],
+        actions: &[
+            action(
+                "approve",
+                "approve the request",
+                &["media", "request_id"],
+                &["is_4k"],
+            ),
+            action(
+                "deny",
+                "deny the request",
+                &["media", "request_id"],
+                &["is_4k", "reason"],
+            ),
+            action(
+                "mark_available",
+                "mark as available",
+                &["media", "request_id"],
+                &["is_4k"],
+            ),
+            action(
+                "mark_unavailable",
+                "mark as not available",
+                &["media", "request_id"],
+                &["is_4k"],
+            ),
+        ],
+        default_action: None,
+        check: Some(is_4k_movie_only),
+    },
+    run: handle,
 };
 
 fn is_4k_movie_only(_action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
@@ -64,4 +80,203 @@ fn is_4k_movie_only(_action: &str, args: &Map<String, Value>) -> Result<(), Tool
         ));
     }
     Ok(())
+}
+
+/// The request an action names.
+#[derive(Deserialize)]
+struct On {
+    media: Media,
+    request_id: i64,
+    #[serde(default)]
+    is_4k: bool,
+}
+
+#[derive(Deserialize)]
+struct DenyArgs {
+    #[serde(flatten)]
+    on: On,
+    reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Approve(On),
+    Deny(DenyArgs),
+    MarkAvailable(On),
+    MarkUnavailable(On),
+}
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.parse::<Action>()? {
+            Action::Approve(on) => approve(ctx, &on).await,
+            Action::Deny(d) => deny(ctx, &d.on, d.reason.as_deref()).await,
+            Action::MarkAvailable(on) => {
+                let r = send(ctx, &on, Verb::Available, None).await?;
+                done(&on, &r, "marked available", Vec::new())
+            }
+            Action::MarkUnavailable(on) => {
+                let r = send(ctx, &on, Verb::Unavailable, None).await?;
+                done(&on, &r, "marked unavailable", Vec::new())
+            }
+        }
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Verb {
+    Approve,
+    Deny,
+    Available,
+    Unavailable,
+}
+
+/// `MovieUpdateModel` / `DenyMovieModel` / `TvUpdateModel` / `AlbumUpdateModel`.
+#[derive(Serialize)]
+struct Body<'a> {
+    id: i64,
+    /// Movies only.
+    #[serde(rename = "is4K", skip_serializing_if = "Option::is_none")]
+    is_4k: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+fn route(media: Media, verb: Verb) -> Route {
+    use {Media::*, Verb::*};
+    match (media, verb) {
+        (Movie, Approve) => Route::post("api/v1/Request/movie/approve"),
+        (Movie, Deny) => Route::put("api/v1/Request/movie/deny"),
+        (Movie, Available) => Route::post("api/v1/Request/movie/available"),
+        (Movie, Unavailable) => Route::post("api/v1/Request/movie/unavailable"),
+        (Tv, Approve) => Route::post("api/v1/Request/tv/approve"),
+        (Tv, Deny) => Route::put("api/v1/Request/tv/deny"),
+        (Tv, Available) => Route::post("api/v1/Request/tv/available"),
+        (Tv, Unavailable) => Route::post("api/v1/Request/tv/unavailable"),
+        (Album, Approve) => Route::post("api/v1/request/music/approve"),
+        (Album, Deny) => Route::put("api/v1/request/music/deny"),
+        (Album, Available) => Route::post("api/v1/request/music/available"),
+        (Album, Unavailable) => Route::post("api/v1/request/music/unavailable"),
+    }
+}
+
+/// Sends the moderation call; Ombi's answer unchecked.
+async fn send(
+    ctx: &CallCtx,
+    on: &On,
+    verb: Verb,
+    reason: Option<&str>,
+) -> Result<RequestEngineResult, ToolError> {
+    let body = Body {
+        id: on.request_id,
+        is_4k: (on.media == Media::Movie).then_some(on.is_4k),
+        reason,
+    };
+    answer(ctx, route(on.media, verb).json(&body)).await
+}
+
+/// A completed action, or the failure Ombi's answer means.
+fn done(on: &On, r: &RequestEngineResult, what: &str, warnings: Vec<String>) -> Outcome {
+    r.clone().check(200)?;
+    let m = Mutation::new(Done::Completed)
+        .on_request(on.media.target(), on.request_id)
+        .message(format!("{} {what}", subject(on)));
+    Ok(reply(with_answer(m, r).into_data(), warnings, false))
+}
+
+/// "4K movie request 2", "TV child request 12".
+fn subject(on: &On) -> String {
+    let s = on.media.request(on.request_id);
+    if on.is_4k { format!("4K {s}") } else { s }
+}
+
+/// What an album deny answers on success (`MusicRequestEngine.DenyAlbumById`
+/// never sets `Result`).
+const ALBUM_DENY_OK: &str = "Request successfully deleted";
+
+async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
+    let r = send(ctx, on, Verb::Deny, reason).await?;
+    if on.media == Media::Album
+        && !r.result
+        && !r.is_error
+        && r.message.as_deref() == Some(ALBUM_DENY_OK)
+    {
+        let warning = format!(
+            "Ombi answered this album deny with `result: false` and the message \"{ALBUM_DENY_OK}\"; that is how it reports a successful deny (the request was denied, not deleted)"
+        );
+        let m = Mutation::new(Done::Completed)
+            .on_request(on.media.target(), on.request_id)
+            .message(format!("{} denied", subject(on)));
+        return Ok(reply(with_answer(m, &r).into_data(), vec![warning], false));
+    }
+    done(on, &r, "denied", Vec::new())
+}
+
+/// Ombi's engines' text for an unknown id (movie and album carry no code).
+const NO_SUCH_REQUEST: &str = "Request does not exist";
+
+async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
+    let r = send(ctx, on, Verb::Approve, None).await?;
+    let downloader = on.media.downloader();
+    let Err(refused) = r.clone().check(200) else {
+        let note = format!(
+            "the approval is saved; Ombi's answer does not say whether {downloader} received the request (a send that failed waits in the retry queue: read_requests `retry_queue`)"
+        );
+        return done(on, &r, "approved", vec![note]);
+    };
+    // Movies and albums are approved and saved before the send; a failed
+    // send answers `result: false`. Read back whether the approval stuck.
+    let unknown_id = r.error_message.as_deref() == Some(NO_SUCH_REQUEST)
+        || r.error_code
+            .as_deref()
+            .is_some_and(|c| c.ends_with("DoesNotExist"));
+    if on.media == Media::Tv || unknown_id || !approved_now(ctx, on).await {
+        return Err(refused.into());
+    }
+    // No text: the send threw and Ombi queued the request for retry.
+    let why = r
+        .error_message
+        .as_deref()
+        .or(r.message.as_deref())
+        .map(sanitize)
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| {
+            "the send failed and Ombi queued it for another try (read_requests `retry_queue`)"
+                .into()
+        });
+    let m = Mutation::new(Done::Partial)
+        .on_request(on.media.target(), on.request_id)
+        .message(format!(
+            "{} is approved in Ombi but was not sent to {downloader}: {why}",
+            subject(on)
+        ));
+    Err(Failure {
+        error: ToolError::new(
+            ErrorCode::PartialFailure,
+            format!(
+                "the approval was saved, but Ombi could not send the request to {downloader}: {why}; once {downloader} is fixed, approving again sends it again"
+            ),
+        )
+        .with_status(200),
+        data: Some(with_answer(m, &r).into_data()),
+        warnings: Vec::new(),
+    })
+}
+
+/// Whether the request now reads as approved (false when it cannot be read).
+async fn approved_now(ctx: &CallCtx, on: &On) -> bool {
+    match on.media {
+        Media::Movie => support::movie(ctx, on.request_id).await.is_ok_and(|m| {
+            if on.is_4k {
+                m.approved_4k == Some(true)
+            } else {
+                m.approved == Some(true)
+            }
+        }),
+        Media::Album => album_by_id(ctx, on.request_id)
+            .await
+            .is_ok_and(|a| a.approved == Some(true)),
+        Media::Tv => false,
+    }
 }

@@ -1,45 +1,167 @@
-//! `write_request_reprocess`: its definition. Not served yet: it is in no tool list until its
-//! handler exists.
+//! `write_request_reprocess`: send an approved movie or TV child request to
+//! Radarr/Sonarr again. Ombi answers `result: true` for a request that is not
+//! approved and does nothing, so the request is read first and such a call
+//! is refused (`docs/ombi-notes.md`, "Reprocess").
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
 
+use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde_json::Value;
 
+use super::ctx::reply;
+use super::read_requests::tv_child;
+use super::write_support_mod::{self as support, Media, answer, with_answer};
+use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Bundle, ToolDef, action};
-use crate::contract::{Family, ToolError};
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::{Family, Outcome, ToolError};
+use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::upstream::{BusinessResult, RequestEngineResult, Route};
 
-pub static DEF: ToolDef = ToolDef {
-    name: "write_request_reprocess",
-    title: "Reprocess a request",
-    bundle: Bundle::Moderation,
-    destructive: false,
-    description: "Send an approved request to Radarr/Sonarr again, e.g. after fixing their settings.",
-    families: &[Family::Mutation],
-    params: &[
-        Field::opt(
-            "request_type",
-            Ty::Enum(MEDIA_MOVIE_OR_TV),
-            "Kind of request.",
-        ),
-        REQUEST_ID,
-        IS_4K,
-    ],
-    actions: &[action(
-        "reprocess",
-        "resend the request",
-        &["request_type", "request_id"],
-        &["is_4k"],
-    )],
-    default_action: None,
-    check: Some(|_, args| {
-        if args.contains_key("is_4k")
-            && args.get("request_type").and_then(Value::as_str) != Some("movie")
-        {
-            return Err(ToolError::invalid(
-                "/is_4k",
-                "`is_4k` applies to movie requests only; omit it for `tv`",
-            ));
-        }
-        Ok(())
-    }),
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "write_request_reprocess",
+        title: "Reprocess a request",
+        bundle: Bundle::Moderation,
+        destructive: false,
+        description: "Send an approved request to Radarr/Sonarr again, e.g. after fixing their settings.",
+        families: &[Family::Mutation],
+        params: &[
+            Field::opt(
+                "request_type",
+                Ty::Enum(MEDIA_MOVIE_OR_TV),
+                "Kind of request.",
+            ),
+            REQUEST_ID,
+            IS_4K,
+        ],
+        actions: &[action(
+            "reprocess",
+            "resend the request",
+            &["request_type", "request_id"],
+            &["is_4k"],
+        )],
+        default_action: None,
+        check: Some(|_, args| {
+            if args.contains_key("is_4k")
+                && args.get("request_type").and_then(Value::as_str) != Some("movie")
+            {
+                return Err(ToolError::invalid(
+                    "/is_4k",
+                    "`is_4k` applies to movie requests only; omit it for `tv`",
+                ));
+            }
+            Ok(())
+        }),
+    },
+    run: handle,
 };
+
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Reprocess {
+        request_type: Media,
+        request_id: i64,
+        #[serde(default)]
+        is_4k: bool,
+    },
+}
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.parse::<Action>()? {
+            Action::Reprocess {
+                request_type,
+                request_id,
+                is_4k,
+            } => reprocess(ctx, request_type, request_id, is_4k).await,
+        }
+    })
+}
+
+async fn reprocess(ctx: &CallCtx, media: Media, id: i64, is_4k: bool) -> Outcome {
+    let mut warnings = Vec::new();
+    let (approved, type_code) = match media {
+        Media::Movie => {
+            let m = support::movie(ctx, id).await?;
+            let approved = if is_4k { m.approved_4k } else { m.approved };
+            (approved == Some(true), 1)
+        }
+        Media::Tv => (
+            tv_child(ctx, id, &mut warnings).await?.approved == Some(true),
+            0,
+        ),
+        Media::Album => {
+            return Err(ToolError::invalid(
+                "/request_type",
+                "Ombi cannot reprocess album requests",
+            )
+            .into());
+        }
+    };
+    let what = if is_4k {
+        format!("4K {}", media.request(id))
+    } else {
+        media.request(id)
+    };
+    if !approved {
+        return Err(ToolError::invalid(
+            "/request_id",
+            format!(
+                "{what} is not approved, and Ombi sends only approved requests (it would answer success and do nothing): approve it first (write_request_moderate `approve`)"
+            ),
+        )
+        .into());
+    }
+    // `RequestType` as Ombi's UI sends it: 1 movie, 0 TV (4K ignored for TV).
+    let route = Route::post("api/v2/Requests/reprocess")
+        .seg(type_code)
+        .seg(id)
+        .seg(is_4k);
+    let r: RequestEngineResult = answer(ctx, route).await?;
+    let downloader = media.downloader();
+    let mutation = |outcome, message: String| {
+        with_answer(
+            Mutation::new(outcome)
+                .on_request(media.target(), id)
+                .message(message),
+            &r,
+        )
+        .into_data()
+    };
+    // A TV send that threw is put in the retry queue and answered
+    // `result: false` with no error text and the request id.
+    if media == Media::Tv && !r.result && !r.is_error && r.request_id == id {
+        warnings.push(format!(
+            "{downloader} did not take it now; Ombi queued it for another try (read_requests `retry_queue`)"
+        ));
+        let data = mutation(
+            Done::Accepted,
+            format!("{what} queued by Ombi for another send to {downloader}"),
+        );
+        return Ok(reply(data, warnings, false));
+    }
+    r.clone().check(200)?;
+    let data = match media {
+        // For TV `result: true` is the sender's success (a throw is queued
+        // and answered as above).
+        Media::Tv => mutation(
+            Done::Completed,
+            format!("{what} sent ({downloader} accepted it, or Ombi has no TV downloader enabled)"),
+        ),
+        // A movie send that threw is queued and also answered `result: true`.
+        _ => {
+            warnings.push(format!(
+                "Ombi answers the same when the send to {downloader} failed and was queued for another try: check read_requests `retry_queue`"
+            ));
+            mutation(
+                Done::Accepted,
+                format!("{what} handed to Ombi for sending to {downloader}"),
+            )
+        }
+    };
+    Ok(reply(data, warnings, false))
+}

@@ -378,6 +378,21 @@ pub fn cases() -> Vec<(&'static str, Value, &'static str)> {
             "/options",
         ),
         (
+            "write_request_options",
+            json!({"action": "advanced", "media": "movie", "request_id": 1, "options": {"language_profile_id": 2}}),
+            "/options/language_profile_id",
+        ),
+        (
+            "write_request_options",
+            json!({"action": "advanced", "media": "tv", "request_id": 1, "options": {"language_profile_id": 0}}),
+            "/options/language_profile_id",
+        ),
+        (
+            "write_request_options",
+            json!({"action": "advanced", "media": "tv", "request_id": 1, "options": {"root_folder_id": -1}}),
+            "/options/root_folder_id",
+        ),
+        (
             "write_request_reprocess",
             json!({"request_type": "album", "request_id": 1}),
             "/request_type",
