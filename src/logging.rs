@@ -30,7 +30,12 @@ pub fn init() -> &'static str {
     // JOURNAL_STREAM is set by systemd when stderr is connected to the journal.
     let under_journal = std::env::var_os("JOURNAL_STREAM").is_some();
     if under_journal && let Ok(journald) = tracing_journald::layer() {
-        let journald = journald.with_syslog_identifier("ombi-mcpd".into());
+        // Fields keep their own names (`TOOL=`, `PEER_UID=`, ...: the audit
+        // record's fields are queried by name, see docs/security.md); none of
+        // ours collides with a journal field of its own.
+        let journald = journald
+            .with_syslog_identifier("ombi-mcpd".into())
+            .with_field_prefix(None);
         tracing_subscriber::registry()
             .with(filter)
             .with(cap)

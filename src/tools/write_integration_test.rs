@@ -1,10 +1,12 @@
 //! `write_integration_test`: run one of Ombi's testers on the SAVED settings
 //! (read here, never supplied by the caller, so the caller cannot make Ombi
 //! call an address of their choosing). Each tester takes its own body
-//! (docs/ombi-notes.md, "Testers"): the saved agent section, one server
-//! object per media server, the standard and the enabled 4K Radarr, the
-//! inner WhatsApp object, `{userId, settings}` for mobile. What a `true`
-//! proves differs too: nine agents answer `true` whatever happened.
+//! (docs/ombi-notes.md, "Testers" and "Tester bodies, and what a tester's
+//! `true` proves"): the saved agent section, one server object per media
+//! server, the standard and the enabled 4K Radarr, the inner WhatsApp
+//! object, `{userId, settings}` for mobile. What a `true` proves differs
+//! too: nine agents, mobile and the newsletter answer `true` whatever
+//! happened, so those are only `accepted`.
 
 use futures::future::BoxFuture;
 use serde::Deserialize;

@@ -1,9 +1,9 @@
 //! `write_notification_send`: an e-mail to chosen users (`POST
 //! /api/v1/Notifications/massemail`) or a push message to one user's mobile
 //! devices (`POST /api/v2/Mobile/Send`). Both routes send one message after
-//! another and never say who got one (docs/ombi-notes.md, "Mass e-mail and
-//! mobile push"), so the recipients are checked first and a failure part-way
-//! is an unknown outcome.
+//! another and never say who got one (docs/ombi-notes.md, "Mass e-mail,
+//! mobile push, retry queue"), so the recipients are checked first and a
+//! failure part-way is an unknown outcome.
 
 use futures::future::BoxFuture;
 use serde::Deserialize;

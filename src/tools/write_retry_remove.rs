@@ -1,7 +1,8 @@
 //! `write_retry_remove`: remove one entry of the failed-request retry queue
 //! by its queue id (`DELETE /api/v1/RequestRetry/{queueId}`; never a
 //! request id). Ombi answers an unknown id with HTTP 500 (it deletes a null
-//! entity), which is NOT_FOUND here (docs/ombi-notes.md, "Retry queue").
+//! entity), which is NOT_FOUND here (docs/ombi-notes.md, "Mass e-mail,
+//! mobile push, retry queue").
 
 use futures::future::BoxFuture;
 use serde::Deserialize;

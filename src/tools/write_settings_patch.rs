@@ -113,7 +113,8 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 
 /// Refused before anything is read: a name read_settings never lists (a
 /// secret, a destination URL or address, an internal field), or a name
-/// given twice.
+/// given twice. Names with array indices (`/servers/0/name`) are safe to
+/// write because the revision pins the arrays as the caller read them.
 fn check_names(section: &Section, changes: &[Change]) -> Result<(), ToolError> {
     for (i, c) in changes.iter().enumerate() {
         if changes[..i].iter().any(|p| p.name == c.name) {
@@ -336,7 +337,9 @@ struct Feature {
 /// Features: each change is one call to Ombi's per-feature switch
 /// (`POST /api/v2/Features/{enable,disable}`), which changes only that
 /// feature and answers the whole list. Ombi matches the name exactly and
-/// answers 500 for an unknown one, so names are checked first.
+/// answers 500 for an unknown one, so names are checked first. The switch
+/// overwrites nothing else, but the revision is still compared: a list
+/// switched since it was read means the caller decided on a stale view.
 async fn features(ctx: &CallCtx, revision: &str, changes: &[Change]) -> Outcome {
     let section = settings::section("features").expect("features is a section");
     let raw = read_section(ctx, section).await?;

@@ -9,7 +9,8 @@
 //!   their periods and removes every role before re-adding the enabled
 //!   claims it is sent, so it is a read-modify-write of the whole record,
 //!   with the current roles re-sent unless `roles` is given
-//!   (docs/ombi-notes.md, "User updates replace the whole record").
+//!   (docs/ombi-notes.md, "Users"). Only the roles the user is to have are
+//!   sent as claims ("What user create and update ignore").
 //! - delete: Ombi deletes the user's requests, issues and votes with them.
 
 use futures::future::BoxFuture;
