@@ -406,11 +406,7 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
                    "changes": [{"name": "/movieVoteMax", "value": 5}]}),
             true,
         ),
-        (
-            "write_integration_test",
-            json!({"target": "discord"}),
-            true,
-        ),
+        ("write_integration_test", json!({"target": "discord"}), true),
         ("write_job_run", json!({"job": "arrAvailability"}), true),
         (
             "write_user_manage",

@@ -67,6 +67,30 @@ async fn revision(rig: &Rig, section: &str) -> String {
         .to_string()
 }
 
+/// UNKNOWN_OUTCOME, not retryable, and the POST reached Ombi exactly once.
+fn assert_unknown_and_sent_once(rig: &Rig, env: &Value, path: &str) {
+    assert_eq!(err_code(env), "UNKNOWN_OUTCOME", "{env}");
+    assert_eq!(env["error"]["retryable"], false);
+    assert_eq!(rig.fake.hits("POST", path), 1, "{path}");
+}
+
+/// write_settings_patch of `section` with `changes`, at its current revision.
+async fn patch(rig: &Rig, section: &str, changes: Value) -> Value {
+    let rev = revision(rig, section).await;
+    rig.call(
+        "write_settings_patch",
+        json!({"section": section, "revision": rev, "changes": changes}),
+    )
+    .await
+}
+
+/// The error's code, and its message saying `needle`.
+fn assert_error(env: &Value, code: &str, needle: &str) {
+    assert_eq!(err_code(env), code, "{env}");
+    let message = env["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains(needle), "{needle:?} not in {message:?}");
+}
+
 fn warnings(env: &Value) -> String {
     env["warnings"].to_string()
 }
@@ -81,15 +105,15 @@ async fn settings_patch_resends_the_raw_object_with_templates_and_secrets() {
     let rig = Rig::start().await;
     let before = setting(&rig, "notifications/email");
     let rev = revision(&rig, "notifications/email").await;
-    let env = rig
-        .ok(
-            "write_settings_patch",
-            json!({"section": "notifications/email", "revision": rev, "changes": [
-                {"name": "/senderName", "value": "Family Ombi"},
-                {"name": "/notificationTemplates/1/subject", "value": "Ready to watch"}
-            ]}),
-        )
-        .await;
+    let env = patch(
+        &rig,
+        "notifications/email",
+        json!([
+            {"name": "/senderName", "value": "Family Ombi"},
+            {"name": "/notificationTemplates/1/subject", "value": "Ready to watch"}
+        ]),
+    )
+    .await;
     let post = rig.last("POST", "/api/v1/Settings/notifications/email");
     let mut expected = before.clone();
     expected["senderName"] = json!("Family Ombi");
@@ -232,16 +256,15 @@ async fn secret_and_destination_leaves_are_refused_up_front() {
 async fn ombi_section_reports_the_value_ombi_overrode() {
     let rig = Rig::start().await;
     let api_key = setting(&rig, "ombi")["apiKey"].clone();
-    let rev = revision(&rig, "ombi").await;
-    let env = rig
-        .err(
-            "write_settings_patch",
-            json!({"section": "ombi", "revision": rev, "changes": [
-                {"name": "/hideRequestsUsers", "value": false},
-                {"name": "/wizard", "value": false}
-            ]}),
-        )
-        .await;
+    let env = patch(
+        &rig,
+        "ombi",
+        json!([
+            {"name": "/hideRequestsUsers", "value": false},
+            {"name": "/wizard", "value": false}
+        ]),
+    )
+    .await;
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
     let data = &env["data"];
     assert_eq!(data["outcome"], "partial");
@@ -262,23 +285,18 @@ async fn ombi_section_reports_the_value_ombi_overrode() {
 #[tokio::test]
 async fn jobs_with_an_invalid_cron_are_rejected_with_ombis_message() {
     let rig = Rig::start().await;
-    let rev = revision(&rig, "jobs").await;
-    let env = rig
-        .err(
-            "write_settings_patch",
-            json!({"section": "jobs", "revision": rev,
-                   "changes": [{"name": "/sonarrSync", "value": "every tuesday"}]}),
-        )
-        .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
-    assert_eq!(env["error"]["http_status"], 200);
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("SonarrSync does not have a valid CRON Expression"),
-        "{env}"
+    let env = patch(
+        &rig,
+        "jobs",
+        json!([{"name": "/sonarrSync", "value": "every tuesday"}]),
+    )
+    .await;
+    assert_error(
+        &env,
+        "UPSTREAM_REJECTED",
+        "SonarrSync does not have a valid CRON Expression",
     );
+    assert_eq!(env["error"]["http_status"], 200);
     assert_eq!(setting(&rig, "jobs")["sonarrSync"], "0 10 */1 ? * *");
 }
 
@@ -291,22 +309,13 @@ async fn emby_probe_failure_saves_nothing_and_says_so() {
         d.writes.down.insert("emby".into());
     });
     let before = setting(&rig, "emby");
-    let rev = revision(&rig, "emby").await;
-    let env = rig
-        .err(
-            "write_settings_patch",
-            json!({"section": "emby", "revision": rev,
-                   "changes": [{"name": "/servers/0/name", "value": "Attic"}]}),
-        )
-        .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("nothing was saved"),
-        "{env}"
-    );
+    let env = patch(
+        &rig,
+        "emby",
+        json!([{"name": "/servers/0/name", "value": "Attic"}]),
+    )
+    .await;
+    assert_error(&env, "UPSTREAM_REJECTED", "nothing was saved");
     assert_eq!(setting(&rig, "emby"), before);
 }
 
@@ -315,26 +324,18 @@ async fn emby_probe_failure_saves_nothing_and_says_so() {
 #[tokio::test]
 async fn features_use_the_per_feature_switch_with_exact_names() {
     let rig = Rig::start().await;
-    let rev = revision(&rig, "features").await;
-    let env = rig
-        .err(
-            "write_settings_patch",
-            json!({"section": "features", "revision": rev,
-                   "changes": [{"name": "movie4krequests", "value": true}]}),
-        )
-        .await;
+    let env = patch(
+        &rig,
+        "features",
+        json!([{"name": "movie4krequests", "value": true}]),
+    )
+    .await;
     assert_eq!(env["error"]["field"], "/changes/0/name");
     assert!(writes(&rig).is_empty());
 
     let on: Vec<(String, bool)> = rig.fake.with_data(|d| d.features.clone());
     let (name, was) = on[0].clone();
-    let env = rig
-        .ok(
-            "write_settings_patch",
-            json!({"section": "features", "revision": rev,
-                   "changes": [{"name": name, "value": !was}]}),
-        )
-        .await;
+    let env = patch(&rig, "features", json!([{"name": name, "value": !was}])).await;
     let route = if was {
         "/api/v2/Features/disable"
     } else {
@@ -367,9 +368,7 @@ async fn settings_save_without_an_answer_is_unknown_and_sent_once() {
                    "changes": [{"name": "/enabled", "value": false}]}),
         )
         .await;
-    assert_eq!(err_code(&env), "UNKNOWN_OUTCOME");
-    assert_eq!(env["error"]["retryable"], false);
-    assert_eq!(rig.fake.hits("POST", "/api/v1/Settings/Issues"), 1);
+    assert_unknown_and_sent_once(&rig, &env, "/api/v1/Settings/Issues");
 }
 
 // ---------------------------------------------------------------- testers
@@ -486,14 +485,7 @@ async fn radarr_test_sends_each_instance_and_sonarr_reports_why_it_failed() {
     let env = rig
         .err("write_integration_test", json!({"target": "sonarr"}))
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("no API key is saved"),
-        "{env}"
-    );
+    assert_error(&env, "UPSTREAM_REJECTED", "no API key is saved");
 }
 
 /// WhatsApp takes the inner object; mobile takes `{userId, settings}` for
@@ -775,14 +767,7 @@ async fn power_user_changes_plain_users_but_not_admins() {
             json!({"action": "update", "user_id": user_id("alice"), "user": {"alias": "A"}}),
         )
         .await;
-    assert_eq!(err_code(&env), "FORBIDDEN");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("only an Admin"),
-        "{env}"
-    );
+    assert_error(&env, "FORBIDDEN", "only an Admin");
 }
 
 /// Unknown ids: update reads first (Ombi answers 500) and sends nothing;
@@ -876,9 +861,7 @@ async fn email_smtp_failure_is_an_unknown_outcome() {
             json!({"action": "email", "subject": "Hi", "body": "x", "user_ids": [user_id("bob")]}),
         )
         .await;
-    assert_eq!(err_code(&env), "UNKNOWN_OUTCOME");
-    assert_eq!(env["error"]["retryable"], false);
-    assert_eq!(rig.fake.hits("POST", "/api/v1/Notifications/massemail"), 1);
+    assert_unknown_and_sent_once(&rig, &env, "/api/v1/Notifications/massemail");
 }
 
 /// Push: Ombi answers the same empty 200 for a user without devices, so

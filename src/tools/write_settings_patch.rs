@@ -18,7 +18,7 @@ use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
 use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
-use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::settings::{self, Section};
 use crate::upstream::sanitize::sanitize;
 use crate::upstream::{BusinessResult, Route};
@@ -214,16 +214,11 @@ async fn patch(ctx: &CallCtx, section: &Section, revision: &str, changes: &[Chan
         ));
     };
     for c in changes {
-        let kept = after.pointer(&c.name) == Some(&c.value);
-        mutation.item_results.push(if kept {
-            item(&c.name, Done::Completed, None)
-        } else {
-            item(
-                &c.name,
-                Done::Rejected,
-                Some("Ombi saved the section but keeps a different value here".into()),
-            )
-        });
+        mutation.item_results.push(checked(
+            &c.name,
+            after.pointer(&c.name) == Some(&c.value),
+            "Ombi saved the section but keeps a different value here",
+        ));
     }
     let new_revision = settings::revision(&after);
     mutation.message = Some(format!(
@@ -239,6 +234,16 @@ async fn patch(ctx: &CallCtx, section: &Section, revision: &str, changes: &[Chan
         )),
         warnings,
     )
+}
+
+/// A change's item: completed when what Ombi holds now shows it, else
+/// rejected saying why.
+fn checked(name: &str, kept: bool, why: &str) -> ItemResult {
+    if kept {
+        item(name, Done::Completed, None)
+    } else {
+        item(name, Done::Rejected, Some(why.into()))
+    }
 }
 
 /// Sets one named leaf in the object as read: it must exist there, be a
@@ -375,16 +380,11 @@ async fn features(ctx: &CallCtx, revision: &str, changes: &[Change]) -> Outcome 
         match ctx.upstream.write_json::<Value>(ctx.acting(), route).await {
             Ok(Some(list)) => {
                 let now: Vec<Feature> = serde_json::from_value(list.clone()).unwrap_or_default();
-                let kept = now.iter().any(|f| f.name == c.name && f.enabled == on);
-                mutation.item_results.push(if kept {
-                    item(&c.name, Done::Completed, None)
-                } else {
-                    item(
-                        &c.name,
-                        Done::Rejected,
-                        Some("Ombi's answer does not show the feature switched".into()),
-                    )
-                });
+                mutation.item_results.push(checked(
+                    &c.name,
+                    now.iter().any(|f| f.name == c.name && f.enabled == on),
+                    "Ombi's answer does not show the feature switched",
+                ));
                 last = Some(list);
             }
             Ok(None) => {
