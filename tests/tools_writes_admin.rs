@@ -644,6 +644,15 @@ async fn user_arguments_ombi_cannot_honour_are_refused_up_front() {
         assert_eq!(err_code(&env), "INVALID_ARGUMENT", "{args}");
         assert_eq!(env["error"]["field"], field, "{args}");
     }
+    // A password of the wrong type is not echoed back.
+    let env = rig
+        .err(
+            "write_user_manage",
+            json!({"action": "create", "user": {"user_name": "x", "password": 73519864}}),
+        )
+        .await;
+    assert_eq!(env["error"]["field"], "/user/password");
+    assert!(!env.to_string().contains("73519864"), "{env}");
     assert!(rig.fake.requests().is_empty());
 }
 
