@@ -514,6 +514,65 @@ async fn whatsapp_and_mobile_bodies() {
     assert_eq!(env["data"]["outcome"], "accepted");
 }
 
+/// Every target: the body is built from the saved section (never from the
+/// caller), and what Ombi's answer can prove decides the outcome.
+#[tokio::test]
+async fn every_target_posts_its_saved_settings() {
+    let rig = start_as(Options::default(), Some(fake::ADMIN_USER), None).await;
+    let section = |key: &str| setting(&rig, key);
+    let agent = |t: &str| section(&format!("notifications/{t}"));
+    let server0 = |key: &str| section(key)["servers"][0].clone();
+    let me = user_id(fake::ADMIN_USER);
+    let mut cases: Vec<(&str, Value, &str)> = [
+        "discord",
+        "pushbullet",
+        "pushover",
+        "gotify",
+        "ntfy",
+        "webhook",
+        "mattermost",
+        "slack",
+        "telegram",
+    ]
+    .into_iter()
+    .map(|t| (t, agent(t), "accepted"))
+    .collect();
+    cases.extend([
+        ("email", agent("email"), "completed"),
+        (
+            "whatsapp",
+            agent("twilio")["whatsAppSettings"].clone(),
+            "UPSTREAM_REJECTED",
+        ),
+        (
+            "mobile",
+            json!({"userId": me, "settings": agent("mobile")}),
+            "accepted",
+        ),
+        ("newsletter", agent("newsletter"), "accepted"),
+        ("plex", server0("plex"), "completed"),
+        ("emby", server0("emby"), "completed"),
+        ("jellyfin", server0("jellyfin"), "UPSTREAM_REJECTED"),
+        ("radarr", section("radarr")["radarr4K"].clone(), "completed"),
+        ("sonarr", section("sonarr"), "completed"),
+        ("lidarr", section("lidarr"), "completed"),
+    ]);
+    assert_eq!(cases.len(), ombi_mcp::catalogue::params::TEST_TARGETS.len());
+    for (target, sent, expected) in cases {
+        let env = rig
+            .call("write_integration_test", json!({"target": target}))
+            .await;
+        let got = match env["ok"].as_bool() {
+            Some(true) => env["data"]["outcome"].as_str().unwrap_or_default(),
+            _ => err_code(&env),
+        };
+        assert_eq!(got, expected, "{target}: {env}");
+        let post = rig.last("POST", &format!("/api/v1/Tester/{target}"));
+        assert_eq!(body(&post), sent, "{target}");
+        assert_eq!(post.header("UserName"), Some(fake::ADMIN_USER), "{target}");
+    }
+}
+
 // ---------------------------------------------------------------- jobs
 
 /// Ombi answers `true` whether it started the job or skipped it because it

@@ -12,6 +12,7 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::ctx::reply;
 use super::write_support_admin::{item, read_section, settle};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
@@ -188,30 +189,21 @@ async fn patch(ctx: &CallCtx, section: &Section, revision: &str, changes: &[Chan
     // Read back: the new revision, and whether Ombi kept each value (it
     // forces some, e.g. `ombi` /wizard).
     let mut mutation = Mutation::new(Done::Completed);
-    let after = read_section(ctx, section).await;
-    let Ok(after) = after.map_err(|e| e.message).and_then(|a| {
-        if a.is_null() {
-            Err("Ombi returned no settings".to_string())
-        } else {
-            Ok(a)
+    let after = match read_section(ctx, section).await {
+        Ok(after) if !after.is_null() => after,
+        _ => {
+            warnings.push(
+                "Ombi saved the section, but it could not be read back: read_settings shows the \
+                 new revision and values"
+                    .into(),
+            );
+            let m = mutation.message(format!(
+                "saved {} change(s) to section {}",
+                changes.len(),
+                section.name
+            ));
+            return Ok(reply(m.into_data(), warnings, false));
         }
-    }) else {
-        warnings.push(
-            "Ombi saved the section, but it could not be read back: read_settings shows the new \
-             revision and values"
-                .into(),
-        );
-        return Ok(super::ctx::reply(
-            mutation
-                .message(format!(
-                    "saved {} change(s) to section {}",
-                    changes.len(),
-                    section.name
-                ))
-                .into_data(),
-            warnings,
-            false,
-        ));
     };
     for c in changes {
         mutation.item_results.push(checked(
@@ -346,7 +338,8 @@ struct Feature {
 /// overwrites nothing else, but the revision is still compared: a list
 /// switched since it was read means the caller decided on a stale view.
 async fn features(ctx: &CallCtx, revision: &str, changes: &[Change]) -> Outcome {
-    let section = settings::section("features").expect("features is a section");
+    let section = settings::section("features")
+        .ok_or_else(|| ToolError::internal("no settings section `features`"))?;
     let raw = read_section(ctx, section).await?;
     if settings::revision(&raw) != revision {
         return Err(stale("features").into());
