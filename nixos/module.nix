@@ -252,7 +252,7 @@ in
     logLevel = mkOption {
       type = types.str;
       default = "info,rmcp=warn";
-      description = "RUST_LOG filter. Keep rmcp=warn: rmcp logs whole requests and results at debug.";
+      description = "RUST_LOG filter. rmcp (which logs whole requests and results at debug) stays at warn whatever it says.";
     };
 
     extraEnvironment = mkOption {

@@ -13,6 +13,7 @@ use std::process::Command;
 
 use harness::*;
 use serde_json::{Value, json};
+use support::fake_ombi::state::user_id;
 use support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, FakeOmbi, Options};
 
 const LINKIN_PARK: &str = "f59c5520-5f46-4d2c-b2c4-822eabf53419";
@@ -424,8 +425,31 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
             json!({"action": "create_category", "name": "E2E"}),
             true,
         ),
+        // the administration writes, one action each
+        (
+            "write_settings_patch",
+            json!({"section": "vote", "revision": "$revision(vote)",
+                   "changes": [{"name": "/movieVoteMax", "value": 5}]}),
+            true,
+        ),
+        ("write_integration_test", json!({"target": "discord"}), true),
+        ("write_job_run", json!({"job": "arrAvailability"}), true),
+        (
+            "write_user_manage",
+            json!({"action": "create", "user": {"user_name": "pyuser", "password": NEW_USER_PASSWORD}}),
+            true,
+        ),
+        (
+            "write_notification_send",
+            json!({"action": "mobile_push", "user_id": user_id("bob"), "message": "Movie night"}),
+            true,
+        ),
+        ("write_retry_remove", json!({"queue_id": 7}), true),
     ]
 }
+
+/// The password `write_user_manage create` is given: it must reach no log.
+const NEW_USER_PASSWORD: &str = "Py-New-Passw0rd-91c2";
 
 fn python() -> Option<PathBuf> {
     let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
@@ -533,4 +557,8 @@ async fn every_read_action_passes_the_official_sdk_under_socket_activation() {
     assert_eq!(fake.logins(), 1, "one login for the whole session");
     let logs = d.logs();
     assert!(!logs.contains(ADMIN_PASSWORD), "password in the daemon log");
+    assert!(
+        !logs.contains(NEW_USER_PASSWORD),
+        "a new user's password in the daemon log"
+    );
 }

@@ -412,7 +412,8 @@ const USER_FIELDS: &[Field] = &[
         "password",
         Ty::Str { min: 1, max: 200 },
         "Initial password; create only.",
-    ),
+    )
+    .secret(),
     Field::opt(
         "roles",
         Ty::Arr {

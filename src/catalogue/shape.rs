@@ -54,6 +54,8 @@ pub struct Field {
     /// per action ([`super::ActionDef`]).
     pub required: bool,
     pub default: ArgDefault,
+    /// A secret (a new user's password): validation messages never echo it.
+    pub secret: bool,
 }
 
 /// Ombi ids are 32-bit signed integers.
@@ -107,6 +109,7 @@ impl Field {
             desc,
             required: false,
             default: ArgDefault::None,
+            secret: false,
         }
     }
 
@@ -119,6 +122,13 @@ impl Field {
 
     pub const fn default(self, default: ArgDefault) -> Field {
         Field { default, ..self }
+    }
+
+    pub const fn secret(self) -> Field {
+        Field {
+            secret: true,
+            ..self
+        }
     }
 
     pub fn find<'a>(fields: &'a [Field], name: &str) -> Option<&'a Field> {

@@ -35,7 +35,7 @@ impl ToolDef {
         for field in self.params {
             if let Some(v) = args.get(field.name) {
                 let path = format!("/{}", field.name);
-                out.insert(field.name.into(), check(&field.ty, v, &path)?);
+                out.insert(field.name.into(), check_field(field, v, &path)?);
             }
         }
         for field in self.params {
@@ -208,6 +208,21 @@ fn default_value(field: &Field) -> Option<Value> {
     }
 }
 
+/// [`check`] for a named field; a secret field's value is never echoed:
+/// its error says only what was expected.
+fn check_field(field: &Field, v: &Value, path: &str) -> Result<Value, ToolError> {
+    check(&field.ty, v, path).map_err(|e| {
+        if field.secret {
+            ToolError::invalid(
+                path,
+                format!("`{}` must be {}", name_of(path), field.ty.hint()),
+            )
+        } else {
+            e
+        }
+    })
+}
+
 /// Checks `v` against `ty` and returns it with nested defaults filled.
 fn check(ty: &Ty, v: &Value, path: &str) -> Result<Value, ToolError> {
     let bad = || {
@@ -307,7 +322,7 @@ fn check(ty: &Ty, v: &Value, path: &str) -> Result<Value, ToolError> {
                 let sub = format!("{path}/{}", f.name);
                 match obj.get(f.name) {
                     Some(x) => {
-                        out.insert(f.name.into(), check(&f.ty, x, &sub)?);
+                        out.insert(f.name.into(), check_field(f, x, &sub)?);
                     }
                     None if f.required => {
                         return Err(ToolError::invalid(

@@ -48,7 +48,7 @@ pub struct WirePreference {
 }
 
 /// Reads a string and keeps only whether it is non-empty.
-fn is_set<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+pub fn is_set<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     let v: Option<String> = Option::deserialize(d)?;
     Ok(v.is_some_and(|s| !s.trim().is_empty()))
 }

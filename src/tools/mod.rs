@@ -44,6 +44,8 @@ pub mod write_user_manage;
 pub mod write_user_preferences;
 pub mod write_vote;
 
+mod write_support_admin;
+
 use std::panic::AssertUnwindSafe;
 use std::sync::LazyLock;
 use std::time::Instant;
@@ -91,6 +93,12 @@ pub static TOOLS: &[&Tool] = &[
     // administration
     &read_settings::TOOL,
     &read_logs::TOOL,
+    &write_settings_patch::TOOL,
+    &write_integration_test::TOOL,
+    &write_job_run::TOOL,
+    &write_user_manage::TOOL,
+    &write_notification_send::TOOL,
+    &write_retry_remove::TOOL,
 ];
 
 /// Tools defined but not served yet (no handler): never listed nor callable;
@@ -102,12 +110,6 @@ pub static UNSERVED: &[&ToolDef] = &[
     &write_issue_create::DEF,
     &write_issue_comment::DEF,
     &write_user_preferences::DEF,
-    &write_settings_patch::DEF,
-    &write_integration_test::DEF,
-    &write_job_run::DEF,
-    &write_user_manage::DEF,
-    &write_notification_send::DEF,
-    &write_retry_remove::DEF,
 ];
 
 /// Every tool definition: the served ones, then the unserved. For tests and

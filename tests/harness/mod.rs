@@ -106,7 +106,9 @@ impl Daemon {
             std::fs::write(&path, policy).unwrap();
             env.push(("OMBI_MCP_POLICY".into(), path.display().to_string()));
         }
-        env.push(("RUST_LOG".into(), "info,rmcp=warn".into()));
+        if !env.iter().any(|(k, _)| k == "RUST_LOG") {
+            env.push(("RUST_LOG".into(), "info,rmcp=warn".into()));
+        }
         let mut cmd = if opts.activated {
             let mut c = Command::new(SOCKET_ACTIVATE);
             c.arg("-l").arg(&socket).arg("--fdname=mcp");

@@ -5,16 +5,34 @@ initializes, lists tools and calls the tools named on the command line. The
 SDK validates every `structuredContent` against the tool's `outputSchema`.
 
 Usage: e2e_client.py SHIM SOCKET [TOOL JSON_ARGS]...
+A string argument "$revision(SECTION)" is replaced by the `revision` read_settings
+returns for SECTION just before the call (a settings patch needs a fresh one).
 Prints one JSON document: {"protocol": ..., "server": ..., "tools": [...], "calls": [...]}.
 """
 
 import asyncio
 import json
+import re
 import sys
 import time
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+
+REVISION = re.compile(r"^\$revision\((.+)\)$")
+
+
+async def resolve(session: ClientSession, args: dict) -> dict:
+    """Replaces "$revision(SECTION)" values by the section's current revision."""
+    out = {}
+    for key, value in args.items():
+        m = REVISION.match(value) if isinstance(value, str) else None
+        if m:
+            read = await session.call_tool("read_settings", {"section": m.group(1)})
+            value = read.structured_content["data"]["revision"]
+        out[key] = value
+    return out
 
 
 async def main() -> None:
@@ -36,7 +54,7 @@ async def main() -> None:
                 "calls": [],
             }
             for name, args in calls:
-                result = await session.call_tool(name, json.loads(args))
+                result = await session.call_tool(name, await resolve(session, json.loads(args)))
                 # The SDK validates successful results itself; hold error
                 # results (the envelope with ok:false) to the same schema.
                 await session.validate_tool_result(name, result)
