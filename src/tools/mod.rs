@@ -43,6 +43,8 @@ pub mod write_user_manage;
 pub mod write_user_preferences;
 pub mod write_vote;
 
+mod write_support_core;
+
 use std::panic::AssertUnwindSafe;
 use std::sync::LazyLock;
 use std::time::Instant;
@@ -80,6 +82,12 @@ pub static TOOLS: &[&Tool] = &[
     &read_users::TOOL,
     &read_library::TOOL,
     &read_server::TOOL,
+    &write_request_create::TOOL,
+    &write_request_subscribe::TOOL,
+    &write_vote::TOOL,
+    &write_issue_create::TOOL,
+    &write_issue_comment::TOOL,
+    &write_user_preferences::TOOL,
     // moderation
     &read_integration::TOOL,
     // administration
@@ -90,12 +98,6 @@ pub static TOOLS: &[&Tool] = &[
 /// Tools defined but not served yet (no handler): never listed nor callable;
 /// the contract tests hold their definitions to the same rules.
 pub static UNSERVED: &[&ToolDef] = &[
-    &write_request_create::DEF,
-    &write_request_subscribe::DEF,
-    &write_vote::DEF,
-    &write_issue_create::DEF,
-    &write_issue_comment::DEF,
-    &write_user_preferences::DEF,
     &write_request_moderate::DEF,
     &write_request_options::DEF,
     &write_request_reprocess::DEF,

@@ -241,18 +241,7 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
     // Set when the tv_parent answer had more children than one page holds.
     let mut cut_total = None;
     let records = match kind {
-        "movie" => {
-            let m = ctx
-                .upstream
-                .get_json::<MovieRequest>(
-                    ctx.acting(),
-                    Route::get("api/v1/Request/movie/info").seg(id),
-                )
-                .await
-                .map_err(|e| unknown_id_500(e, "movie request", id))?
-                .ok_or_else(|| not_found("movie request", id))?;
-            vec![proj::movie(m).map_err(|_| not_found("movie request", id))?]
-        }
+        "movie" => vec![movie_by_id(ctx, id).await?],
         "tv_parent" => {
             let p = ctx
                 .upstream
@@ -305,9 +294,23 @@ fn not_found(what: &str, id: i64) -> ToolError {
     ToolError::new(ErrorCode::NotFound, format!("no {what} with id {id}"))
 }
 
+/// One movie request by id (NOT_FOUND when Ombi does not know it).
+pub(super) async fn movie_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+    let m = ctx
+        .upstream
+        .get_json::<MovieRequest>(
+            ctx.acting(),
+            Route::get("api/v1/Request/movie/info").seg(id),
+        )
+        .await
+        .map_err(|e| unknown_id_500(e, "movie request", id))?
+        .ok_or_else(|| not_found("movie request", id))?;
+    proj::movie(m).map_err(|_| not_found("movie request", id))
+}
+
 /// Ombi has no route for one child by id: find its parent with the bounded
 /// scan of the v2 TV list, then read that parent's children (with seasons).
-async fn tv_child(
+pub(super) async fn tv_child(
     ctx: &CallCtx,
     id: i64,
     warnings: &mut Vec<String>,
@@ -390,7 +393,7 @@ async fn scan_parents(
 }
 
 /// Albums have no single-get route: a bounded scan of the v2 album list.
-async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
     for n in 0..SCAN_PAGES {
         let route = Route::get("api/v2/Requests/album")
             .seg(SCAN_PAGE)
