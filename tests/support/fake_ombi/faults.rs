@@ -1,6 +1,8 @@
 //! Fault injection per route: a matching request gets the fault's answer
 //! instead of the real one (before authentication, like a proxy or a crash
-//! would), optionally after a delay.
+//! would), optionally after a delay. The `apply_then_*` faults let the
+//! route run first (the write happens) and then spoil the answer: the
+//! "sent, outcome unknown" case of a timeout or a dropped connection.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -23,6 +25,8 @@ pub enum FaultAction {
     Drop,
     /// Wait, then answer normally (for timeouts).
     DelayOnly,
+    /// Never answer: the connection stays open until the client gives up.
+    Hang,
     /// A JSON array of `bytes` bytes, generated while streaming.
     Oversized { bytes: usize },
 }
@@ -38,6 +42,8 @@ pub struct Fault {
     pub times: Option<usize>,
     pub delay: Option<Duration>,
     pub action: FaultAction,
+    /// Run the route (and its state change) first, then apply the fault.
+    pub after_handler: bool,
 }
 
 impl Fault {
@@ -62,6 +68,7 @@ impl FaultBuilder {
             times: None,
             delay: None,
             action,
+            after_handler: false,
         }
     }
 
@@ -128,6 +135,26 @@ impl FaultBuilder {
 
     pub fn drop_connection(self) -> Fault {
         self.with(FaultAction::Drop)
+    }
+
+    /// The request is received and recorded, never processed nor answered.
+    pub fn hang(self) -> Fault {
+        self.with(FaultAction::Hang)
+    }
+
+    /// The route runs (the write is applied), the answer never comes.
+    pub fn apply_then_hang(self) -> Fault {
+        let mut f = self.with(FaultAction::Hang);
+        f.after_handler = true;
+        f
+    }
+
+    /// The route runs (the write is applied), then the connection is cut
+    /// mid-answer.
+    pub fn apply_then_drop(self) -> Fault {
+        let mut f = self.with(FaultAction::Drop);
+        f.after_handler = true;
+        f
     }
 
     pub fn delay(self, delay: Duration) -> Fault {
@@ -234,6 +261,10 @@ pub async fn apply(fault: Fault) -> Option<Response> {
     }
     match fault.action {
         FaultAction::DelayOnly => None,
+        FaultAction::Hang => {
+            std::future::pending::<()>().await;
+            None
+        }
         FaultAction::Respond {
             status,
             content_type,

@@ -15,6 +15,7 @@ pub mod routes;
 pub mod state;
 pub mod state_admin;
 pub mod state_requests;
+pub mod state_writes;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -239,17 +240,25 @@ async fn handle(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response
         headers: parts.headers,
         body,
     };
-    if let Some(fault) = shared.faults.take(call.method.as_str(), &call.path)
-        && let Some(resp) = faults::apply(fault).await
-    {
-        return resp;
+    let mut after = None;
+    if let Some(fault) = shared.faults.take(call.method.as_str(), &call.path) {
+        if fault.after_handler {
+            after = Some(fault);
+        } else if let Some(resp) = faults::apply(fault).await {
+            return resp;
+        }
     }
     // ApiKeyMiddlewear runs only for paths starting with /api.
-    let principal = match auth::authenticate(&shared, &call) {
-        Ok(p) => p,
-        Err(resp) => return *resp,
+    let resp = match auth::authenticate(&shared, &call) {
+        Ok(p) => routes::dispatch(&shared, &call, p),
+        Err(resp) => *resp,
     };
-    routes::dispatch(&shared, &call, principal)
+    if let Some(fault) = after
+        && let Some(spoiled) = faults::apply(fault).await
+    {
+        return spoiled;
+    }
+    resp
 }
 
 /// `200 application/json` with `value`.
@@ -281,6 +290,32 @@ pub fn error_500(message: &str) -> Response {
         StatusCode::INTERNAL_SERVER_ERROR,
         [(axum::http::header::CONTENT_TYPE, "application/json")],
         serde_json::json!({ "error": message }).to_string(),
+    )
+        .into_response()
+}
+
+/// `[ApiController]` client error from a bare status result (`NotFound()`,
+/// `Unauthorized()`, `BadRequest()`): a ProblemDetails body.
+pub fn problem(status: u16, title: &str) -> Response {
+    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
+    (
+        code,
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/problem+json; charset=utf-8",
+        )],
+        serde_json::json!({
+            "type": match status {
+                401 => "https://tools.ietf.org/html/rfc7235#section-3.1",
+                403 => "https://tools.ietf.org/html/rfc7231#section-6.5.3",
+                404 => "https://tools.ietf.org/html/rfc7231#section-6.5.4",
+                _ => "https://tools.ietf.org/html/rfc7231#section-6.5.1",
+            },
+            "title": title,
+            "status": status,
+            "traceId": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+        })
+        .to_string(),
     )
         .into_response()
 }

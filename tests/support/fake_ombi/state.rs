@@ -54,7 +54,6 @@ pub struct Data {
     /// `IssueComments` rows (§4.2).
     pub comments: Vec<Value>,
     pub votes: Vec<Vote>,
-    pub vote_enabled: bool,
     /// Log files (name, content), newest first.
     pub logs: Vec<(String, String)>,
     /// `/api/v2/Features`.
@@ -63,6 +62,8 @@ pub struct Data {
     pub admin: super::state_admin::AdminData,
     /// Request-domain reads (state_requests.rs).
     pub requests: super::state_requests::RequestData,
+    /// What only the write routes change, and their side effects (state_writes.rs).
+    pub writes: super::state_writes::WriteData,
     next_id: i64,
 }
 
@@ -89,7 +90,6 @@ impl Data {
             issues: Vec::new(),
             comments: Vec::new(),
             votes: Vec::new(),
-            vote_enabled: true,
             logs: vec![
                 ("log20260502.txt".into(), sample_log(40)),
                 ("log20260501.txt".into(), sample_log(3)),
@@ -100,6 +100,7 @@ impl Data {
             ],
             admin: super::state_admin::AdminData::sample(),
             requests: Default::default(),
+            writes: super::state_writes::WriteData::sample(),
             next_id: 100,
         };
         let mut req = movie_request(1, 603, "The Matrix", "bob");
@@ -177,27 +178,29 @@ pub fn ombi_user(name: &str) -> Value {
     })
 }
 
+/// Every role Ombi seeds (`OmbiRoles`), in the order the fake lists claims.
+pub const ROLES: &[&str] = &[
+    "Admin",
+    "AutoApproveMovie",
+    "AutoApproveTv",
+    "AutoApproveMusic",
+    "PowerUser",
+    "RequestTv",
+    "RequestMovie",
+    "RequestMusic",
+    "Disabled",
+    "ReceivesNewsletter",
+    "ManageOwnRequests",
+    "EditCustomPage",
+    "Request4KMovie",
+    "AutoApprove4KMovie",
+];
+
 /// `UserViewModel` (shapes.md §1.2) for `GET /api/v1/Identity`.
 pub fn user_view(name: &str, roles: &[String]) -> Value {
-    const ALL: &[&str] = &[
-        "Admin",
-        "AutoApproveMovie",
-        "AutoApproveTv",
-        "AutoApproveMusic",
-        "PowerUser",
-        "RequestTv",
-        "RequestMovie",
-        "RequestMusic",
-        "Disabled",
-        "ReceivesNewsletter",
-        "ManageOwnRequests",
-        "EditCustomPage",
-        "Request4KMovie",
-        "AutoApprove4KMovie",
-    ];
     json!({
         "id": user_id(name), "userName": name, "alias": null,
-        "claims": ALL.iter().map(|r| json!({"value": r, "enabled": roles.iter().any(|x| x == r)})).collect::<Vec<_>>(),
+        "claims": ROLES.iter().map(|r| json!({"value": r, "enabled": roles.iter().any(|x| x == r)})).collect::<Vec<_>>(),
         "emailAddress": if name == "Api" { Value::Null } else { json!(format!("{name}@example.org")) },
         "password": null, "lastLoggedIn": "2026-04-01T08:00:00Z", "language": null, "hasLoggedIn": true,
         "userType": if name == "Api" { 0 } else { 1 },

@@ -18,9 +18,10 @@ pub const LEAK_PORTS: &[i64] = &[54321, 54322, 54323, 54324, 54325, 54326];
 
 #[derive(Clone, Debug)]
 pub struct AdminData {
-    /// `UserViewModel` rows of `GET /api/v1/Identity/Users`.
+    /// The Identity table as `UserViewModel` rows (`claims` = every role,
+    /// `enabled` for the user's roles; limit types may be null as stored).
     pub users: Vec<Value>,
-    /// The caller's `UserNotificationPreferences` rows.
+    /// Stored `UserNotificationPreferences` rows of every user.
     pub notification_preferences: Vec<Value>,
     /// `ConnectedUsersViewModel` rows.
     pub connected: Vec<Value>,
@@ -53,25 +54,22 @@ pub struct AdminData {
     pub jellyfin_users: Vec<Value>,
 }
 
-/// A `UserViewModel` (shapes.md §1.2) with PII planted.
+/// A `UserViewModel` with PII planted; `claims` lists
+/// every role, enabled for `roles` (as `GetUserWithRoles` does).
 pub fn user_view_model(
     name: &str,
     alias: Option<&str>,
     language: Option<&str>,
     country: &str,
+    roles: &[&str],
 ) -> Value {
-    json!({
-        "id": user_id(name), "userName": name, "alias": alias,
-        "claims": [{"value": "Admin", "enabled": false}, {"value": "RequestMovie", "enabled": true}],
-        "emailAddress": format!("{name}.{LEAK}@example.org"), "password": null,
-        "lastLoggedIn": "2026-04-01T08:00:00Z", "language": language, "hasLoggedIn": true, "userType": 1,
-        "movieRequestLimit": 0, "episodeRequestLimit": 0, "musicRequestLimit": 0,
-        "movieRequestLimitType": 1, "musicRequestLimitType": 1, "episodeRequestLimitType": 1,
-        "streamingCountry": country, "episodeRequestQuota": null, "movieRequestQuota": null, "musicRequestQuota": null,
-        "userQualityProfiles": {"id": 0, "userId": user_id(name), "sonarrQualityProfileAnime": 0, "sonarrRootPathAnime": 0,
-            "sonarrRootPath": 0, "sonarrQualityProfile": 0, "radarrRootPath": 0, "radarrQualityProfile": 0,
-            "radarr4KRootPath": 0, "radarr4KQualityProfile": 0}
-    })
+    let roles: Vec<String> = roles.iter().map(|r| r.to_string()).collect();
+    let mut v = super::state::user_view(name, &roles);
+    v["alias"] = json!(alias);
+    v["emailAddress"] = json!(format!("{name}.{LEAK}@example.org"));
+    v["language"] = json!(language);
+    v["streamingCountry"] = json!(country);
+    v
 }
 
 fn templates(agent: i64) -> Value {
@@ -253,24 +251,25 @@ pub fn sample_log() -> String {
 impl AdminData {
     pub fn sample() -> AdminData {
         AdminData {
+            // The Identity table: the three people (roles as the fake's
+            // login users have them) and Ombi's system user `Api` (userType
+            // 0, no roles), which the Users list leaves out.
             users: vec![
-                user_view_model("alice", Some("Alice A."), Some("en"), "GB"),
-                user_view_model("bob", None, None, "US"),
-                user_view_model("carol", Some("Caz"), Some("fr"), "FR"),
+                user_view_model("alice", Some("Alice A."), None, "US", &["Admin"]),
+                user_view_model("bob", None, None, "US", &["RequestMovie", "RequestTv"]),
+                user_view_model("carol", Some("Caz"), Some("fr"), "FR", &["RequestMovie"]),
+                {
+                    let mut api = user_view_model("Api", None, None, "US", &[]);
+                    api["userType"] = json!(0);
+                    api["emailAddress"] = Value::Null;
+                    api
+                },
             ],
-            // Stored rows first, then Ombi's synthesized defaults (id 0,
-            // value null) for every other agent except Email (0), Mobile (7)
-            // and Webhook (9) (ledger: GET /api/v1/Identity/notificationpreferences).
-            notification_preferences: {
-                let mut rows = vec![
-                    json!({"id": 7, "userId": user_id("Api"), "agent": 4, "enabled": false, "value": leak("telegram-chat")}),
-                    json!({"id": 8, "userId": user_id("Api"), "agent": 3, "enabled": false, "value": leak("pushover-key")}),
-                ];
-                for agent in [1, 2, 5, 6, 8, 10, 11] {
-                    rows.push(json!({"id": 0, "userId": user_id("Api"), "agent": agent, "enabled": false, "value": null}));
-                }
-                rows
-            },
+            // Stored rows only; the read route adds Ombi's synthesized defaults.
+            notification_preferences: vec![
+                json!({"id": 7, "userId": user_id("Api"), "agent": 4, "enabled": false, "value": leak("telegram-chat")}),
+                json!({"id": 8, "userId": user_id("Api"), "agent": 3, "enabled": false, "value": leak("pushover-key")}),
+            ],
             connected: vec![
                 json!({"userId": user_id("alice"), "displayName": "alice", "userType": 1}),
                 json!({"userId": user_id("alice"), "displayName": "alice", "userType": 1}),

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::super::{json, state};
+use super::super::{json, state, state_writes};
 use super::{Access, Ctx, RouteDef};
 use axum::response::Response;
 
@@ -84,9 +84,14 @@ fn status_info(ctx: &Ctx) -> Response {
     json(json!(ctx.shared.data.lock().unwrap().version))
 }
 
-/// `UserViewModel` of the caller; the bare ApiKey principal is the seeded `Api` user.
+/// `UserViewModel` of the caller's Identity row; the bare ApiKey principal
+/// is the seeded `Api` user.
 fn me(ctx: &Ctx) -> Response {
     let p = ctx.principal.clone().expect("authenticated route");
+    let data = ctx.shared.data.lock().unwrap();
+    if let Some(row) = state_writes::user_row(&data, &p.user_name) {
+        return json(state_writes::user_view(row));
+    }
     let roles = if p.api_user {
         Vec::new()
     } else {
@@ -108,7 +113,9 @@ fn about(ctx: &Ctx) -> Response {
 }
 
 fn vote_enabled(ctx: &Ctx) -> Response {
-    json(json!(ctx.shared.data.lock().unwrap().vote_enabled))
+    json(json!(
+        state_writes::vote_settings(&ctx.shared.data.lock().unwrap()).0
+    ))
 }
 
 fn features(ctx: &Ctx) -> Response {

@@ -234,10 +234,8 @@ pub fn routes() -> Vec<RouteDef> {
             AUTH,
             watch_providers,
         ),
-        r("GET", "api/v1/Issues/categories", AUTH, |_| {
-            json(
-                json!([{"id": 2, "value": "Subtitles"}, {"id": 1, "value": "Audio"}, {"id": 3, "value": "?????"}]),
-            )
+        r("GET", "api/v1/Issues/categories", AUTH, |c| {
+            json(json!(c.shared.data.lock().unwrap().writes.issue_categories))
         }),
         r("GET", "api/v1/Identity/claims", Access::PowerUser, |_| {
             json(

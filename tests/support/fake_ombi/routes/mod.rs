@@ -13,6 +13,9 @@ pub mod server;
 pub mod settings;
 pub mod users;
 pub mod votes;
+pub mod writes_admin;
+pub mod writes_core;
+pub mod writes_moderation;
 
 use std::collections::HashMap;
 
@@ -86,6 +89,10 @@ fn table() -> Vec<RouteDef> {
     t.extend(integration::routes());
     t.extend(settings::routes());
     t.extend(media::routes());
+    // writes
+    t.extend(writes_core::routes());
+    t.extend(writes_moderation::routes());
+    t.extend(writes_admin::routes());
     t
 }
 

@@ -221,10 +221,22 @@ pub fn recent(ctx: &Ctx) -> Response {
     ))
 }
 
+/// Each queued row's request is loaded: one that was deleted since is a
+/// null dereference for the whole list (RequestRetryController.cs).
 pub fn retry_queue(ctx: &Ctx) -> Response {
-    json(Value::Array(
-        ctx.shared.data.lock().unwrap().requests.retry.clone(),
-    ))
+    let data = ctx.shared.data.lock().unwrap();
+    let rows = data.requests.retry.clone();
+    let gone = rows.iter().any(|r| {
+        let (kind, id) = (
+            r["type"].as_i64().unwrap_or(1),
+            r["requestId"].as_i64().unwrap_or(0),
+        );
+        super::super::super::state_writes::request(&data, kind, id).is_none()
+    });
+    if gone {
+        return error_500(NRE);
+    }
+    json(Value::Array(rows))
 }
 
 fn media_of(ctx: &Ctx) -> String {

@@ -65,14 +65,19 @@ struct CronBody {
     expression: Option<String>,
 }
 
-/// Quartz needs 6 or 7 fields; `{success, message}` either way.
+/// What the fake accepts as a Quartz CRON expression: 6 or 7 fields.
+pub fn quartz_valid(expr: &str) -> bool {
+    (6..=7).contains(&expr.split_whitespace().count())
+}
+
+/// `{success, message}` either way.
 fn testcron(ctx: &Ctx) -> Response {
     let Some(body) = ctx.body::<CronBody>() else {
         return problem_400("expression", "The expression field is required.");
     };
     let expr = body.expression.unwrap_or_default();
     let fields = expr.split_whitespace().count();
-    if (6..=7).contains(&fields) {
+    if quartz_valid(&expr) {
         json(json!({"success": true, "message": "Next fire: 2026-05-03T00:00:00Z"}))
     } else {
         json(

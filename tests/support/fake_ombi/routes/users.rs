@@ -2,7 +2,10 @@
 
 use axum::response::Response;
 
-use super::super::{error_500, json};
+use serde_json::{Value, json};
+
+use super::super::state::user_id;
+use super::super::{error_500, json, state_writes};
 use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
@@ -34,17 +37,25 @@ pub fn routes() -> Vec<RouteDef> {
     ]
 }
 
+/// Every user but the system user (userType 0), ordered by user name.
 fn users(ctx: &Ctx) -> Response {
-    json(serde_json::Value::Array(
-        ctx.shared.data.lock().unwrap().admin.users.clone(),
-    ))
+    let data = ctx.shared.data.lock().unwrap();
+    let mut rows: Vec<Value> = data
+        .admin
+        .users
+        .iter()
+        .filter(|u| u["userType"] != json!(0))
+        .map(state_writes::user_view)
+        .collect();
+    rows.sort_by_key(|u| u["userName"].as_str().unwrap_or_default().to_lowercase());
+    json(Value::Array(rows))
 }
 
 /// Unknown id: Ombi dereferences null → 500 `{error}`.
 fn user(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     match data.admin.users.iter().find(|u| u["id"] == ctx.param("id")) {
-        Some(u) => json(u.clone()),
+        Some(u) => json(state_writes::user_view(u)),
         None => error_500("Object reference not set to an instance of an object."),
     }
 }
@@ -55,18 +66,28 @@ fn connected(ctx: &Ctx) -> Response {
     ))
 }
 
-/// No `[Authorize]` upstream: anonymous gets a 500 (no user), others their rows.
+/// No `[Authorize]` upstream: anonymous gets a 500 (no user), others their
+/// stored rows, then a default (id 0, value null) for every other agent
+/// except Email (0), Mobile (7) and Webhook (9).
 fn preferences(ctx: &Ctx) -> Response {
-    if ctx.principal.is_none() {
+    let Some(p) = &ctx.principal else {
         return error_500("Object reference not set to an instance of an object.");
+    };
+    let id = user_id(&p.user_name);
+    let data = ctx.shared.data.lock().unwrap();
+    let mut rows: Vec<Value> = data
+        .admin
+        .notification_preferences
+        .iter()
+        .filter(|r| r["userId"] == json!(id))
+        .cloned()
+        .collect();
+    for agent in [1, 2, 3, 4, 5, 6, 8, 10, 11] {
+        if !rows.iter().any(|r| r["agent"] == json!(agent)) {
+            rows.push(
+                json!({"id": 0, "userId": id, "agent": agent, "enabled": false, "value": null}),
+            );
+        }
     }
-    json(serde_json::Value::Array(
-        ctx.shared
-            .data
-            .lock()
-            .unwrap()
-            .admin
-            .notification_preferences
-            .clone(),
-    ))
+    json(Value::Array(rows))
 }

@@ -15,6 +15,8 @@ pub const METEORA: &str = "2c13d17e-7f1f-3f1e-a4c0-2b6a1d5d6a5b";
 pub const CROWD_MOVIE: i64 = 990001;
 /// A show whose one season has 150 episodes.
 pub const LONG_SEASON_SHOW: i64 = 990002;
+/// A TMDB collection without parts.
+pub const EMPTY_COLLECTION: i64 = 990003;
 
 /// `SearchViewModel` base fields (§2.1), as a movie or show carries them.
 fn base(id: i64, kind: i64, requested: bool, request_id: i64, available: bool) -> Value {
@@ -185,6 +187,9 @@ pub fn tv_v1_info(tvdb: i64) -> Option<Value> {
 
 /// `MovieCollectionsViewModel` (§2.7): members' flags never filled (bug).
 pub fn collection(id: i64) -> Option<Value> {
+    if id == EMPTY_COLLECTION {
+        return Some(json!({"name": "Nothing Yet", "overview": "", "collection": []}));
+    }
     if id != 2344 {
         return None;
     }
