@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn states_in_words() {
-        let mut r = RequestRecord::new(TargetKind::Movie, 1);
+        let mut r = RequestRecord::new(crate::projection::requests::TargetKind::Movie, 1);
         assert_eq!(state_phrase(&r, false), "in an unknown state");
         r.approved = Some(false);
         assert_eq!(state_phrase(&r, false), "waiting for approval");
