@@ -14,7 +14,11 @@ pub fn init() -> &'static str {
     // JOURNAL_STREAM is set by systemd when stderr is connected to the journal.
     let under_journal = std::env::var_os("JOURNAL_STREAM").is_some();
     if under_journal && let Ok(journald) = tracing_journald::layer() {
-        let journald = journald.with_syslog_identifier("ombi-mcpd".into());
+        // Plain field names (`PEER_UID`, `TOOL`, ...), as docs/security.md
+        // shows them, not the crate's default `F_` prefix.
+        let journald = journald
+            .with_syslog_identifier("ombi-mcpd".into())
+            .with_field_prefix(None);
         tracing_subscriber::registry()
             .with(filter)
             .with(journald)

@@ -3,7 +3,8 @@
 //! happened (a create can be approved at once; `result: false` can come back
 //! for a request that was saved; a collection answers with its first part's
 //! id only), so every outcome reported here is read back from Ombi (see
-//! `docs/ombi-notes.md`, "Requests: what a create answers").
+//! `docs/ombi-notes.md`, "Requests are saved before they are sent" and
+//! "Details routes show a title's request state").
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
@@ -294,7 +295,7 @@ async fn movie(ctx: &CallCtx, body: MovieBody) -> Outcome {
     let mut warnings = Vec::new();
     let is_4k = body.is4k_request;
     if is_4k {
-        // Without the feature Ombi half-applies the flag (docs/ombi-notes.md).
+        // Without the feature Ombi half-applies the flag (`docs/ombi-notes.md`).
         let features = ctx
             .read_list::<WireFeature>(Route::get("api/v2/Features"), &mut warnings)
             .await?;
@@ -340,7 +341,7 @@ async fn album(ctx: &CallCtx, mbid: &str, alias: Option<&str>) -> Outcome {
     });
     if let Some(alias) = alias {
         // Ombi overwrites the body's alias and reads it only from an
-        // `ApiAlias` header sent with an `ApiKey` (docs/ombi-notes.md).
+        // `ApiAlias` header sent with an `ApiKey` (`docs/ombi-notes.md`).
         if !ctx.upstream.uses_api_key() {
             return Err(ToolError::invalid(
                 "/requested_by_alias",

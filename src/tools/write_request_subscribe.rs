@@ -1,6 +1,7 @@
 //! `write_request_subscribe`: follow or stop following a movie or TV request
 //! (notifications about it). Ombi's routes answer `true` for any id, even an
-//! unknown one, so the request is read first (see `docs/ombi-notes.md`).
+//! unknown one, so the request is read first (see `docs/ombi-notes.md`,
+//! "Subscriptions and votes").
 
 use futures::future::BoxFuture;
 use serde::Deserialize;

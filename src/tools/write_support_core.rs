@@ -1,7 +1,8 @@
 //! What the core write tools share: reading the request a write names (it
 //! must exist: Ombi's vote and subscribe routes do not check), the acting
 //! user as Ombi shows them, and a one-line statement of a request's state for the
-//! read-back every create and vote reports (see `docs/ombi-notes.md`).
+//! read-back every create and vote reports (see `docs/ombi-notes.md`,
+//! "Details routes show a title's request state").
 
 use serde::Deserialize;
 

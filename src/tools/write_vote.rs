@@ -2,7 +2,8 @@
 //! Ombi answers success and records nothing when voting is off, never checks
 //! that the request exists, and finds the caller's earlier vote by request id
 //! alone (whatever the media): all checked or reported here (see
-//! `docs/ombi-notes.md`, "Votes").
+//! `docs/ombi-notes.md`, "Subscriptions and votes" and "A vote on a request
+//! that is no longer pending re-approves it").
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 

@@ -277,7 +277,7 @@ pub struct RequestEngineResult {
 const CONFLICT_CODES: &[&str] = &["AlreadyRequested", "EpisodesAlreadyRequested"];
 
 /// Ombi's TV request rules report a duplicate with this text and no
-/// `errorCode` (see `docs/ombi-notes.md`): also CONFLICT.
+/// `errorCode` (see `docs/ombi-notes.md`, "TV creates"): also CONFLICT.
 const CONFLICT_TEXT: &str = "We already have episodes requested from series";
 
 impl BusinessResult for RequestEngineResult {
