@@ -434,11 +434,15 @@ impl Created<'_> {
             String::new()
         };
         let what = if self.is_4k { "4K request" } else { "request" };
-        let m = m.message(format!(
-            "requested {} ({} {what} {id}){state}",
-            self.name,
-            self.media.noun()
-        ));
+        let m = m.message(if id > 0 {
+            format!(
+                "requested {} ({} {what} {id}){state}",
+                self.name,
+                self.media.noun()
+            )
+        } else {
+            format!("requested {} (Ombi did not say the new id)", self.name)
+        });
         Ok(reply(m.into_data(), warnings, false))
     }
 
