@@ -461,6 +461,9 @@ async fn tv_duplicates_answer_the_episodes_text_or_already_requested() {
 #[tokio::test]
 async fn albums_are_never_deduplicated() {
     let o = Ombi::start().await;
+    let v2 = format!("api/v2/Search/artist/album/{HYBRID_THEORY}");
+    let v1 = format!("api/v1/Search/music/album/info/{HYBRID_THEORY}");
+    assert_eq!(o.get(As::Api, &v2).await.ok()["requested"], false);
     let mut ids = Vec::new();
     for _ in 0..2 {
         let r = o
@@ -502,6 +505,16 @@ async fn albums_are_never_deduplicated() {
             ]
         );
     });
+    // The request state a caller can read first: the first request's.
+    for path in [v2, v1] {
+        let a = o.get(As::Api, &path).await.ok();
+        let state = (
+            a["requested"].clone(),
+            a["requestId"].clone(),
+            a["approved"].clone(),
+        );
+        assert_eq!(state, (json!(true), json!(ids[0]), json!(true)), "{path}");
+    }
 }
 
 #[tokio::test]
@@ -1751,6 +1764,15 @@ async fn user_update_replaces_every_role_and_overwrites_the_fields() {
         .await
         .ok();
     assert_eq!(r["errorCode"], "NoPermissionsRequestMovie");
+    // A role that does not exist throws after the user was created.
+    let wizard = json!({"userName": "wiz", "password": "pw",
+        "claims": [{"value": "RequestTv", "enabled": true}, {"value": "Wizard", "enabled": true}]});
+    let r = o.post(As::Api, "api/v1/Identity", wizard).await;
+    assert_eq!(r.status, 500);
+    assert_eq!(
+        support::fake_ombi::state_writes::row_roles(&o.user("wiz")),
+        vec!["RequestTv".to_string()]
+    );
     // Null claims or password: 500.
     let r = o
         .post(

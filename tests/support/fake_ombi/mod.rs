@@ -7,6 +7,13 @@
 //!
 //! Adding routes: put a `routes()` table in a new file under `routes/` and
 //! list it in `routes/mod.rs`; the data set lives in `state.rs`.
+//!
+//! Write tests steer Ombi's outside world through `Data.writes`
+//! (state_writes.rs): `send_failures` (a Radarr/Sonarr/Lidarr send that
+//! throws or refuses), `down` (unreachable integrations, SMTP, agents),
+//! `running_jobs`; and read what Ombi did: `sent`, `outbox`,
+//! `triggered_jobs`, `subscriptions`. Faults `apply_then_hang` /
+//! `apply_then_drop` make a write happen and its answer never arrive.
 #![allow(dead_code, unused_imports)]
 
 pub mod auth;

@@ -269,6 +269,28 @@ pub fn lidarr_album(data: &Data, mbid: &str) -> Option<(String, String, String)>
     ))
 }
 
+/// The search rules' `ExistingRule` for an album: the first album request
+/// with this MusicBrainz id sets `requested`, `requestId`, `approved`,
+/// `available` (and, on a `SearchAlbumViewModel`, `denied`/`deniedReason`).
+pub fn overlay_album_request(data: &Data, mbid: &str, vm: &mut Value, with_denied: bool) {
+    let Some(a) = data
+        .requests
+        .albums
+        .iter()
+        .find(|a| a["foreignAlbumId"] == json!(mbid))
+    else {
+        return;
+    };
+    vm["requested"] = json!(true);
+    vm["requestId"] = a["id"].clone();
+    vm["approved"] = a["approved"].clone();
+    vm["available"] = a["available"].clone();
+    if with_denied {
+        vm["denied"] = a["denied"].clone();
+        vm["deniedReason"] = a["deniedReason"].clone();
+    }
+}
+
 // ------------------------------------------------------------ sending
 
 /// Ombi's `SenderResult`.

@@ -41,6 +41,12 @@ pub fn routes() -> Vec<RouteDef> {
         r("GET", "api/v1/Search/music/album/{searchTerm}", AUTH, |c| {
             lidarr_or_500(c, data::album_search)
         }),
+        r(
+            "GET",
+            "api/v1/Search/music/album/info/{foreignAlbumId}",
+            AUTH,
+            album_info,
+        ),
         // v2 lists
         r(
             "GET",
@@ -516,11 +522,42 @@ fn artist(ctx: &Ctx) -> Response {
         .unwrap_or_else(no_content)
 }
 
+/// `ReleaseGroup` with the request state the search rules add.
 fn album(ctx: &Ctx) -> Response {
-    let data = ctx.shared.data.lock().unwrap();
-    super::writes_core_search::release_group(&data, ctx.param("albumId"))
-        .map(json)
-        .unwrap_or_else(no_content)
+    let mbid = ctx.param("albumId");
+    let Some(mut rg) = data::release_group(mbid) else {
+        return no_content();
+    };
+    let d = ctx.shared.data.lock().unwrap();
+    super::super::state_writes::overlay_album_request(&d, mbid, &mut rg, false);
+    json(rg)
+}
+
+/// `GET /api/v1/Search/music/album/info/{foreignAlbumId}`: Lidarr's album
+/// as a `SearchAlbumViewModel` with its request state; an album Lidarr does
+/// not know is a null dereference (500).
+fn album_info(ctx: &Ctx) -> Response {
+    if !lidarr(ctx) {
+        return error_500("Lidarr is not enabled");
+    }
+    let mbid = ctx.param("foreignAlbumId");
+    let Some(rg) = data::release_group(mbid) else {
+        return error_500("Object reference not set to an instance of an object.");
+    };
+    let mut vm = data::album_search()[0].clone();
+    for k in ["requested", "approved"] {
+        vm[k] = json!(false);
+    }
+    vm["requestId"] = json!(0);
+    vm["title"] = rg["title"].clone();
+    vm["foreignAlbumId"] = json!(mbid);
+    vm["releaseDate"] = json!(format!(
+        "{}T00:00:00Z",
+        rg["releaseDate"].as_str().unwrap_or("")
+    ));
+    let d = ctx.shared.data.lock().unwrap();
+    super::super::state_writes::overlay_album_request(&d, mbid, &mut vm, true);
+    json(vm)
 }
 
 fn artist_by_request(ctx: &Ctx) -> Response {

@@ -600,8 +600,10 @@ fn claims_of(roles: &[String]) -> Value {
     )
 }
 
-/// `AddRoles`: every enabled claim; an unknown role is an error message.
-fn add_roles(claims: &[Value], roles: &mut Vec<String>) -> Vec<String> {
+/// `AddRoles`: every enabled claim in turn; a role the user already has is
+/// an `IdentityResult` error, one that does not exist throws (`Err`: a 500,
+/// with the roles added so far kept).
+fn add_roles(claims: &[Value], roles: &mut Vec<String>) -> Result<Vec<String>, String> {
     let mut errors = Vec::new();
     for c in claims
         .iter()
@@ -613,10 +615,19 @@ fn add_roles(claims: &[Value], roles: &mut Vec<String>) -> Vec<String> {
                 errors.push(format!("User already in role '{r}'."))
             }
             Some(r) => roles.push(r.to_string()),
-            None => errors.push(format!("Role {} does not exist.", name.to_uppercase())),
+            None => return Err(format!("Role {} does not exist.", name.to_uppercase())),
         }
     }
-    errors
+    Ok(errors)
+}
+
+/// The answer after `AddRoles`.
+fn roles_answer(added: Result<Vec<String>, String>) -> Response {
+    match added {
+        Err(thrown) => error_500(&thrown),
+        Ok(errors) if !errors.is_empty() => json(json!({"successful": false, "errors": errors})),
+        Ok(_) => json(json!({"successful": true, "errors": null})),
+    }
 }
 
 /// Keeps the fake's login table in step with the Identity row.
@@ -695,7 +706,7 @@ fn user_create(ctx: &Ctx) -> Response {
         return identity_error(&format!("Username '{name}' is already taken."));
     }
     let mut roles = Vec::new();
-    let errors = add_roles(&claims, &mut roles);
+    let added = add_roles(&claims, &mut roles);
     let int = |k: &str| field(&body, k).as_i64().unwrap_or(0);
     let country = Some(text(&body, "streamingCountry")).filter(|c| !c.is_empty());
     let quality = match field(&body, "userQualityProfiles") {
@@ -721,10 +732,7 @@ fn user_create(ctx: &Ctx) -> Response {
     }));
     drop(data);
     sync_login(ctx.shared, &name, Some(&password), Some(&roles));
-    if !errors.is_empty() {
-        return json(json!({"successful": false, "errors": errors}));
-    }
-    json(json!({"successful": true, "errors": null}))
+    roles_answer(added)
 }
 
 /// `IdentityController.UpdateUser`: alias, e-mail, the three limits and
@@ -782,19 +790,19 @@ fn user_update(ctx: &Ctx) -> Response {
             claims.remove(i);
         }
     }
-    let errors = add_roles(&claims, &mut roles);
+    let added = add_roles(&claims, &mut roles);
     row["claims"] = claims_of(&roles);
-    if let Some(q) = field(&body, "userQualityProfiles").as_object() {
+    let profiles = field(&body, "userQualityProfiles").as_object();
+    if let (Ok(errors), Some(q)) = (&added, profiles)
+        && errors.is_empty()
+    {
         for (k, v) in q.iter().filter(|(k, _)| *k != "id" && *k != "userId") {
             row["userQualityProfiles"][k] = v.clone();
         }
     }
     drop(data);
     sync_login(ctx.shared, &name, password.as_deref(), Some(&roles));
-    if !errors.is_empty() {
-        return json(json!({"successful": false, "errors": errors}));
-    }
-    json(json!({"successful": true, "errors": null}))
+    roles_answer(added)
 }
 
 /// `IdentityController.DeleteUser` + `UserDeletionEngine`: the user's

@@ -1,13 +1,13 @@
-//! The request state Ombi's search rules put on the details routes
-//! (`GET api/v2/Search/movie/{id}`, `.../tv/moviedb/{id}`,
-//! `.../artist/album/{mbid}`), from the requests the fake holds now: what the
-//! core writes read back before and after a create. Ombi maps the TMDB /
-//! MusicBrainz record (no request flags), then `ExistingRule` copies the
-//! stored request's state onto it (`Ombi.Core/Rule/Rules/Search/ExistingRule.cs`;
+//! The request state Ombi's search rules put on the movie and TV details
+//! routes (`GET api/v2/Search/movie/{id}`, `.../tv/moviedb/{id}`; albums:
+//! `state_writes::overlay_album_request`), from the requests the fake holds
+//! now: what the core writes read back before and after a create. Ombi maps
+//! the TMDB record (no request flags), then `ExistingRule` copies the stored
+//! request's state onto it (`Ombi.Core/Rule/Rules/Search/ExistingRule.cs`;
 //! only TMDB's data is cached, the rules run on every call:
-//! `Ombi.Core/Engine/V2/MovieSearchEngineV2.cs`, `TvSearchEngineV2.cs`,
-//! `MusicSearchEngineV2.cs`). Titles TMDB knows beyond the detailed sample
-//! records are described from what the create routes know of them.
+//! `Ombi.Core/Engine/V2/MovieSearchEngineV2.cs`, `TvSearchEngineV2.cs`).
+//! Titles TMDB knows beyond the detailed sample records are described from
+//! what the create routes know of them.
 
 use serde_json::{Value, json};
 
@@ -126,27 +126,6 @@ pub fn tv_details(d: &Data, tmdb: i64) -> Option<Value> {
                 e["deniedReason"] = c["deniedReason"].clone();
             }
         }
-    }
-    Some(v)
-}
-
-/// `ReleaseGroup` of an album MusicBrainz knows, with its request state.
-pub fn release_group(d: &Data, mbid: &str) -> Option<Value> {
-    let mut v = data::release_group(mbid)?;
-    v["requested"] = json!(false);
-    v["requestId"] = json!(0);
-    v["approved"] = json!(false);
-    v["available"] = json!(false);
-    if let Some(a) = d
-        .requests
-        .albums
-        .iter()
-        .find(|a| a["foreignAlbumId"] == json!(mbid))
-    {
-        v["requested"] = json!(true);
-        v["requestId"] = a["id"].clone();
-        v["approved"] = a["approved"].clone();
-        v["available"] = a["available"].clone();
     }
     Some(v)
 }
