@@ -144,6 +144,27 @@ async fn movie_request_by_an_admin_reads_back_approved() {
     }));
 }
 
+/// The bare API key requests as Ombi's internal `Api` user: said, since
+/// that request is no household member's.
+#[tokio::test]
+async fn movie_request_with_the_bare_api_key_says_whose_it_is() {
+    let rig = as_user(None).await;
+    let env = rig
+        .ok(
+            "write_request_create",
+            json!({"action": "movie", "tmdb_id": 27205}),
+        )
+        .await;
+    let (_, _, req) = only_write(&rig);
+    assert!(req.header("UserName").is_none());
+    assert!(
+        env["warnings"]
+            .to_string()
+            .contains("the request is Ombi's internal API user's"),
+        "{env}"
+    );
+}
+
 #[tokio::test]
 async fn movie_duplicate_is_a_conflict() {
     let rig = as_user(Some("bob")).await;

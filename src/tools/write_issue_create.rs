@@ -7,7 +7,7 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::ctx::reply;
-use super::write_support_core::Media;
+use super::write_support_core::{Media, note_api_user};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -149,10 +149,7 @@ async fn create(ctx: &CallCtx, body: IssueBody) -> Outcome {
         .retryable(false)
         .into());
     };
-    if ctx.ombi_user().is_none() {
-        warnings
-            .push("no acting Ombi user: the issue is reported by Ombi's internal API user".into());
-    }
+    note_api_user(ctx, "the issue is", &mut warnings);
     let mut m = Mutation::new(Done::Completed).message(format!(
         "reported issue {id} (pending); Ombi notifies its admins"
     ));

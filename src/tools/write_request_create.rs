@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::{body_language, not_found, not_found_on_500, reply};
-use super::write_support_core::{Media, existing_request, partly_done, state_phrase};
+use super::write_support_core::{
+    Media, existing_request, note_api_user, partly_done, state_phrase,
+};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{ArgDefault, Field, Ty};
@@ -218,6 +220,9 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     })
 }
 
+/// Whose a create is without an acting user ([`note_api_user`]).
+const CREATED_AS: &str = "the request is";
+
 // ------------------------------------------------------------ what Ombi holds
 
 /// The request state Ombi's search rules put on a title it shows
@@ -293,6 +298,7 @@ struct MovieBody {
 
 async fn movie(ctx: &CallCtx, body: MovieBody) -> Outcome {
     let mut warnings = Vec::new();
+    note_api_user(ctx, CREATED_AS, &mut warnings);
     let is_4k = body.is4k_request;
     if is_4k {
         // Without the feature Ombi half-applies the flag (`docs/ombi-notes.md`).
@@ -382,13 +388,15 @@ async fn album(ctx: &CallCtx, mbid: &str, alias: Option<&str>) -> Outcome {
         name: &name,
         is_4k: false,
     };
+    let mut warnings = Vec::new();
+    note_api_user(ctx, CREATED_AS, &mut warnings);
     let answer = match ctx.upstream.check(&answer) {
-        Ok(r) => return created.completed(ctx, r, Vec::new()).await,
+        Ok(r) => return created.completed(ctx, r, warnings).await,
         Err(e) if e.code == ErrorCode::Conflict => return Err(e.into()),
         Err(e) => (answer, e),
     };
     let after = album_held(ctx, mbid).await;
-    created.settle_failure(ctx, answer, &before, after, Vec::new())
+    created.settle_failure(ctx, answer, &before, after, warnings)
 }
 
 #[derive(Serialize)]
@@ -560,6 +568,7 @@ async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection) -> Outcome {
         .filter(|t| !t.is_empty())
         .unwrap_or_else(|| format!("the show with TMDB id {tmdb_id}"));
     let mut warnings = Vec::new();
+    note_api_user(ctx, CREATED_AS, &mut warnings);
     if show.requested == Some(true) {
         if body.language_profile.is_some() {
             warnings.push(
@@ -774,6 +783,7 @@ async fn collection(ctx: &CallCtx, collection_id: i64) -> Outcome {
         .into());
     }
     let mut warnings = Vec::new();
+    note_api_user(ctx, "the requests are", &mut warnings);
     if members.len() > MAX_MEMBERS {
         warnings.push(format!(
             "{what} has {} movies; only the first {MAX_MEMBERS} are reported on (Ombi requests them all)",

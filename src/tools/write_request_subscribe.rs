@@ -7,7 +7,7 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::reply;
-use super::write_support_core::{Media, existing_request};
+use super::write_support_core::{Media, existing_request, note_api_user};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::{Args, Bundle, ToolDef, action};
@@ -71,11 +71,7 @@ async fn follow(ctx: &CallCtx, media: Media, id: i64, on: bool) -> Outcome {
     ctx.upstream
         .write::<bool>(ctx.acting(), Route::post(path).seg(id))
         .await?;
-    if ctx.ombi_user().is_none() {
-        warnings.push(
-            "no acting Ombi user: the subscription belongs to Ombi's internal API user".into(),
-        );
-    }
+    note_api_user(ctx, "the subscription is", &mut warnings);
     let what = match request.title.as_deref() {
         Some(t) => format!("{t} ({} request {id})", media.noun()),
         None => format!("{} request {id}", media.noun()),

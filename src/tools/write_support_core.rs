@@ -75,6 +75,16 @@ pub async fn existing_request(
     }
 }
 
+/// With a bare API key Ombi acts as its internal `Api` user (an admin whose
+/// requests are approved at once): say whose `what` it is.
+pub fn note_api_user(ctx: &CallCtx, what: &str, warnings: &mut Vec<String>) {
+    if ctx.ombi_user().is_none() {
+        warnings.push(format!(
+            "no acting Ombi user (set `ombi_user` in the peer policy or OMBI_USER_NAME): {what} Ombi's internal API user's"
+        ));
+    }
+}
+
 /// A write that happened only in part: `ok: false`, PARTIAL_FAILURE, with
 /// the mutation (outcome `partial`) as `data`, so the caller sees both.
 pub fn partly_done(m: Mutation, warnings: Vec<String>) -> Failure {
