@@ -156,7 +156,7 @@ fn closures_match_the_documented_examples() {
     ]
     .into();
     assert_eq!(got, want);
-    let s = output_schema(&ombi_mcp::tools::write_vote::DEF);
+    let s = output_schema(&ombi_mcp::tools::write_vote::TOOL.def);
     let got: BTreeSet<&str> = s["$defs"]
         .as_object()
         .unwrap()

@@ -1,4 +1,4 @@
-//! Every action of every served tool, driven by the official MCP Python SDK
+//! Every read action and one action of every served write tool, driven by the official MCP Python SDK
 //! through the real shim and a socket-activated daemon (jwt mode), against the
 //! fake Ombi. The SDK validates each `structuredContent` against the tool's
 //! `outputSchema` and raises on any mismatch, so one bad projection fails here.
@@ -445,6 +445,37 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
             true,
         ),
         ("write_retry_remove", json!({"queue_id": 7}), true),
+        // writes (after the reads: they change the fake's state)
+        (
+            "write_request_create",
+            json!({"action": "movie", "tmdb_id": 27205}),
+            true,
+        ),
+        (
+            "write_request_subscribe",
+            json!({"action": "subscribe", "media": "movie", "request_id": 2}),
+            true,
+        ),
+        (
+            "write_vote",
+            json!({"action": "up", "media": "movie", "request_id": 2}),
+            true,
+        ),
+        (
+            "write_issue_create",
+            json!({"title": "Inception", "description": "No sound", "category_id": 1, "request_type": "movie"}),
+            true,
+        ),
+        (
+            "write_issue_comment",
+            json!({"issue_id": 1, "comment": "Looking into it"}),
+            true,
+        ),
+        (
+            "write_user_preferences",
+            json!({"action": "streaming_country", "country": "GB"}),
+            true,
+        ),
     ]
 }
 
@@ -525,6 +556,8 @@ async fn every_read_action_passes_the_official_sdk_under_socket_activation() {
         ombi_mcp::tools::TOOLS.len(),
         "every served tool is listed: {served:?}"
     );
+    let catalogue: Vec<&str> = ombi_mcp::tools::TOOLS.iter().map(|t| t.def.name).collect();
+    assert_eq!(served, catalogue, "every served tool is listed, in order");
     for tool in &served {
         assert!(
             calls.iter().any(|(t, _, _)| t == tool),

@@ -640,9 +640,15 @@ async fn media_tv_details_by_tmdb_and_by_tvdb() {
         ]
     );
     assert_eq!(it[0]["seasons"].as_array().unwrap().len(), 5);
+    // Ombi's search rules copy the show's requests onto its episodes: S01E01
+    // is in the sample's first child (approved, not available yet).
     assert_eq!(
         it[0]["seasons"][0]["episodes"][0],
-        json!({"episode_number": 1, "title": "S01E01", "requested": false, "available": true})
+        json!({"episode_number": 1, "title": "S01E01", "requested": true, "available": false})
+    );
+    assert_eq!(
+        it[0]["seasons"][0]["episodes"][3],
+        json!({"episode_number": 4, "title": "S01E04", "requested": false, "available": true})
     );
     assert_eq!(
         it[0]["request_targets"],

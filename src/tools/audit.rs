@@ -22,6 +22,8 @@ const ID_ARGUMENTS: &[&str] = &[
     "parent_request_id",
     "target",
     "tmdb_id",
+    "provider",
+    "id",
     "musicbrainz_id",
     "collection_id",
     "issue_id",
@@ -136,6 +138,10 @@ mod tests {
         let s = summary(args.as_object().unwrap(), ID_ARGUMENTS);
         assert_eq!(s, "media=movie target=tv_child:7 tmdb_id=603");
         assert!(!s.contains("secret") && !s.contains("hunter2"));
+        let tv =
+            json!({"action": "tv", "provider": "tmdb", "id": 1399, "selection": {"mode": "all"}});
+        let s = summary(tv.as_object().unwrap(), ID_ARGUMENTS);
+        assert_eq!(s, "provider=tmdb id=1399");
     }
 
     #[test]

@@ -270,12 +270,7 @@ pub async fn body_language(ctx: &CallCtx, language: Option<&str>) -> Option<Stri
     if let Some(lang) = language {
         return Some(lang.to_string());
     }
-    // Keyed by the Ombi instance too: one process may talk to several (tests).
-    let who = format!(
-        "{}\u{0}{}",
-        ctx.upstream.base_url(),
-        ctx.acting().unwrap_or("")
-    );
+    let who = language_key(ctx);
     if let Some(lang) = USER_LANGUAGE.get(&who) {
         return lang;
     }
@@ -289,6 +284,22 @@ pub async fn body_language(ctx: &CallCtx, language: Option<&str>) -> Option<Stri
         .filter(|l| !l.trim().is_empty());
     USER_LANGUAGE.put(who, lang.clone());
     lang
+}
+
+/// The cache key of the acting user's language: keyed by the Ombi instance
+/// too, as one process may talk to several (tests).
+fn language_key(ctx: &CallCtx) -> String {
+    format!(
+        "{}\u{0}{}",
+        ctx.upstream.base_url(),
+        ctx.acting().unwrap_or("")
+    )
+}
+
+/// Records the acting user's new language (after they changed it), so the
+/// next search uses it at once.
+pub fn remember_language(ctx: &CallCtx, language: &str) {
+    USER_LANGUAGE.put(language_key(ctx), Some(language.to_string()));
 }
 
 /// The acting users' languages, kept briefly so a search costs one Ombi

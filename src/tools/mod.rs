@@ -9,6 +9,8 @@
 
 mod audit;
 mod ctx;
+mod write_support_admin;
+mod write_support_core;
 mod write_support_mod;
 
 pub mod read_discover;
@@ -43,8 +45,6 @@ pub mod write_settings_patch;
 pub mod write_user_manage;
 pub mod write_user_preferences;
 pub mod write_vote;
-
-mod write_support_admin;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::LazyLock;
@@ -83,6 +83,12 @@ pub static TOOLS: &[&Tool] = &[
     &read_users::TOOL,
     &read_library::TOOL,
     &read_server::TOOL,
+    &write_request_create::TOOL,
+    &write_request_subscribe::TOOL,
+    &write_vote::TOOL,
+    &write_issue_create::TOOL,
+    &write_issue_comment::TOOL,
+    &write_user_preferences::TOOL,
     // moderation
     &read_integration::TOOL,
     &write_request_moderate::TOOL,
@@ -101,21 +107,9 @@ pub static TOOLS: &[&Tool] = &[
     &write_retry_remove::TOOL,
 ];
 
-/// Tools defined but not served yet (no handler): never listed nor callable;
-/// the contract tests hold their definitions to the same rules.
-pub static UNSERVED: &[&ToolDef] = &[
-    &write_request_create::DEF,
-    &write_request_subscribe::DEF,
-    &write_vote::DEF,
-    &write_issue_create::DEF,
-    &write_issue_comment::DEF,
-    &write_user_preferences::DEF,
-];
-
-/// Every tool definition: the served ones, then the unserved. For tests and
-/// documentation that hold every definition to the contract.
+/// Every tool definition, in catalogue order.
 pub fn definitions() -> impl Iterator<Item = &'static ToolDef> {
-    TOOLS.iter().map(|t| &t.def).chain(UNSERVED.iter().copied())
+    TOOLS.iter().map(|t| &t.def)
 }
 
 /// The served tool of that name.

@@ -258,18 +258,7 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
     // Set when the tv_parent answer had more children than one page holds.
     let mut cut_total = None;
     let records = match kind {
-        "movie" => {
-            let m = ctx
-                .upstream
-                .get_json::<MovieRequest>(
-                    ctx.acting(),
-                    Route::get("api/v1/Request/movie/info").seg(id),
-                )
-                .await
-                .map_err(|e| unknown_id_500(e, "movie request", id))?
-                .ok_or_else(|| not_found("movie request", id))?;
-            vec![proj::movie(m).map_err(|_| not_found("movie request", id))?]
-        }
+        "movie" => vec![movie_by_id(ctx, id).await?],
         "tv_parent" => {
             let p = ctx
                 .upstream
@@ -318,6 +307,20 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
 
 fn not_found(what: &str, id: i64) -> ToolError {
     ToolError::new(ErrorCode::NotFound, format!("no {what} with id {id}"))
+}
+
+/// One movie request by id (NOT_FOUND when Ombi does not know it).
+pub(super) async fn movie_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+    let m = ctx
+        .upstream
+        .get_json::<MovieRequest>(
+            ctx.acting(),
+            Route::get("api/v1/Request/movie/info").seg(id),
+        )
+        .await
+        .map_err(|e| unknown_id_500(e, "movie request", id))?
+        .ok_or_else(|| not_found("movie request", id))?;
+    proj::movie(m).map_err(|_| not_found("movie request", id))
 }
 
 /// The parent of TV child `id`: the bounded scan of the v2 TV list, else (a

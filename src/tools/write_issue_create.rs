@@ -1,45 +1,159 @@
-//! `write_issue_create`: its definition. Not served yet: it is in no tool list until its
-//! handler exists.
+//! `write_issue_create`: report an issue as the acting user. Ombi stores
+//! what the body says for `status`, `id` and the resolved date, so only the
+//! fields this tool sets are sent; the category is checked first (an unknown
+//! one fails inside Ombi's database).
 
+use futures::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+
+use super::ctx::reply;
+use super::write_support_core::{Media, note_api_user};
+use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Bundle, ToolDef, action};
-use crate::contract::Family;
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::{Family, Outcome, ToolError};
+use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::projection::reference::IssueCategory;
+use crate::upstream::Route;
 
-pub static DEF: ToolDef = ToolDef {
-    name: "write_issue_create",
-    title: "Report an issue",
-    bundle: Bundle::Core,
-    destructive: false,
-    description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`.",
-    families: &[Family::Mutation],
-    params: &[
-        Field::opt(
-            "title",
-            Ty::Str { min: 1, max: 200 },
-            "Title of the media the issue is about.",
-        ),
-        Field::opt(
-            "description",
-            Ty::Str { min: 1, max: 4000 },
-            "What is wrong.",
-        ),
-        CATEGORY_ID,
-        REQUEST_TYPE,
-        Field::opt(
-            "subject",
-            Ty::Str { min: 1, max: 200 },
-            "Short subject line.",
-        ),
-        REQUEST_ID,
-        PROVIDER_ID,
-    ],
-    actions: &[action(
-        "create",
-        "report an issue",
-        &["title", "description", "category_id", "request_type"],
-        &["subject", "request_id", "provider_id"],
-    )],
-    default_action: None,
-    check: None,
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "write_issue_create",
+        title: "Report an issue",
+        bundle: Bundle::Core,
+        destructive: false,
+        description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`.",
+        families: &[Family::Mutation],
+        params: &[
+            Field::opt(
+                "title",
+                Ty::Str { min: 1, max: 200 },
+                "Title of the media the issue is about.",
+            ),
+            Field::opt(
+                "description",
+                Ty::Str { min: 1, max: 4000 },
+                "What is wrong.",
+            ),
+            CATEGORY_ID,
+            REQUEST_TYPE,
+            Field::opt(
+                "subject",
+                Ty::Str { min: 1, max: 200 },
+                "Short subject line.",
+            ),
+            REQUEST_ID,
+            PROVIDER_ID,
+        ],
+        actions: &[action(
+            "create",
+            "report an issue",
+            &["title", "description", "category_id", "request_type"],
+            &["subject", "request_id", "provider_id"],
+        )],
+        default_action: None,
+        check: None,
+    },
+    run: handle,
 };
+
+/// The action, as validated arguments deserialize into it.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Create {
+        title: String,
+        description: String,
+        category_id: i64,
+        request_type: Media,
+        subject: Option<String>,
+        request_id: Option<i64>,
+        provider_id: Option<String>,
+    },
+}
+
+/// The `Issues` fields this tool sets; the rest (status pending, dates,
+/// reporter) are left to Ombi.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct IssueBody {
+    title: String,
+    request_type: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subject: Option<String>,
+    description: String,
+    issue_category_id: i64,
+}
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.parse::<Action>()? {
+            Action::Create {
+                title,
+                description,
+                category_id,
+                request_type,
+                subject,
+                request_id,
+                provider_id,
+            } => {
+                let body = IssueBody {
+                    title,
+                    request_type: request_type.code(),
+                    provider_id,
+                    request_id,
+                    subject,
+                    description,
+                    issue_category_id: category_id,
+                };
+                create(ctx, body).await
+            }
+        }
+    })
+}
+
+async fn create(ctx: &CallCtx, body: IssueBody) -> Outcome {
+    let mut warnings = Vec::new();
+    let categories = ctx
+        .read_list::<IssueCategory>(Route::get("api/v1/Issues/categories"), &mut warnings)
+        .await?;
+    if !categories
+        .value
+        .iter()
+        .any(|c| c.id == Some(body.issue_category_id))
+    {
+        return Err(ToolError::invalid(
+            "/category_id",
+            format!(
+                "Ombi has no issue category {}: take one from read_reference issue_categories",
+                body.issue_category_id
+            ),
+        )
+        .into());
+    }
+    let id = ctx
+        .upstream
+        .write_json::<i64>(ctx.acting(), Route::post("api/v1/Issues").json(&body))
+        .await?
+        .filter(|i| *i > 0);
+    let Some(id) = id else {
+        return Err(ToolError::new(
+            crate::contract::ErrorCode::UnknownOutcome,
+            "Ombi answered POST api/v1/Issues without the new issue's id; read_issues shows whether it was created",
+        )
+        .retryable(false)
+        .into());
+    };
+    note_api_user(ctx, "the issue is", &mut warnings);
+    let mut m = Mutation::new(Done::Completed).message(format!(
+        "reported issue {id} (pending); Ombi notifies its admins"
+    ));
+    m.issue_id = Some(id);
+    m.category_id = Some(body.issue_category_id);
+    Ok(reply(m.into_data(), warnings, false))
+}

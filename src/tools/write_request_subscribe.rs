@@ -1,27 +1,89 @@
-//! `write_request_subscribe`: its definition. Not served yet: it is in no tool list until its
-//! handler exists.
+//! `write_request_subscribe`: follow or stop following a movie or TV request
+//! (notifications about it). Ombi's routes answer `true` for any id, even an
+//! unknown one, so the request is read first (see `docs/ombi-notes.md`,
+//! "Subscriptions and votes").
 
+use futures::future::BoxFuture;
+use serde::Deserialize;
+
+use super::ctx::reply;
+use super::write_support_core::{Media, existing_request, note_api_user};
+use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
-use crate::catalogue::{Bundle, ToolDef, action};
-use crate::contract::Family;
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::{Family, Outcome};
+use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::upstream::Route;
 
-pub static DEF: ToolDef = ToolDef {
-    name: "write_request_subscribe",
-    title: "Subscribe to a request",
-    bundle: Bundle::Core,
-    destructive: true,
-    description: "Subscribe to (or unsubscribe from) notifications about someone's request, e.g. to hear when a title you also want becomes available.",
-    families: &[Family::Mutation],
-    params: &[MEDIA_MOVIE_TV, REQUEST_ID],
-    actions: &[
-        action("subscribe", "get notified", &["media", "request_id"], &[]),
-        action(
-            "unsubscribe",
-            "stop notifications",
-            &["media", "request_id"],
-            &[],
-        ),
-    ],
-    default_action: None,
-    check: None,
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "write_request_subscribe",
+        title: "Subscribe to a request",
+        bundle: Bundle::Core,
+        destructive: true,
+        description: "Subscribe to (or unsubscribe from) notifications about someone's request, e.g. to hear when a title you also want becomes available.",
+        families: &[Family::Mutation],
+        params: &[MEDIA_MOVIE_TV, REQUEST_ID],
+        actions: &[
+            action("subscribe", "get notified", &["media", "request_id"], &[]),
+            action(
+                "unsubscribe",
+                "stop notifications",
+                &["media", "request_id"],
+                &[],
+            ),
+        ],
+        default_action: None,
+        check: None,
+    },
+    run: handle,
 };
+
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Subscribe { media: Media, request_id: i64 },
+    Unsubscribe { media: Media, request_id: i64 },
+}
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.parse::<Action>()? {
+            Action::Subscribe { media, request_id } => follow(ctx, media, request_id, true).await,
+            Action::Unsubscribe { media, request_id } => {
+                follow(ctx, media, request_id, false).await
+            }
+        }
+    })
+}
+
+async fn follow(ctx: &CallCtx, media: Media, id: i64, on: bool) -> Outcome {
+    let mut warnings = Vec::new();
+    let request = existing_request(ctx, media, id, &mut warnings).await?;
+    let path = match (media, on) {
+        (Media::Movie, true) => "api/v1/Request/movie/subscribe",
+        (Media::Movie, false) => "api/v1/Request/movie/unsubscribe",
+        (_, true) => "api/v1/Request/tv/subscribe",
+        (_, false) => "api/v1/Request/tv/unsubscribe",
+    };
+    // Ombi writes (or removes) the subscription, then answers `true`.
+    ctx.upstream
+        .write::<bool>(ctx.acting(), Route::post(path).seg(id))
+        .await?;
+    note_api_user(ctx, "the subscription is", &mut warnings);
+    let what = match request.title.as_deref() {
+        Some(t) => format!("{t} ({} request {id})", media.noun()),
+        None => format!("{} request {id}", media.noun()),
+    };
+    let message = if on {
+        format!("subscribed to notifications about {what}")
+    } else {
+        format!("unsubscribed from notifications about {what}")
+    };
+    let mut m = Mutation::new(Done::Completed)
+        .on_request(media.kind(), id)
+        .message(message);
+    m.upstream_result = Some(true);
+    Ok(reply(m.into_data(), warnings, false))
+}

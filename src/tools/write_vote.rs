@@ -1,22 +1,186 @@
-//! `write_vote`: its definition. Not served yet: it is in no tool list until its
-//! handler exists.
+//! `write_vote`: vote a pending request up or down as the acting user.
+//! Ombi answers success and records nothing when voting is off, never checks
+//! that the request exists, and finds the caller's earlier vote by request id
+//! alone (whatever the media): all checked or reported here (see
+//! `docs/ombi-notes.md`, "Subscriptions and votes" and "A vote on a request
+//! that is no longer pending re-approves it").
+// `Outcome`'s error side (`Failure`) is the shared handler contract.
+#![allow(clippy::result_large_err)]
 
-use crate::catalogue::params::*;
-use crate::catalogue::{Bundle, ToolDef, action};
-use crate::contract::Family;
+use futures::future::BoxFuture;
+use serde::Deserialize;
 
-pub static DEF: ToolDef = ToolDef {
-    name: "write_vote",
-    title: "Vote on a request",
-    bundle: Bundle::Core,
-    destructive: true,
-    description: "Vote a pending request up or down (replaces your earlier vote); only when the server has voting enabled.",
-    families: &[Family::Mutation],
-    params: &[MEDIA, REQUEST_ID],
-    actions: &[
-        action("up", "vote for", &["media", "request_id"], &[]),
-        action("down", "vote against", &["media", "request_id"], &[]),
-    ],
-    default_action: None,
-    check: None,
+use super::ctx::reply;
+use super::write_support_core::{
+    Media, caller_id, existing_request, is_pending, partly_done, state_phrase,
 };
+use super::{CallCtx, Tool};
+use crate::catalogue::params::*;
+use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::{ErrorCode, Family, Outcome, ToolError};
+use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::projection::votes::VoteRow;
+use crate::upstream::{Route, VoteEngineResult};
+
+pub static TOOL: Tool = Tool {
+    def: ToolDef {
+        name: "write_vote",
+        title: "Vote on a request",
+        bundle: Bundle::Core,
+        destructive: true,
+        description: "Vote a pending request up or down (replaces your earlier vote); only when the server has voting enabled. An upvote also subscribes you to the request's notifications and can approve it at once (and send it to Radarr/Sonarr/Lidarr) when its votes reach the server's threshold; a downvote unsubscribes you.",
+        families: &[Family::Mutation],
+        params: &[MEDIA, REQUEST_ID],
+        actions: &[
+            action("up", "vote for", &["media", "request_id"], &[]),
+            action("down", "vote against", &["media", "request_id"], &[]),
+        ],
+        default_action: None,
+        check: None,
+    },
+    run: handle,
+};
+
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Up { media: Media, request_id: i64 },
+    Down { media: Media, request_id: i64 },
+}
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.parse::<Action>()? {
+            Action::Up { media, request_id } => vote(ctx, media, request_id, true).await,
+            Action::Down { media, request_id } => vote(ctx, media, request_id, false).await,
+        }
+    })
+}
+
+/// `VoteEngine.UpVote`'s answer when the vote was saved and the approval it
+/// triggered failed.
+const VOTED_NOT_APPROVED: &str = "Voted succesfully but could not approve!";
+
+/// `VoteType`: 0 up, 1 down.
+const UPVOTE: i64 = 0;
+
+async fn vote(ctx: &CallCtx, media: Media, id: i64, up: bool) -> Outcome {
+    ctx.require_ombi_user()?;
+    if !ctx.switch_on("api/v1/Settings/voteenabled").await? {
+        return Err(ToolError::new(
+            ErrorCode::UnsupportedCapability,
+            "voting is off in this Ombi (Settings → Vote); Ombi would answer success and record nothing",
+        )
+        .into());
+    }
+    let mut warnings = Vec::new();
+    let before = existing_request(ctx, media, id, &mut warnings).await?;
+    if !is_pending(&before) {
+        return Err(ToolError::invalid(
+            "/request_id",
+            format!(
+                "{} request {id} is {}; only pending requests take votes",
+                media.noun(),
+                state_phrase(&before, false)
+            ),
+        )
+        .into());
+    }
+    let me = caller_id(ctx).await?;
+    let others = votes_elsewhere(ctx, media, id, &me, &mut warnings).await?;
+    let path = if up {
+        "api/v1/Vote/up"
+    } else {
+        "api/v1/Vote/down"
+    };
+    let answer = ctx
+        .upstream
+        .write_answer::<VoteEngineResult>(
+            ctx.acting(),
+            Route::post(path).seg(media.segment()).seg(id),
+        )
+        .await?;
+    let r = &answer.value;
+    let mut m = Mutation::new(Done::Completed).on_request(media.kind(), id);
+    m.upstream_result = Some(r.result);
+    m.upstream_is_error = Some(r.is_error);
+    let what = format!("{} request {id}", media.noun());
+    if r.error_message.as_deref() == Some(VOTED_NOT_APPROVED) {
+        m.outcome = Done::Partial;
+        let m = m.message(format!(
+            "your upvote on {what} was recorded and reached the approval threshold, but Ombi could not approve it"
+        ));
+        return Err(partly_done(m, warnings));
+    }
+    if let Err(mut e) = ctx.upstream.check(&answer) {
+        if !others.is_empty() {
+            e.message = format!(
+                "{}; Ombi finds your earlier vote by request id alone, and you have one on the {} with the same id",
+                e.message,
+                others.join(" and ")
+            );
+        }
+        return Err(e.into());
+    }
+    if !others.is_empty() {
+        warnings.push(format!(
+            "Ombi finds your earlier vote by request id alone, whatever the media: your vote on the {} \
+             with the same id may have been deleted by this one (read_votes for_request shows what is left)",
+            others.join(" and ")
+        ));
+    }
+    let mut message = if up {
+        format!("upvoted {what}; Ombi also subscribed you to it")
+    } else {
+        format!("downvoted {what}; Ombi also unsubscribed you from it")
+    };
+    if up {
+        // An upvote approves the request once its votes reach the threshold.
+        match existing_request(ctx, media, id, &mut warnings).await {
+            Ok(after) if !is_pending(&after) => {
+                message.push_str(&format!(
+                    "; the request is {} now",
+                    state_phrase(&after, false)
+                ));
+            }
+            Ok(_) => message.push_str("; it is still waiting for approval"),
+            Err(e) => warnings.push(format!("the request could not be read back: {}", e.message)),
+        }
+    }
+    Ok(reply(m.message(message).into_data(), warnings, false))
+}
+
+/// The other media types on which the caller has a vote with this same
+/// request id ("album request 12"): Ombi's vote lookup would hit them.
+async fn votes_elsewhere(
+    ctx: &CallCtx,
+    media: Media,
+    id: i64,
+    me: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<String>, ToolError> {
+    let mut found = Vec::new();
+    for other in [Media::Movie, Media::Tv, Media::Album] {
+        if other == media {
+            continue;
+        }
+        // The read routes say `music` where the vote routes say `album`.
+        let segment = match other {
+            Media::Album => "music",
+            o => o.segment(),
+        };
+        let rows = ctx
+            .read_list::<VoteRow>(Route::get("api/v1/Vote").seg(segment).seg(id), warnings)
+            .await?;
+        if let Some(v) = rows.value.iter().find(|v| v.user_id.as_deref() == Some(me)) {
+            let kind = if v.vote_type == Some(UPVOTE) {
+                "upvote"
+            } else {
+                "downvote"
+            };
+            found.push(format!("{} request {id} ({kind})", other.noun()));
+        }
+    }
+    Ok(found)
+}

@@ -276,6 +276,10 @@ pub struct RequestEngineResult {
 /// `errorCode` values that mean "it already exists" (catalogue: CONFLICT).
 const CONFLICT_CODES: &[&str] = &["AlreadyRequested", "EpisodesAlreadyRequested"];
 
+/// Ombi's TV request rules report a duplicate with this text and no
+/// `errorCode` (see `docs/ombi-notes.md`, "TV creates"): also CONFLICT.
+const CONFLICT_TEXT: &str = "We already have episodes requested from series";
+
 impl BusinessResult for RequestEngineResult {
     fn check(self, status: u16) -> Result<Self, ToolError> {
         let has_error_text = self
@@ -287,6 +291,9 @@ impl BusinessResult for RequestEngineResult {
         }
         let text = self.error_message.as_deref().or(self.message.as_deref());
         let mut err = rejected(status, text, "the request was not accepted");
+        if text.is_some_and(|t| t.starts_with(CONFLICT_TEXT)) {
+            err.code = ErrorCode::Conflict;
+        }
         if let Some(code) = self.error_code.as_deref() {
             if CONFLICT_CODES.contains(&code) {
                 err.code = ErrorCode::Conflict;
@@ -396,6 +403,11 @@ mod tests {
         let e = only_msg.check(200).unwrap_err();
         assert_eq!(e.code, ErrorCode::UpstreamRejected);
         assert!(!e.message.contains("Password=x"));
+        let tv_dup: RequestEngineResult = serde_json::from_str(
+            r#"{"result":false,"isError":true,"errorMessage":"We already have episodes requested from series Dark","errorCode":null,"requestId":0}"#,
+        )
+        .unwrap();
+        assert_eq!(tv_dup.check(200).unwrap_err().code, ErrorCode::Conflict);
         assert!(false.check(200).is_err());
         let id: IdentityResult =
             serde_json::from_str(r#"{"errors":["Passwords must be 8 long"],"successful":false}"#)

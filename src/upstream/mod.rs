@@ -58,6 +58,13 @@ impl std::fmt::Debug for Upstream {
     }
 }
 
+/// A write's answer with its HTTP status ([`Upstream::write_answer`]).
+#[derive(Debug)]
+pub struct Answer<R> {
+    pub value: R,
+    pub status: u16,
+}
+
 /// Why one attempt failed: a transport error may be retried (reads), a
 /// final error is returned as is.
 enum Failed {
@@ -91,7 +98,6 @@ impl Upstream {
         })
     }
 
-    /// `OMBI_URL`, ending in `/`.
     /// The Ombi user a call acting as `acting_user` is attributed to: the
     /// logged-in user (jwt), the `UserName` it sends (api_key: the peer's
     /// `ombi_user`, else `OMBI_USER_NAME`), or `None` for a bare API key,
@@ -103,6 +109,13 @@ impl Upstream {
         }
     }
 
+    /// Whether this client authenticates with the API key (headers such as
+    /// `ApiAlias` only count next to an `ApiKey` header).
+    pub fn uses_api_key(&self) -> bool {
+        matches!(self.session, Session::ApiKey { .. })
+    }
+
+    /// `OMBI_URL`, ending in `/`.
     pub fn base_url(&self) -> &Url {
         &self.base
     }
@@ -210,10 +223,33 @@ impl Upstream {
         acting_user: Option<&str>,
         route: Route,
     ) -> Result<R, ToolError> {
+        let answer = self.write_answer::<R>(acting_user, route).await?;
+        answer.value.check(answer.status).map_err(|e| self.scrub(e))
+    }
+
+    /// [`Upstream::write`]'s verdict on an answer from
+    /// [`Upstream::write_answer`], which stays available to the caller.
+    pub fn check<R: BusinessResult + Clone>(&self, answer: &Answer<R>) -> Result<R, ToolError> {
+        answer
+            .value
+            .clone()
+            .check(answer.status)
+            .map_err(|e| self.scrub(e))
+    }
+
+    /// A mutation's business result as Ombi answered it, not yet checked:
+    /// for the tools that must look inside a failure (a create that was
+    /// saved and then failed to send still carries its id). An empty answer
+    /// after the write was sent is `UNKNOWN_OUTCOME`.
+    pub async fn write_answer<R: DeserializeOwned>(
+        &self,
+        acting_user: Option<&str>,
+        route: Route,
+    ) -> Result<Answer<R>, ToolError> {
         let resp = self.send(acting_user, route).await?;
         let status = resp.status;
         match resp.json::<R>() {
-            Ok(Some(r)) => r.check(status),
+            Ok(Some(value)) => Ok(Answer { value, status }),
             Ok(None) => Err(ToolError::new(
                 ErrorCode::UnknownOutcome,
                 format!(
@@ -288,6 +324,12 @@ impl Upstream {
                 ))
             }
         }
+    }
+
+    /// Text from Ombi (a business message, a title) made safe to show:
+    /// sanitized, bounded, and without any of our own secrets.
+    pub fn clean(&self, raw: &str) -> String {
+        self.session.scrub(&sanitize::sanitize(raw))
     }
 
     fn scrub(&self, mut e: ToolError) -> ToolError {
@@ -451,6 +493,9 @@ impl Upstream {
             .request(route.method.clone(), url.clone())
             .headers(auth)
             .header(ACCEPT, accept);
+        for (name, value) in &route.headers {
+            req = req.header(*name, value.as_str());
+        }
         if let Some(Ok(body)) = &route.body {
             req = req
                 .header(CONTENT_TYPE, "application/json")

@@ -32,6 +32,9 @@ pub struct Route {
     /// Argument segments, each percent-encoded as exactly one segment.
     pub(crate) segs: Vec<String>,
     pub(crate) query: Vec<(&'static str, String)>,
+    /// Extra request headers (Ombi's `ApiAlias`), checked in [`Route::url`]
+    /// so a bad value fails before anything is sent.
+    pub(crate) headers: Vec<(&'static str, String)>,
     /// The JSON body, or why it could not be encoded (reported at send time).
     pub(crate) body: Option<Result<Vec<u8>, String>>,
     pub(crate) kind: Kind,
@@ -45,6 +48,7 @@ impl Route {
             path: path.trim_matches('/'),
             segs: Vec::new(),
             query: Vec::new(),
+            headers: Vec::new(),
             body: None,
             kind,
             accept: Accept::Json,
@@ -87,6 +91,12 @@ impl Route {
         self
     }
 
+    /// Adds a request header (a plain value, not a secret).
+    pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Route {
+        self.headers.push((name, value.into()));
+        self
+    }
+
     /// Sends `body` as JSON.
     pub fn json(mut self, body: &impl Serialize) -> Route {
         self.body = Some(serde_json::to_vec(body).map_err(|e| e.to_string()));
@@ -112,6 +122,15 @@ impl Route {
         if let Some(Err(e)) = &self.body {
             return Err(ToolError::internal(format!(
                 "cannot encode the body of {self}: {e}"
+            )));
+        }
+        if let Some((name, _)) = self
+            .headers
+            .iter()
+            .find(|(_, v)| reqwest::header::HeaderValue::from_str(v).is_err())
+        {
+            return Err(ToolError::internal(format!(
+                "the {name} header of {self} cannot carry its value"
             )));
         }
         let mut url = base

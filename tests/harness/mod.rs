@@ -300,19 +300,20 @@ pub fn run_shim(
     wait_output(child, Duration::from_secs(20))
 }
 
-pub fn wait_output(mut child: Child, limit: Duration) -> ShimRun {
-    let deadline = Instant::now() + limit;
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("process did not exit within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
+/// Waits for `child` and collects its output. Its pipes are drained while
+/// it runs: a child blocked on a full stdout pipe (a `tools/list` reply is
+/// larger than the 64 KiB a pipe holds) would otherwise never exit.
+pub fn wait_output(child: Child, limit: Duration) -> ShimRun {
+    let pid = Pid::from_raw(child.id() as i32);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let Ok(out) = rx.recv_timeout(limit) else {
+        let _ = kill(pid, Signal::SIGKILL);
+        panic!("process did not exit within {limit:?}");
+    };
+    let out = out.unwrap();
     ShimRun {
         status: out.status,
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

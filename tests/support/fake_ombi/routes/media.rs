@@ -455,7 +455,8 @@ fn collection(ctx: &Ctx) -> Response {
 }
 
 fn movie_details(ctx: &Ctx) -> Response {
-    data::movie_full(ctx.int("movieDbId"))
+    let data = ctx.shared.data.lock().unwrap();
+    super::writes_core_search::movie_details(&data, ctx.int("movieDbId"))
         .map(json)
         .unwrap_or_else(no_content)
 }
@@ -482,7 +483,8 @@ fn movie_by_request(ctx: &Ctx) -> Response {
 }
 
 fn tv_details(ctx: &Ctx) -> Response {
-    data::tv_full(ctx.int("moviedbid"))
+    let data = ctx.shared.data.lock().unwrap();
+    super::writes_core_search::tv_details(&data, ctx.int("moviedbid"))
         .map(json)
         .unwrap_or_else(no_content)
 }

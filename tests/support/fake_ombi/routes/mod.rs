@@ -15,6 +15,7 @@ pub mod users;
 pub mod votes;
 pub mod writes_admin;
 pub mod writes_core;
+pub mod writes_core_search;
 pub mod writes_moderation;
 
 use std::collections::HashMap;
