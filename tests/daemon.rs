@@ -415,6 +415,11 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
             "OMBI_HTTP_TIMEOUT",
         ),
         (
+            vec![("OMBI_MCP_INIT_TIMEOUT", "0")],
+            vec![],
+            "OMBI_MCP_INIT_TIMEOUT",
+        ),
+        (
             vec![("OMBI_MCP_POLICY", "/nonexistent/policy.json")],
             vec![],
             "OMBI_MCP_POLICY",

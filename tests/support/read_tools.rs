@@ -51,6 +51,7 @@ impl Harness {
             bundles: BundleSet::all(),
             read_only: false,
             http_timeout: Duration::from_secs(10),
+            init_timeout: Duration::from_secs(30),
             socket: "/nonexistent/mcp.sock".into(),
             policy_file: None,
             warnings: Vec::new(),
