@@ -133,3 +133,16 @@ proptest! {
         }
     }
 }
+
+/// Found by the property above: an argument whose name is empty is refused
+/// with the JSON Pointer `/` (RFC 6901: the member named ""), not with an
+/// empty or missing field.
+#[test]
+fn an_argument_with_an_empty_name_is_named_by_the_pointer_slash() {
+    let args: Map<String, Value> = [(String::new(), Value::Null)].into_iter().collect();
+    for def in &TOOLS {
+        let e = def.validate(Some(&args)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument, "{}", def.name);
+        assert_eq!(e.field.as_deref(), Some("/"), "{}", def.name);
+    }
+}
