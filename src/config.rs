@@ -17,7 +17,9 @@ use crate::secrets::{self, SecretString};
 
 pub const DEFAULT_SOCKET: &str = "/run/ombi-mcp/mcp.sock";
 pub const DEFAULT_HTTP_TIMEOUT_SECS: u64 = 30;
-const MAX_HTTP_TIMEOUT_SECS: u64 = 600;
+const MAX_TIMEOUT_SECS: u64 = 600;
+/// How long a connection may take to complete `initialize` (`OMBI_MCP_INIT_TIMEOUT`).
+pub const DEFAULT_INIT_TIMEOUT_SECS: u64 = 30;
 
 /// Credential names under `$CREDENTIALS_DIRECTORY` (systemd `LoadCredential=`).
 pub const CREDENTIAL_PASSWORD: &str = "ombi-password";
@@ -75,6 +77,8 @@ pub struct Config {
     /// `OMBI_READ_ONLY`: hides every `write_*` tool from every peer.
     pub read_only: bool,
     pub http_timeout: Duration,
+    /// A connection that has not completed `initialize` by then is closed.
+    pub init_timeout: Duration,
     pub socket: PathBuf,
     pub policy_file: Option<PathBuf>,
     /// Non-fatal findings to log once logging is up (e.g. a plain secret variable).
@@ -125,6 +129,7 @@ const VARS: &[&str] = &[
     "OMBI_BUNDLES",
     "OMBI_READ_ONLY",
     "OMBI_HTTP_TIMEOUT",
+    "OMBI_MCP_INIT_TIMEOUT",
     "OMBI_MCP_SOCKET",
     "OMBI_MCP_POLICY",
     "CREDENTIALS_DIRECTORY",
@@ -212,20 +217,8 @@ impl Config {
                 ConfigError::new("OMBI_READ_ONLY", format!("{v:?} is not true or false"))
             })?,
         };
-        let http_timeout = match env.get("OMBI_HTTP_TIMEOUT") {
-            None => Duration::from_secs(DEFAULT_HTTP_TIMEOUT_SECS),
-            Some(v) => match v.trim().parse::<u64>() {
-                Ok(n) if (1..=MAX_HTTP_TIMEOUT_SECS).contains(&n) => Duration::from_secs(n),
-                _ => {
-                    return Err(ConfigError::new(
-                        "OMBI_HTTP_TIMEOUT",
-                        format!(
-                            "{v:?} is not a whole number of seconds from 1 to {MAX_HTTP_TIMEOUT_SECS}"
-                        ),
-                    ));
-                }
-            },
-        };
+        let http_timeout = parse_seconds(env, "OMBI_HTTP_TIMEOUT", DEFAULT_HTTP_TIMEOUT_SECS)?;
+        let init_timeout = parse_seconds(env, "OMBI_MCP_INIT_TIMEOUT", DEFAULT_INIT_TIMEOUT_SECS)?;
         let auth = parse_auth(env, &mut warnings)?;
         let socket = socket_override
             .or_else(|| env.get("OMBI_MCP_SOCKET").map(PathBuf::from))
@@ -240,10 +233,25 @@ impl Config {
             bundles,
             read_only,
             http_timeout,
+            init_timeout,
             socket,
             policy_file,
             warnings,
         })
+    }
+}
+
+/// A whole number of seconds from 1 to 600, or `default` when unset.
+fn parse_seconds(env: &Env, var: &str, default: u64) -> Result<Duration, ConfigError> {
+    match env.get(var) {
+        None => Ok(Duration::from_secs(default)),
+        Some(v) => match v.trim().parse::<u64>() {
+            Ok(n) if (1..=MAX_TIMEOUT_SECS).contains(&n) => Ok(Duration::from_secs(n)),
+            _ => Err(ConfigError::new(
+                var,
+                format!("{v:?} is not a whole number of seconds from 1 to {MAX_TIMEOUT_SECS}"),
+            )),
+        },
     }
 }
 
@@ -418,6 +426,7 @@ mod tests {
         );
         assert_eq!(c.bundles, BundleSet::only(Bundle::Core));
         assert_eq!(c.http_timeout, Duration::from_secs(30));
+        assert_eq!(c.init_timeout, Duration::from_secs(30));
         assert!(
             !c.warnings.is_empty(),
             "plain OMBI_API_KEY must be warned about"

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::service::serve_server_with_ct;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use sd_notify::NotifyState;
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::Semaphore;
@@ -15,21 +14,26 @@ use tokio_util::task::TaskTracker;
 use tracing::{error, info, warn};
 
 use crate::server::{App, McpService, Session};
+use crate::transport::frame::FramedTransport;
 use crate::transport::listener::Listener;
 use crate::transport::policy::{PeerCred, Policy, lookup_user};
 
 /// Longest JSON-RPC line a client may send; tool arguments are small.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
-/// Sessions served at once; more are refused (and logged) to bound memory.
+/// Sessions served at once, to bound memory; further connections wait in
+/// the listen backlog until one ends.
 pub const MAX_SESSIONS: usize = 64;
 /// How long in-flight tool calls may run on after SIGTERM.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs until SIGTERM/SIGINT (or `shutdown` is cancelled), then drains.
+/// A connection that has not completed `initialize` within `init_timeout`
+/// is closed, so a silent or half-open peer cannot hold a session slot.
 pub async fn run(
     listener: Listener,
     policy: Arc<Policy>,
     app: Arc<App>,
+    init_timeout: Duration,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     let Listener {
@@ -51,20 +55,33 @@ pub async fn run(
     let sessions_ct = CancellationToken::new();
     let sessions = TaskTracker::new();
     let slots = Arc::new(Semaphore::new(MAX_SESSIONS));
+    let mut saturated = false;
     loop {
+        // Take a slot before accepting, not after: a burst of connections
+        // (even ones already closed by their peer) then waits in the backlog
+        // while the sessions in hand end, instead of being refused.
+        let full = slots.available_permits() == 0;
+        if full && !saturated {
+            warn!(
+                limit = MAX_SESSIONS,
+                "all session slots are busy; new connections wait"
+            );
+        }
+        saturated = full;
+        let slot = tokio::select! {
+            biased;
+            _ = shutdown.cancelled() => break,
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+        };
         tokio::select! {
             biased;
             _ = shutdown.cancelled() => break,
             accepted = tokio_listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    let Ok(slot) = slots.clone().try_acquire_owned() else {
-                        warn!(limit = MAX_SESSIONS, "refused a connection: too many sessions");
-                        continue;
-                    };
                     let (policy, app, ct) = (policy.clone(), app.clone(), sessions_ct.child_token());
                     let (slots, description) = (slots.clone(), description.clone());
                     sessions.spawn(async move {
-                        serve_connection(stream, &policy, app, ct).await;
+                        serve_connection(stream, &policy, app, init_timeout, ct).await;
                         drop(slot);
                         let open = MAX_SESSIONS - slots.available_permits();
                         notify(&[NotifyState::Status(&format!("listening on {description}; {open} open connections"))]);
@@ -113,8 +130,10 @@ async fn serve_connection(
     stream: UnixStream,
     policy: &Policy,
     app: Arc<App>,
+    init_timeout: Duration,
     ct: CancellationToken,
 ) {
+    let deadline = tokio::time::Instant::now() + init_timeout;
     let cred = match stream.peer_cred() {
         Ok(c) => PeerCred {
             uid: c.uid(),
@@ -127,10 +146,15 @@ async fn serve_connection(
         }
     };
     // NSS lookups may block (LDAP, sssd): keep them off the runtime threads.
-    let (user, primary, groups) =
-        tokio::task::spawn_blocking(move || lookup_user(cred.uid, cred.gid))
-            .await
-            .unwrap_or_default();
+    let lookup = tokio::task::spawn_blocking(move || lookup_user(cred.uid, cred.gid));
+    let Ok(looked_up) = tokio::time::timeout_at(deadline, lookup).await else {
+        warn!(
+            uid = cred.uid,
+            "closed a connection: the user database did not answer in time"
+        );
+        return;
+    };
+    let (user, primary, groups) = looked_up.unwrap_or_default();
     let identity = match policy.decide(cred, user.as_deref(), &groups, primary.as_deref()) {
         Ok(identity) => identity,
         Err(refusal) => {
@@ -144,15 +168,21 @@ async fn serve_connection(
         bundles = %identity.bundles, read_only = identity.read_only, "accepted peer"
     );
     let (read, write) = stream.into_split();
-    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(MAX_LINE_BYTES);
-    match serve_server_with_ct(McpService(Session::new(app, identity)), transport, ct).await {
-        Ok(running) => {
+    let transport = FramedTransport::new(read, write, MAX_LINE_BYTES);
+    let init = serve_server_with_ct(McpService(Session::new(app, identity)), transport, ct);
+    match tokio::time::timeout_at(deadline, init).await {
+        Ok(Ok(running)) => {
             let reason = running.waiting().await;
             info!(uid = cred.uid, pid = ?cred.pid, reason = ?reason.ok(), "session ended");
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             info!(uid = cred.uid, pid = ?cred.pid, error = %e, "session ended before initialization")
         }
+        // Dropping the handshake drops the transport: the stream closes.
+        Err(_) => info!(
+            uid = cred.uid, pid = ?cred.pid, timeout_s = init_timeout.as_secs(),
+            "closed a connection that did not initialize in time"
+        ),
     }
 }
 

@@ -118,8 +118,29 @@ impl ServerHandler for Session {
 
 /// The service rmcp runs for a connection: the session, except that
 /// `server/discover` (a later protocol revision's opener) gets -32601 at once,
-/// before rmcp's own handling, so probing clients fall back to `initialize`.
+/// before rmcp's own handling, so probing clients fall back to `initialize`,
+/// and a method we serve whose params rmcp could not read gets -32602.
 pub struct McpService(pub Session);
+
+/// Why the params of a method this server serves do not fit it. rmcp turns
+/// such a request into a `CustomRequest`, which would otherwise be answered
+/// -32601 (method not found) although the method exists.
+fn params_error(request: &rmcp::model::CustomRequest) -> Option<McpError> {
+    use serde_json::from_value;
+    let params = request.params.clone().unwrap_or_default();
+    let why = match request.method.as_str() {
+        "tools/call" => from_value::<CallToolRequestParams>(params).err(),
+        "tools/list" => from_value::<Option<PaginatedRequestParams>>(params).err(),
+        "initialize" => from_value::<rmcp::model::InitializeRequestParams>(params).err(),
+        "ping" => None,
+        _ => return None,
+    };
+    let why = why.map_or_else(|| "malformed".to_string(), |e| e.to_string());
+    Some(McpError::invalid_params(
+        format!("invalid params for {}: {why}", request.method),
+        None,
+    ))
+}
 
 impl Service<RoleServer> for McpService {
     async fn handle_request(
@@ -127,8 +148,16 @@ impl Service<RoleServer> for McpService {
         request: ClientRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<ServerResult, McpError> {
-        if matches!(request, ClientRequest::DiscoverRequest(_)) {
-            return Err(McpError::method_not_found::<DiscoverRequestMethod>());
+        match &request {
+            ClientRequest::DiscoverRequest(_) => {
+                return Err(McpError::method_not_found::<DiscoverRequestMethod>());
+            }
+            ClientRequest::CustomRequest(custom) => {
+                if let Some(e) = params_error(custom) {
+                    return Err(e);
+                }
+            }
+            _ => {}
         }
         Service::handle_request(&self.0, request, context).await
     }

@@ -283,7 +283,7 @@ fn protocol_edges_discover_unknown_methods_and_garbage() {
         r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
         "\n",
     );
-    // An over-long line (2 MiB, over the 1 MiB frame cap) is dropped without
+    // An over-long line (2 MiB, over the 1 MiB frame cap) is refused without
     // taking the session down: the requests after it are still answered.
     let huge = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":{{\"pad\":\"{}\"}}}}\n",
@@ -309,8 +309,16 @@ fn protocol_edges_discover_unknown_methods_and_garbage() {
     assert!(by_id(3)["result"]["tools"].is_array());
     assert!(
         replies.iter().all(|r| r["id"] != 9),
-        "the over-long line gets no reply"
+        "the over-long line's id cannot be read"
     );
+    // The garbage line and the over-long one: answered with id null.
+    let mut anonymous: Vec<i64> = replies
+        .iter()
+        .filter(|r| r.as_object().unwrap().contains_key("id") && r["id"].is_null())
+        .map(|r| r["error"]["code"].as_i64().unwrap())
+        .collect();
+    anonymous.sort();
+    assert_eq!(anonymous, [-32700, -32600], "{}", run.stdout);
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
 }
 
@@ -413,6 +421,11 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
             vec![("OMBI_HTTP_TIMEOUT", "abc")],
             vec![],
             "OMBI_HTTP_TIMEOUT",
+        ),
+        (
+            vec![("OMBI_MCP_INIT_TIMEOUT", "0")],
+            vec![],
+            "OMBI_MCP_INIT_TIMEOUT",
         ),
         (
             vec![("OMBI_MCP_POLICY", "/nonexistent/policy.json")],

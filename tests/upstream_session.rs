@@ -112,15 +112,19 @@ async fn a_second_401_is_authentication_failed_without_a_loop() {
 async fn wrong_password_is_authentication_failed() {
     let fake = FakeOmbi::start(Options::default()).await;
     let up = client::jwt(&fake.url, ADMIN_USER, "not-the-password-42");
-    for n in 1..=2 {
+    // (pause before the call, logins so far): a failed login starts a
+    // backoff (0.5 s, then 1 s, ...) in which calls fail at once without
+    // a login, so a wrong password never hammers Ombi (or trips a lockout).
+    for (pause, logins) in [(0, 1), (0, 1), (600, 2), (0, 2), (300, 2), (1000, 3)] {
+        tokio::time::sleep(Duration::from_millis(pause)).await;
         let e = me(&up, None).await.unwrap_err();
         assert_eq!(e.code, ErrorCode::AuthenticationFailed);
         assert_eq!(e.http_status, Some(401));
         assert!(!e.retryable);
         assert!(!e.message.contains("not-the-password-42"), "{}", e.message);
-        // One login per call, never a loop, and nothing else sent.
-        assert_eq!(fake.logins(), n);
-        assert_eq!(fake.requests().len(), n);
+        // Never a loop, and nothing but logins sent.
+        assert_eq!(fake.logins(), logins);
+        assert_eq!(fake.requests().len(), logins);
     }
 }
 

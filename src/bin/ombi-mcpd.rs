@@ -50,6 +50,8 @@ ENVIRONMENT:
     OMBI_BUNDLES        core,moderation,administration (default core)
     OMBI_READ_ONLY      true hides every write_* tool
     OMBI_HTTP_TIMEOUT   seconds per Ombi call, 1-600 (default 30)
+    OMBI_MCP_INIT_TIMEOUT  seconds a connection may take to send
+                        `initialize`, 1-600 (default 30)
     OMBI_MCP_POLICY     JSON peer policy file (default: own uid and root only)
     RUST_LOG            log filter (default info,rmcp=warn)
 
@@ -206,6 +208,7 @@ fn run(listener: Listener, policy: Policy, config: Config) -> ExitCode {
         listener,
         Arc::new(policy),
         app,
+        config.init_timeout,
         CancellationToken::new(),
     ));
     match result {

@@ -456,12 +456,13 @@ impl Upstream {
         let resp = self
             .exchange(route, url, desc, creds.headers, cap, sent)
             .await?;
-        if resp.status != 401 {
-            return Ok(resp);
-        }
         let (Session::Jwt(j), Some(generation)) = (&self.session, creds.generation) else {
             return Ok(resp);
         };
+        if resp.status != 401 {
+            j.accepted();
+            return Ok(resp);
+        }
         // The token was refused (expired early, key rotated, user changed):
         // log in once (unless another call already did) and resend once. A
         // 401 is answered before any controller runs, so resending a write
@@ -471,8 +472,15 @@ impl Upstream {
             .await
             .map_err(Failed::Final)?;
         let creds = session::bearer(&token).map_err(Failed::Final)?;
-        self.exchange(route, url, desc, creds.headers, cap, sent)
-            .await
+        let resp = self
+            .exchange(route, url, desc, creds.headers, cap, sent)
+            .await?;
+        if resp.status == 401 {
+            j.refused_fresh_token();
+        } else {
+            j.accepted();
+        }
+        Ok(resp)
     }
 
     async fn exchange(

@@ -4,7 +4,10 @@
 //! again before `expiration` (Ombi has no working refresh and zero clock
 //! skew), and on a 401 renew once. Renewal is single-flight: concurrent calls
 //! that find the token stale wait on one login (a generation counter tells a
-//! waiter that someone else already renewed).
+//! waiter that someone else already renewed). After a failure (a login that
+//! failed, or a fresh token Ombi refused at once) no login is tried for a
+//! backoff that doubles per failure: calls meanwhile fail fast with the
+//! failure's error, so an Ombi that is down or rejecting us sees no storm.
 //!
 //! api_key: header `ApiKey` (never the `apikey` query, which lands in access
 //! logs), and `UserName` only when an acting user is known.
@@ -24,6 +27,10 @@ use crate::secrets::{ExposeSecret, SecretString};
 const RENEW_MARGIN_MAX: Duration = Duration::from_secs(5 * 60);
 /// …or less than this share of the token's lifetime (short test tokens).
 const RENEW_MARGIN_SHARE: u32 = 10;
+/// No login for this long after the first failure, doubling per further
+/// failure up to the cap.
+const LOGIN_BACKOFF_FIRST: Duration = Duration::from_millis(500);
+const LOGIN_BACKOFF_MAX: Duration = Duration::from_secs(30);
 
 /// A JWT from `POST /api/v1/Token`.
 pub(crate) struct Token {
@@ -83,10 +90,54 @@ pub(crate) struct JwtSession {
     renewing: tokio::sync::Mutex<()>,
     generation: AtomicU64,
     logins: AtomicU64,
-    /// Logins completed (counted after `last_error` is stored).
+    /// Logins completed (counted after `failure` is stored).
     finished: AtomicU64,
-    /// How the latest login failed (shared with the calls that waited on it).
-    last_error: StdMutex<Option<ToolError>>,
+    failure: StdMutex<Failure>,
+}
+
+/// The latest authentication failure and the backoff it started.
+#[derive(Default)]
+struct Failure {
+    /// Shared with the calls that waited on the failed login and with the
+    /// calls turned away during the backoff.
+    error: Option<ToolError>,
+    /// Failures in a row (reset once Ombi accepts a token).
+    count: u32,
+    /// No login before this.
+    retry_at: Option<tokio::time::Instant>,
+}
+
+impl Failure {
+    fn record(&mut self, error: ToolError) {
+        self.count = self.count.saturating_add(1);
+        let backoff = LOGIN_BACKOFF_FIRST
+            .saturating_mul(1 << (self.count - 1).min(16))
+            .min(LOGIN_BACKOFF_MAX);
+        self.retry_at = Some(tokio::time::Instant::now() + backoff);
+        self.error = Some(error);
+    }
+
+    /// The error to fail fast with while backing off.
+    fn backing_off(&self) -> Option<ToolError> {
+        let until = self.retry_at?;
+        (tokio::time::Instant::now() < until).then(|| self.error.clone())?
+    }
+}
+
+/// Records a failure if a login is dropped before it ends (the call's
+/// deadline passed, or the call was cancelled), so the next call backs off
+/// instead of starting another login into a hanging Ombi.
+struct LoginInFlight<'a>(Option<&'a JwtSession>);
+
+impl Drop for LoginInFlight<'_> {
+    fn drop(&mut self) {
+        if let Some(j) = self.0 {
+            j.failed(ToolError::new(
+                ErrorCode::Timeout,
+                "the login to Ombi (POST api/v1/Token) did not finish in time",
+            ));
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -114,7 +165,7 @@ impl Session {
                 generation: AtomicU64::new(0),
                 logins: AtomicU64::new(0),
                 finished: AtomicU64::new(0),
-                last_error: StdMutex::new(None),
+                failure: StdMutex::new(Failure::default()),
             }),
             AuthConfig::ApiKey { key, user_name } => Session::ApiKey {
                 key: key.clone(),
@@ -211,6 +262,38 @@ impl JwtSession {
         self.logins.load(Ordering::SeqCst)
     }
 
+    fn failure(&self) -> std::sync::MutexGuard<'_, Failure> {
+        self.failure.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn failed(&self, error: ToolError) {
+        self.failure().record(error);
+        self.finished.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Ombi accepted a token: the failures in a row are over.
+    pub fn accepted(&self) {
+        let mut f = self.failure();
+        if f.count != 0 {
+            *f = Failure::default();
+        }
+    }
+
+    /// Ombi refused a token it had just issued (401 right after a login):
+    /// logging in again at once would only repeat that, so back off.
+    pub fn refused_fresh_token(&self) {
+        self.failure().record(
+            ToolError::new(
+                ErrorCode::AuthenticationFailed,
+                format!(
+                    "Ombi refuses the token it issues to {:?} (401 right after logging in)",
+                    self.username
+                ),
+            )
+            .with_status(401),
+        );
+    }
+
     /// A fresh token's header, logging in when there is none or it is due.
     pub async fn credentials(
         &self,
@@ -230,7 +313,8 @@ impl JwtSession {
     /// Logs in unless someone else already replaced generation `seen`.
     ///
     /// Waiters share the outcome of the login they waited for, failures
-    /// included: 50 calls with a wrong password make one login, not 50.
+    /// included: 50 calls with a wrong password make one login, not 50. While
+    /// backing off after a failure, calls get its error without a login.
     pub async fn renew(
         &self,
         client: &reqwest::Client,
@@ -245,22 +329,36 @@ impl JwtSession {
         {
             return Ok(t);
         }
-        if self.finished.load(Ordering::SeqCst) != finished_seen
-            && let Some(e) = self
-                .last_error
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .clone()
         {
-            return Err(e);
+            let failure = self.failure();
+            if self.finished.load(Ordering::SeqCst) != finished_seen
+                && let Some(e) = &failure.error
+            {
+                return Err(e.clone());
+            }
+            if let Some(e) = failure.backing_off() {
+                return Err(e);
+            }
         }
+        let mut in_flight = LoginInFlight(Some(self));
         let outcome = self.login(client, base).await;
-        *self.last_error.lock().unwrap_or_else(|p| p.into_inner()) =
-            outcome.as_ref().err().cloned();
-        self.finished.fetch_add(1, Ordering::SeqCst);
-        let token = std::sync::Arc::new(outcome?);
-        *self.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());
-        Ok(token)
+        in_flight.0 = None;
+        match outcome {
+            Ok(token) => {
+                let token = std::sync::Arc::new(token);
+                *self.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(token.clone());
+                let mut failure = self.failure();
+                failure.error = None;
+                failure.retry_at = None;
+                drop(failure);
+                self.finished.fetch_add(1, Ordering::SeqCst);
+                Ok(token)
+            }
+            Err(e) => {
+                self.failed(e.clone());
+                Err(e)
+            }
+        }
     }
 
     async fn login(

@@ -343,3 +343,81 @@ pub fn test_user() -> (u32, u32) {
         .expect("test user exists");
     (user.uid.as_raw(), user.gid.as_raw())
 }
+
+/// A raw connection to the daemon's socket (no shim): JSON-RPC lines in and out.
+pub struct Raw {
+    pub stream: UnixStream,
+    reader: std::io::BufReader<UnixStream>,
+}
+
+impl Raw {
+    pub fn connect(socket: &Path) -> Raw {
+        let stream = UnixStream::connect(socket).expect("connect to the daemon");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let reader = std::io::BufReader::new(stream.try_clone().unwrap());
+        Raw { stream, reader }
+    }
+
+    /// Sends `line` plus a newline.
+    pub fn send(&mut self, line: &str) {
+        use std::io::Write;
+        self.stream
+            .write_all(format!("{line}\n").as_bytes())
+            .expect("write a line");
+    }
+
+    /// The next line, parsed; `None` at EOF.
+    pub fn recv(&mut self) -> Option<serde_json::Value> {
+        use std::io::BufRead;
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => None,
+            Ok(_) => Some(serde_json::from_str(&line).expect("every reply line is JSON")),
+            Err(e) => panic!("reading a reply: {e}"),
+        }
+    }
+
+    /// `initialize` + `notifications/initialized`, checking the reply.
+    pub fn initialize(&mut self) {
+        self.send(INITIALIZE);
+        let reply = self.recv().expect("initialize reply");
+        assert_eq!(reply["id"], 1, "{reply}");
+        assert!(reply["result"]["serverInfo"].is_object(), "{reply}");
+        self.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    }
+}
+
+/// Figures of a running process from /proc.
+pub struct ProcStats {
+    pub rss_kib: u64,
+    pub fds: usize,
+    pub threads: usize,
+}
+
+pub fn proc_stats(pid: u32) -> ProcStats {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("process alive");
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{name} in /proc/{pid}/status"))
+    };
+    ProcStats {
+        rss_kib: field("VmRSS:"),
+        fds: std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .unwrap()
+            .count(),
+        threads: std::fs::read_dir(format!("/proc/{pid}/task"))
+            .unwrap()
+            .count(),
+    }
+}
+
+/// `OMBI_MCP_SOAK=1` runs the long variants of the reliability tests.
+pub fn soak() -> bool {
+    std::env::var("OMBI_MCP_SOAK").is_ok_and(|v| v == "1")
+}

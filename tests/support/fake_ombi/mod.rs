@@ -182,6 +182,64 @@ impl FakeOmbi {
     }
 }
 
+/// A fake on a runtime of its own: usable from a test body that blocks, and
+/// able to go down for real ([`Detached::stop`] closes the listener and every
+/// open connection, as a crashed Ombi would; a plain [`FakeOmbi`] drop leaves
+/// kept-alive connections served).
+pub struct Detached {
+    pub fake: FakeOmbi,
+    rt: Option<tokio::runtime::Runtime>,
+}
+
+impl FakeOmbi {
+    pub fn start_detached(options: Options) -> Detached {
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .expect("a runtime for the fake");
+            let fake = rt.block_on(FakeOmbi::start(options));
+            Detached { fake, rt: Some(rt) }
+        })
+        .join()
+        .expect("start the fake")
+    }
+}
+
+impl Detached {
+    /// Ombi goes away: returns once its port refuses connections.
+    pub fn stop(mut self) {
+        let addr = self.fake.addr;
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_background();
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(addr).is_ok() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the fake did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl std::ops::Deref for Detached {
+    type Target = FakeOmbi;
+    fn deref(&self) -> &FakeOmbi {
+        &self.fake
+    }
+}
+
+impl Drop for Detached {
+    fn drop(&mut self) {
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
 /// One decoded request, as handlers see it.
 pub struct Call {
     pub method: Method,
