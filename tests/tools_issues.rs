@@ -1,6 +1,7 @@
 //! read_issues, in process against the fake Ombi through the one rig
 //! (routes, projections, outputSchema validity and no leaked secrets: see
 //! support/rig.rs).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/rig.rs"]
 mod rig;

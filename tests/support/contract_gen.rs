@@ -2,7 +2,9 @@
 //! a proptest dependency: [`Gen`] for the per-tool outputSchemas (every
 //! family, every optional field, edge values: empty and full arrays, nulls
 //! where allowed), [`minimal_instances`] for an inputSchema's arguments.
-#![allow(dead_code)]
+// Test support: a broken fixture should stop the test (the crate denies unwrap
+// and expect outside tests, and these helpers are not `#[test]` functions).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Map, Value, json};
 
