@@ -54,34 +54,9 @@ impl MovieOrTv {
 
 pub const TARGET_KINDS: &[&str] = &["movie", "tv_parent", "tv_child", "album"];
 
-/// A label of [`TARGET_KINDS`]: which id space a request id lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TargetKind {
-    Movie,
-    TvParent,
-    TvChild,
-    Album,
-}
-
-impl TargetKind {
-    pub const fn label(self) -> &'static str {
-        match self {
-            TargetKind::Movie => "movie",
-            TargetKind::TvParent => "tv_parent",
-            TargetKind::TvChild => "tv_child",
-            TargetKind::Album => "album",
-        }
-    }
-}
-
-/// The [`TARGET`] argument: an Ombi request `{kind, id}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Target {
-    pub kind: TargetKind,
-    pub id: i64,
-}
+/// The [`TARGET`] argument and its kinds (labels [`TARGET_KINDS`]): the
+/// contract's one type for an Ombi request, which records carry too.
+pub use crate::contract::{Target, TargetKind};
 
 pub const ISSUE_STATUS: &[&str] = &["pending", "in_progress", "resolved", "closed"];
 

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::wire::{UserRef, date, lenient_string, positive_id, request_type_label, text};
 use crate::contract::budget::MAX_NESTED;
+use crate::contract::{Target, TargetKind};
 use crate::upstream::sanitize::sanitize;
 
 // ---------------------------------------------------------------- wire shapes
@@ -203,21 +204,6 @@ pub struct FailedRequest {
 }
 
 // ---------------------------------------------------------------- output
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TargetKind {
-    Movie,
-    TvParent,
-    TvChild,
-    Album,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Target {
-    pub kind: TargetKind,
-    pub id: i64,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Identifier {
