@@ -14,7 +14,7 @@ use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
-use crate::projection::media::{self, AlbumSearch, ArtistSearch, Media, MultiResult, SearchMovie};
+use crate::projection::media::{self, Media, MultiResult, SearchMovie};
 use crate::projection::paging;
 use crate::upstream::Route;
 
@@ -110,7 +110,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 language,
                 page,
             } => (
-                multi(ctx, &query, language, false, &mut warnings).await?,
+                multi(ctx, &query, language, false, &mut warnings).await,
                 page,
             ),
             Action::Tv {
@@ -118,7 +118,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 language,
                 page,
             } => (
-                multi(ctx, &query, language, true, &mut warnings).await?,
+                multi(ctx, &query, language, true, &mut warnings).await,
                 page,
             ),
             Action::Movie {
@@ -126,43 +126,33 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 year,
                 language,
                 page,
-            } => {
-                let path = "api/v1/Search/movie";
-                (movies(ctx, path, &query, year, language).await?, page)
-            }
+            } => (movies(ctx, MOVIE, &query, year, language).await, page),
             Action::PersonMovies {
                 query,
                 language,
                 page,
-            } => {
-                let path = "api/v1/Search/movie/actor";
-                (movies(ctx, path, &query, None, language).await?, page)
-            }
+            } => (movies(ctx, ACTOR, &query, None, language).await, page),
             Action::Artist { query, page } => {
-                ctx.require_lidarr().await?;
-                let route = Route::get("api/v1/Search/music/artist").seg(query);
-                let (rows, cut) = list::<ArtistSearch>(ctx, route).await?;
-                (
-                    (rows.into_iter().map(media::artist_item).collect(), cut),
-                    page,
-                )
+                (music(ctx, ARTIST, &query, media::artist_item).await, page)
             }
             Action::Album { query, page } => {
-                ctx.require_lidarr().await?;
-                let route = Route::get("api/v1/Search/music/album").seg(query);
-                let (rows, cut) = list::<AlbumSearch>(ctx, route).await?;
-                (
-                    (rows.into_iter().map(media::album_item).collect(), cut),
-                    page,
-                )
+                (music(ctx, ALBUM, &query, media::album_item).await, page)
             }
         };
-        let (items, cut) = found;
+        let (items, cut) = found?;
         note_read_limit(cut, &mut warnings);
         let w = paging::local(items, page, !cut, "media");
         Ok(reply(media::media_page(w), warnings, cut))
     })
 }
+
+const MOVIE: &str = "api/v1/Search/movie";
+const ACTOR: &str = "api/v1/Search/movie/actor";
+const ARTIST: &str = "api/v1/Search/music/artist";
+const ALBUM: &str = "api/v1/Search/music/album";
+
+/// What a search found: the records and whether the read was cut.
+type Found = Result<(Vec<Media>, bool), ToolError>;
 
 /// Ombi unescapes the multi-search term a second time after routing, so a
 /// literal `%` must reach it as `%25`.
@@ -186,7 +176,7 @@ async fn multi(
     language: Option<String>,
     tv_only: bool,
     warnings: &mut Vec<String>,
-) -> Result<(Vec<Media>, bool), ToolError> {
+) -> Found {
     language_ignored(language.as_deref(), warnings);
     let filter =
         json!({"movies": !tv_only, "tvShows": true, "music": !tv_only, "people": !tv_only});
@@ -214,7 +204,7 @@ async fn movies(
     query: &str,
     year: Option<i64>,
     language: Option<String>,
-) -> Result<(Vec<Media>, bool), ToolError> {
+) -> Found {
     let mut body = json!({"searchTerm": query});
     if let Some(lang) = body_language(ctx, language.as_deref()).await {
         body["languageCode"] = json!(lang);
@@ -224,4 +214,16 @@ async fn movies(
     }
     let (rows, cut) = list::<SearchMovie>(ctx, Route::post_read(path).json(&body)).await?;
     Ok((rows.into_iter().map(media::movie_item).collect(), cut))
+}
+
+/// The Lidarr-backed searches (artists, albums).
+async fn music<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    path: &'static str,
+    query: &str,
+    item: fn(T) -> Media,
+) -> Found {
+    ctx.require_lidarr().await?;
+    let (rows, cut) = list::<T>(ctx, Route::get(path).seg(query)).await?;
+    Ok((rows.into_iter().map(item).collect(), cut))
 }
