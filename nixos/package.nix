@@ -37,7 +37,7 @@ rustPlatform.buildRustPackage {
     fileset = lib.fileset.unions [
       (root + "/Cargo.toml")
       (root + "/Cargo.lock")
-      # Cargo.toml's [lints] deny unwrap/expect; clippy.toml allows them in tests (the clippy check).
+      # Cargo.toml's lints deny unwrap/expect; clippy.toml allows them in tests (the clippy check).
       (root + "/clippy.toml")
       (root + "/src")
       (root + "/tests")
