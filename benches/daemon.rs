@@ -3,6 +3,7 @@
 //! (the machines are shared and noisy: compare runs, not absolute numbers).
 //!
 //!     cargo bench --bench daemon
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "../tests/harness/mod.rs"]
 mod harness;

@@ -5,6 +5,7 @@
 //! its peak RSS (VmHWM) is its own.
 //!
 //! `cargo bench --bench upstream_body` (optionally `-- --runs N`).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -37,6 +37,8 @@ rustPlatform.buildRustPackage {
     fileset = lib.fileset.unions [
       (root + "/Cargo.toml")
       (root + "/Cargo.lock")
+      # Cargo.toml's lints deny unwrap/expect; clippy.toml allows them in tests (the clippy check).
+      (root + "/clippy.toml")
       (root + "/src")
       (root + "/tests")
       (root + "/benches")

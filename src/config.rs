@@ -194,12 +194,10 @@ impl Config {
         let bundles = match env.get("OMBI_BUNDLES") {
             None => BundleSet::only(Bundle::Core),
             Some(list) => {
-                let set = BundleSet::parse_list(list).map_err(|bad| {
+                let set = BundleSet::parse_list(list).map_err(|unknown| {
                     ConfigError::new(
                         "OMBI_BUNDLES",
-                        format!(
-                            "unknown bundle {bad:?}; use a comma list of core, moderation, administration"
-                        ),
+                        format!("{unknown}; use a comma list of core, moderation, administration"),
                     )
                 })?;
                 if set.is_empty() {

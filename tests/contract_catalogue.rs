@@ -1,6 +1,7 @@
 //! The catalogue as `tools/list` shows it, derived from `tools::TOOLS`:
 //! visible sets, annotations, input schema rules, one
 //! snapshot per tool, and the list's byte size per bundle combination.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 use std::path::PathBuf;
 

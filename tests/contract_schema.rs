@@ -2,6 +2,7 @@
 //! JSON Schema 2020-12, and generated envelopes of every tool × family
 //! validating against the owning tool's schema (and only there). Tools and
 //! their families come from the tool definitions.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/contract_gen.rs"]
 mod contract_gen;

@@ -1,4 +1,5 @@
 //! The daemon, the socket and the shim, run as a user runs them.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

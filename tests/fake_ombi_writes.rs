@@ -1,6 +1,7 @@
 //! The fake Ombi's write routes, driven over HTTP: each test pins one Ombi
 //! v4.59.3 behaviour the write tools rely on (the exact answer and the
 //! state change), as docs/ombi-notes.md "Write routes" describes it.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/mod.rs"]
 mod support;

@@ -2,6 +2,7 @@
 //! drives the real shim: tools/list and a call whose structuredContent the
 //! TypeScript client checks against the advertised outputSchema. `.ci/run`
 //! installs it (with Node 22) into `.inspector/`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

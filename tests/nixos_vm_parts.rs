@@ -3,6 +3,7 @@
 //! set-ups: jwt over HTTP, and api_key over HTTPS with a test CA (nixos/tests/make-test-ca.sh)
 //! and a group peer with `ombi_user`. The VM itself needs full Nix and KVM (docs/install-nixos.md);
 //! this keeps its scripts honest on every CI pass. Needs python3 and openssl.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

@@ -10,6 +10,7 @@
 //!
 //! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
 //! package's own build does not run it (nixos/package.nix).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;

@@ -3,6 +3,7 @@
 //! `ssh_config`, a real rmcp client on its stdio, and a tool call through to the fake Ombi. The
 //! daemon's peer policy applies to the SSH login user. Needs root (sshd, a login user) and
 //! OpenSSH (Debian packages `openssh-server`, `openssh-client`).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

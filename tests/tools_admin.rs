@@ -2,6 +2,7 @@
 //! read_integration, read_settings, read_logs) against the fake Ombi: the
 //! route and body each call sends, the projected result, the planted
 //! secrets that must never come out, and the tool's advertised outputSchema.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/rig.rs"]
 mod rig;

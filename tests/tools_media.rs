@@ -2,6 +2,7 @@
 //! the fake Ombi (real shapes) ← Upstream ← handler → envelope. Each test
 //! checks the route and body Ombi received, the projection, and that
 //! `structuredContent` validates against the tool's advertised outputSchema.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/mod.rs"]
 mod support;

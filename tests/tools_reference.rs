@@ -1,6 +1,7 @@
 //! read_reference, in process against the fake Ombi: routes and query sent,
 //! native-typed `value`s, label selection over mojibake, deterministic order,
 //! local windows, outputSchema validity.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/mod.rs"]
 mod support;

@@ -2,6 +2,7 @@
 //! the route and query Ombi received, the projected result, and the
 //! envelope validated against the tool's advertised outputSchema (see
 //! support/read_tools.rs, which also checks that no planted secret leaks).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/rig.rs"]
 mod rig;

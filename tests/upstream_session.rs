@@ -1,5 +1,6 @@
 //! The Ombi session against the fake over loopback: JWT login, proactive
 //! renewal, one renewal on 401, single-flight logins, API-key headers.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/mod.rs"]
 mod support;

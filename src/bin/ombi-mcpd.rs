@@ -237,7 +237,7 @@ fn check_config(config: &Config, offline: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let probe = runtime().map_err(|e| e.to_string()).and_then(|rt| {
-        let upstream = Upstream::new(config)?;
+        let upstream = Upstream::new(config).map_err(|e| e.to_string())?;
         rt.block_on(upstream.probe()).map_err(|e| e.message)
     });
     match probe {

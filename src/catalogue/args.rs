@@ -63,3 +63,42 @@ impl Args {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::contract::ErrorCode;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+    enum Action {
+        Get { id: i64 },
+    }
+
+    fn args(v: Value) -> Args {
+        Args::new(v.as_object().cloned().unwrap_or_default())
+    }
+
+    /// An argument the definition accepts but the action's variant lacks is
+    /// a bug in the tool, not a silently dropped argument.
+    #[test]
+    fn an_action_missing_an_argument_is_an_internal_error() {
+        let got = args(json!({"action": "get", "id": 3})).parse::<Action>();
+        assert!(matches!(got, Ok(Action::Get { id: 3 })), "{got:?}");
+        for v in [
+            json!({"action": "get", "id": 3, "page": {"offset": 0}}),
+            json!({"action": "list"}),
+            json!({"action": "get"}),
+        ] {
+            let e = args(v.clone()).parse::<Action>().unwrap_err();
+            assert_eq!(e.code, ErrorCode::InternalError, "{v}");
+            assert!(
+                e.message.contains("definition and its actions disagree"),
+                "{v}: {}",
+                e.message
+            );
+        }
+    }
+}

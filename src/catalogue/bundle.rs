@@ -71,15 +71,27 @@ impl BundleSet {
     }
 
     /// Parses a comma list such as `core,moderation` (spaces allowed).
-    /// Returns the first unknown name on error.
-    pub fn parse_list(s: &str) -> Result<BundleSet, String> {
+    /// The error names the first unknown name.
+    pub fn parse_list(s: &str) -> Result<BundleSet, UnknownBundle> {
         let mut set = BundleSet::EMPTY;
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            set.insert(Bundle::parse(part).ok_or_else(|| part.to_string())?);
+            set.insert(Bundle::parse(part).ok_or_else(|| UnknownBundle(part.to_string()))?);
         }
         Ok(set)
     }
 }
+
+/// A bundle name that is not one of [`Bundle::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownBundle(pub String);
+
+impl fmt::Display for UnknownBundle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown bundle {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownBundle {}
 
 impl FromIterator<Bundle> for BundleSet {
     fn from_iter<I: IntoIterator<Item = Bundle>>(iter: I) -> Self {

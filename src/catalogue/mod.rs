@@ -16,5 +16,5 @@ pub mod shape;
 pub mod validate;
 
 pub use args::{Args, Page};
-pub use bundle::{Bundle, BundleSet};
+pub use bundle::{Bundle, BundleSet, UnknownBundle};
 pub use def::{ActionDef, Check, ToolDef, action};

@@ -1,15 +1,85 @@
 //! Argument shapes shared by several tools, defined once. A tool's parameter
 //! list picks from these; per-tool variants only where the catalogue differs.
+//!
+//! Next to each shared label list is the typed value a tool's action enum
+//! deserializes it into (`MediaKind` for [`MEDIA_MOVIE_TV_ALBUM`], ...); a
+//! unit test holds each enum's serde names equal to its list.
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::shape::{ArgDefault, Field, Ty};
 use crate::contract::ToolError;
 
 pub const MEDIA_MOVIE_TV_ALBUM: &[&str] = &["movie", "tv", "album"];
+
+/// A label of [`MEDIA_MOVIE_TV_ALBUM`] (`media`, `request_type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MediaKind {
+    Movie,
+    Tv,
+    Album,
+}
+
+impl MediaKind {
+    pub const fn label(self) -> &'static str {
+        match self {
+            MediaKind::Movie => "movie",
+            MediaKind::Tv => "tv",
+            MediaKind::Album => "album",
+        }
+    }
+}
+
 pub const MEDIA_MOVIE_OR_TV: &[&str] = &["movie", "tv"];
+
+/// A label of [`MEDIA_MOVIE_OR_TV`] (`media` where albums have no route, or
+/// an action's `only` narrows it to these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MovieOrTv {
+    Movie,
+    Tv,
+}
+
+impl MovieOrTv {
+    pub const fn label(self) -> &'static str {
+        match self {
+            MovieOrTv::Movie => "movie",
+            MovieOrTv::Tv => "tv",
+        }
+    }
+}
+
 pub const TARGET_KINDS: &[&str] = &["movie", "tv_parent", "tv_child", "album"];
+
+/// The [`TARGET`] argument and its kinds (labels [`TARGET_KINDS`]): the
+/// contract's one type for an Ombi request, which records carry too.
+pub use crate::contract::{Target, TargetKind};
+
 pub const ISSUE_STATUS: &[&str] = &["pending", "in_progress", "resolved", "closed"];
+
+/// A label of [`ISSUE_STATUS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueStatus {
+    Pending,
+    InProgress,
+    Resolved,
+    Closed,
+}
+
+impl IssueStatus {
+    pub const fn label(self) -> &'static str {
+        match self {
+            IssueStatus::Pending => "pending",
+            IssueStatus::InProgress => "in_progress",
+            IssueStatus::Resolved => "resolved",
+            IssueStatus::Closed => "closed",
+        }
+    }
+}
 pub const REQUEST_STATUS: &[&str] = &[
     "all",
     "pending",
@@ -489,4 +559,50 @@ pub fn media_details_rules(action: &str, args: &Map<String, Value>) -> Result<()
         }
     }
     Ok(())
+}
+
+/// Test helper for every typed label enum (shared here and per tool): the
+/// enum's serde names are exactly `list`, in order (read from serde's
+/// "unknown variant" message, which names every variant), and each
+/// label's variant gives it back from `label()`.
+#[cfg(test)]
+pub fn assert_mirrors<T: serde::de::DeserializeOwned + Copy + std::fmt::Debug>(
+    list: &[&str],
+    label: fn(T) -> &'static str,
+) {
+    let quoted: Vec<String> = list.iter().map(|l| format!("`{l}`")).collect();
+    let expected = match quoted.as_slice() {
+        [one] => format!("expected {one}"),
+        [a, b] => format!("expected {a} or {b}"),
+        all => format!("expected one of {}", all.join(", ")),
+    };
+    let err = serde_json::from_value::<T>(Value::from("?"))
+        .map(|v| format!("accepted as {v:?}"))
+        .unwrap_or_else(|e| e.to_string());
+    assert!(err.ends_with(&expected), "{err} (want: {expected})");
+    for l in list {
+        let v = serde_json::from_value::<T>(Value::from(*l))
+            .unwrap_or_else(|e| panic!("label `{l}`: {e}"));
+        assert_eq!(label(v), *l);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_labels_mirror_their_lists() {
+        assert_mirrors(MEDIA_MOVIE_TV_ALBUM, MediaKind::label);
+        assert_mirrors(MEDIA_MOVIE_OR_TV, MovieOrTv::label);
+        assert_mirrors(TARGET_KINDS, TargetKind::label);
+        assert_mirrors(ISSUE_STATUS, IssueStatus::label);
+    }
+
+    /// `read_issues` sends a status as the code the projection maps it to.
+    #[test]
+    fn issue_statuses_have_ombi_codes() {
+        let coded = crate::projection::issues::ISSUE_STATUSES.map(|(label, _)| label);
+        assert_eq!(coded, ISSUE_STATUS);
+    }
 }

@@ -8,8 +8,10 @@ pub mod error;
 pub mod family;
 pub mod outcome;
 pub mod schema;
+pub mod target;
 
 pub use envelope::{envelope, render};
 pub use error::{ErrorCode, ToolError};
 pub use family::Family;
 pub use outcome::{Failure, Outcome, Reply};
+pub use target::{Target, TargetKind};

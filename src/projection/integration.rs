@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::wire::pos;
+use super::wire::positive_id;
 use crate::upstream::sanitize::sanitize;
 
 /// A quality / language / metadata profile: `{id, name}` (Radarr v3
@@ -81,7 +81,7 @@ fn reference(id: Value, name: &str, category: &str) -> Value {
 pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|p| {
-            let id = pos(p.id)?;
+            let id = positive_id(p.id)?;
             let name = p
                 .name
                 .as_deref()
@@ -96,7 +96,7 @@ pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Value> {
 pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|r| {
-            let id = pos(r.id)?;
+            let id = positive_id(r.id)?;
             let name = r
                 .path
                 .as_deref()
@@ -110,7 +110,7 @@ pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Value> {
 pub fn tags(rows: &[WireTag], category: &str) -> Vec<Value> {
     rows.iter()
         .filter_map(|t| {
-            let id = pos(t.id)?;
+            let id = positive_id(t.id)?;
             let name = t
                 .label
                 .as_deref()

@@ -7,7 +7,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::wire::{UserRef, date, lenient_string, pos, request_type_label, text};
+use super::wire::{UserRef, date, lenient_string, positive_id, request_type_label, text};
 use crate::contract::budget::MAX_NESTED;
 
 /// `IssueStatus` (enums.md §2): code 3 is `Deleted` upstream, labelled
@@ -80,7 +80,7 @@ pub struct IssueGroup {
 
 /// One `$defs/issue`, or `None` (with a warning) when it has no usable id.
 pub fn issue(i: Issue, warnings: &mut Vec<String>) -> Option<Value> {
-    let Some(id) = pos(i.id) else {
+    let Some(id) = positive_id(i.id) else {
         warnings.push("skipped an issue without a usable id".into());
         return None;
     };
@@ -89,7 +89,7 @@ pub fn issue(i: Issue, warnings: &mut Vec<String>) -> Option<Value> {
     put(&mut o, "title", text(i.title));
     put(&mut o, "subject", text(i.subject));
     put(&mut o, "description", text(i.description));
-    if let Some(c) = pos(i.issue_category_id) {
+    if let Some(c) = positive_id(i.issue_category_id) {
         o.insert("category_id".into(), c.into());
     }
     if let Some(code) = i.status {
@@ -112,7 +112,7 @@ pub fn issue(i: Issue, warnings: &mut Vec<String>) -> Option<Value> {
             None => warnings.push(format!("issue {id} has an unknown request type {code}")),
         }
     }
-    if let Some(r) = pos(i.request_id) {
+    if let Some(r) = positive_id(i.request_id) {
         o.insert("request_id".into(), r.into());
     }
     put(&mut o, "provider_id", i.provider_id);
@@ -139,7 +139,7 @@ pub fn comment(c: ChatComment, issue_id: i64, warnings: &mut Vec<String>) -> Opt
         return None;
     };
     let mut o = Map::new();
-    if let Some(id) = pos(c.id) {
+    if let Some(id) = positive_id(c.id) {
         o.insert("id".into(), id.into());
     }
     o.insert("issue_id".into(), issue_id.into());

@@ -93,17 +93,18 @@ pub fn recently_added_shows(rows: Vec<RecentlyAdded>) -> Vec<Media> {
             continue;
         };
         let seasons = shows[at].1.seasons.get_or_insert_with(Vec::new);
-        let s = match seasons.iter().position(|s| s.season_number == season) {
-            Some(i) => &mut seasons[i],
+        let i = match seasons.iter().position(|s| s.season_number == season) {
+            Some(i) => i,
             None => {
                 seasons.push(Season {
                     season_number: season,
                     episodes: Vec::new(),
                     truncated: false,
                 });
-                seasons.last_mut().expect("just pushed")
+                seasons.len() - 1
             }
         };
+        let s = &mut seasons[i];
         if let Some(n) = episode.filter(|n| *n >= 1)
             && !s.episodes.iter().any(|e| e.episode_number == n)
         {

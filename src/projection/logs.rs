@@ -132,56 +132,60 @@ pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow 
     }
 }
 
-fn ci(pattern: &str) -> Regex {
-    RegexBuilder::new(pattern)
-        .case_insensitive(true)
-        .build()
-        .expect("the redaction patterns are valid")
-}
+/// (pattern, replacement), applied in order, case-insensitively.
+const RULES: &[(&str, &str)] = &[
+    // Credentials in URLs: scheme://user:password@host
+    (r"(://)[^/\s:@]+:[^/\s@]+@", "${1}[REDACTED]@"),
+    // Authorization / Proxy-Authorization header values: the whole value
+    // up to the end of the header (or the closing quote in JSON), scheme
+    // included, since any scheme (Negotiate, ApiKey, ...) carries a secret.
+    (
+        r#"((?:proxy-)?authorization"?\s*[:=]\s*"?)[^\r\n"]+"#,
+        "${1}[REDACTED]",
+    ),
+    // A bare bearer token anywhere.
+    (r"(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", "${1}[REDACTED]"),
+    // key=value / key: value / "key":"value" for anything named like a
+    // credential: apikey, api_key, X-Plex-Token, token, access_token,
+    // password, secret, ...
+    (
+        r#"("?[\w.-]*(?:api[_-]?key|token|password|passwd|pwd|secret|authtoken|accountsid)"?\s*[:=]\s*"?)[^\s&"',;}<>]+"#,
+        "${1}[REDACTED]",
+    ),
+    // `token <value>`: a credential word, a space, then a long
+    // token-like value (a password-reset line carries the token that
+    // resets the password: docs/ombi-notes.md). Short words such as
+    // "token validation" stay.
+    (
+        r"(\b(?:token|api[_-]?key|password|secret)\s+)[A-Za-z0-9+/=_%.~-]{16,}",
+        "${1}[REDACTED]",
+    ),
+    // E-mail addresses.
+    (
+        r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}",
+        "[REDACTED_EMAIL]",
+    ),
+];
 
-/// (pattern, replacement), applied in order.
-static RULES: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
-    vec![
-        // Credentials in URLs: scheme://user:password@host
-        (ci(r"(://)[^/\s:@]+:[^/\s@]+@"), "${1}[REDACTED]@"),
-        // Authorization / Proxy-Authorization header values: the whole value
-        // up to the end of the header (or the closing quote in JSON), scheme
-        // included, since any scheme (Negotiate, ApiKey, ...) carries a secret.
-        (
-            ci(r#"((?:proxy-)?authorization"?\s*[:=]\s*"?)[^\r\n"]+"#),
-            "${1}[REDACTED]",
-        ),
-        // A bare bearer token anywhere.
-        (ci(r"(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"), "${1}[REDACTED]"),
-        // key=value / key: value / "key":"value" for anything named like a
-        // credential: apikey, api_key, X-Plex-Token, token, access_token,
-        // password, secret, ...
-        (
-            ci(
-                r#"("?[\w.-]*(?:api[_-]?key|token|password|passwd|pwd|secret|authtoken|accountsid)"?\s*[:=]\s*"?)[^\s&"',;}<>]+"#,
-            ),
-            "${1}[REDACTED]",
-        ),
-        // `token <value>`: a credential word, a space, then a long
-        // token-like value (a password-reset line carries the token that
-        // resets the password: docs/ombi-notes.md). Short words such as
-        // "token validation" stay.
-        (
-            ci(r"(\b(?:token|api[_-]?key|password|secret)\s+)[A-Za-z0-9+/=_%.~-]{16,}"),
-            "${1}[REDACTED]",
-        ),
-        // E-mail addresses.
-        (
-            ci(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
-            "[REDACTED_EMAIL]",
-        ),
-    ]
+/// [`RULES`] compiled; `None` if one does not compile (a unit test holds
+/// that they all do), and then no line is shown at all.
+static COMPILED: LazyLock<Option<Vec<(Regex, &'static str)>>> = LazyLock::new(|| {
+    RULES
+        .iter()
+        .map(|(pattern, with)| {
+            let re = RegexBuilder::new(pattern).case_insensitive(true).build();
+            re.map(|re| (re, *with)).ok()
+        })
+        .collect()
 });
 
 /// `line` with every credential-looking value replaced.
 pub fn redact(line: &str) -> String {
+    let Some(rules) = COMPILED.as_ref() else {
+        return "[REDACTED]".into();
+    };
     let mut out = line.to_string();
-    for (re, with) in RULES.iter() {
+    for (re, with) in rules {
         if re.is_match(&out) {
             out = re.replace_all(&out, *with).into_owned();
         }
@@ -203,6 +207,11 @@ pub fn lines_data(w: &LineWindow) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_redaction_rule_compiles() {
+        assert_eq!(COMPILED.as_ref().map(Vec::len), Some(RULES.len()));
+    }
 
     #[test]
     fn file_ids_reject_paths() {

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::contract::Family;
+use crate::contract::{Target, TargetKind};
 
 /// `mutation.outcome`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -23,22 +24,6 @@ pub enum Outcome {
     Unknown,
     /// Ombi refused it and nothing changed.
     Rejected,
-}
-
-/// `target` of a mutation: the request it acted on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Target {
-    pub kind: TargetKind,
-    pub id: i64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TargetKind {
-    Movie,
-    TvParent,
-    TvChild,
-    Album,
 }
 
 /// One `item_results` entry.

@@ -14,8 +14,9 @@
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use super::wire::{UserRef, date, lenient_string, pos, request_type_label, text};
+use super::wire::{UserRef, date, lenient_string, positive_id, request_type_label, text};
 use crate::contract::budget::MAX_NESTED;
+use crate::contract::{Target, TargetKind};
 use crate::upstream::sanitize::sanitize;
 
 // ---------------------------------------------------------------- wire shapes
@@ -215,21 +216,6 @@ pub struct FailedRequest {
 
 // ---------------------------------------------------------------- output
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TargetKind {
-    Movie,
-    TvParent,
-    TvChild,
-    Album,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Target {
-    pub kind: TargetKind,
-    pub id: i64,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Identifier {
     pub namespace: &'static str,
@@ -258,7 +244,7 @@ impl Ids {
     }
 
     pub fn add_id(&mut self, namespace: &'static str, id: Option<i64>) {
-        self.add(namespace, pos(id).map(|i| i.to_string()));
+        self.add(namespace, positive_id(id).map(|i| i.to_string()));
     }
 }
 
@@ -341,7 +327,7 @@ pub type Projected = Result<RequestRecord, String>;
 
 /// The request id of a record: `requestId` when Ombi supplies it, else `id`.
 pub fn target_id(request_id: Option<i64>, id: Option<i64>) -> Option<i64> {
-    pos(request_id).or(pos(id))
+    positive_id(request_id).or(positive_id(id))
 }
 
 /// `requestStatus` is a localisation key for the *standard* lifecycle only.
@@ -435,8 +421,8 @@ fn parent_ids(ids: &mut Ids, p: &ParentRef) {
 pub fn child<S: IntoSeasons>(c: ChildRequest<S>) -> Projected {
     let id = target_id(c.request_id, c.id).ok_or_else(|| missing_id("TV child"))?;
     let mut r = RequestRecord::new(TargetKind::TvChild, id);
-    r.parent_request_id =
-        pos(c.parent_request_id).or_else(|| c.parent_request.as_ref().and_then(|p| pos(p.id)));
+    r.parent_request_id = positive_id(c.parent_request_id)
+        .or_else(|| c.parent_request.as_ref().and_then(|p| positive_id(p.id)));
     r.title = text(c.title).or_else(|| {
         c.parent_request
             .as_ref()
@@ -486,7 +472,7 @@ pub fn album(a: AlbumRequest) -> Projected {
 /// A v1 parent: a `tv_parent` target. Parents carry no lifecycle state of
 /// their own (that lives on the children), so none is invented here.
 pub fn parent<C>(p: &TvParent<C>) -> Projected {
-    let id = pos(p.id).ok_or_else(|| missing_id("TV parent"))?;
+    let id = positive_id(p.id).ok_or_else(|| missing_id("TV parent"))?;
     let mut r = RequestRecord::new(TargetKind::TvParent, id);
     r.title = text(p.title.clone());
     let mut ids = Ids::default();
@@ -578,15 +564,15 @@ pub struct ParentIndex {
 impl ParentIndex {
     pub fn of(p: &TvParent<ChildId>) -> Option<ParentIndex> {
         Some(ParentIndex {
-            id: pos(p.id)?,
-            tmdb: pos(p.external_provider_id),
-            tvdb: pos(p.tv_db_id),
+            id: positive_id(p.id)?,
+            tmdb: positive_id(p.external_provider_id),
+            tvdb: positive_id(p.tv_db_id),
             imdb: text(p.imdb_id.clone()),
             child_ids: p
                 .child_requests
                 .iter()
                 .flatten()
-                .filter_map(|c| pos(c.id))
+                .filter_map(|c| positive_id(c.id))
                 .collect(),
         })
     }
@@ -595,15 +581,20 @@ impl ParentIndex {
     /// embedded): the item's own id plus its siblings' ids.
     pub fn of_child(c: &ChildRequest) -> Option<ParentIndex> {
         let p = c.parent_request.as_ref();
-        let id = pos(c.parent_request_id).or_else(|| p.and_then(|p| pos(p.id)))?;
+        let id = positive_id(c.parent_request_id).or_else(|| p.and_then(|p| positive_id(p.id)))?;
         let mut child_ids: Vec<i64> = target_id(c.request_id, c.id).into_iter().collect();
         if let Some(p) = p {
-            child_ids.extend(p.child_requests.iter().flatten().filter_map(|s| pos(s.id)));
+            child_ids.extend(
+                p.child_requests
+                    .iter()
+                    .flatten()
+                    .filter_map(|s| positive_id(s.id)),
+            );
         }
         Some(ParentIndex {
             id,
-            tmdb: p.and_then(|p| pos(p.external_provider_id)),
-            tvdb: p.and_then(|p| pos(p.tv_db_id)),
+            tmdb: p.and_then(|p| positive_id(p.external_provider_id)),
+            tvdb: p.and_then(|p| positive_id(p.tv_db_id)),
             imdb: p.and_then(|p| text(p.imdb_id.clone())),
             child_ids,
         })
@@ -664,7 +655,7 @@ pub fn recent(
         warnings.push("skipped a recent request without a media type".into());
         return None;
     };
-    let Some(id) = pos(row.request_id) else {
+    let Some(id) = positive_id(row.request_id) else {
         warnings.push("skipped a recent request without a usable id".into());
         return None;
     };
@@ -718,13 +709,13 @@ pub fn recent(
 /// One `$defs/retry` record: `queue_id` is the queue entry (`failedId`),
 /// never the request id.
 pub fn retry(f: FailedRequest, warnings: &mut Vec<String>) -> Option<serde_json::Value> {
-    let Some(queue_id) = pos(f.failed_id) else {
+    let Some(queue_id) = positive_id(f.failed_id) else {
         warnings.push("skipped a retry-queue entry without a queue id".into());
         return None;
     };
     let mut o = serde_json::Map::new();
     o.insert("queue_id".into(), queue_id.into());
-    if let Some(id) = pos(f.request_id) {
+    if let Some(id) = positive_id(f.request_id) {
         o.insert("request_id".into(), id.into());
     }
     if let Some(code) = f.request_type {

@@ -12,6 +12,7 @@
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
+use hmac::digest::Key;
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -344,10 +345,12 @@ fn leaves_of<'a>(
 /// that it says nothing about the secrets it covers (no offline guessing of
 /// a password from its digest). A daemon restart makes older revisions
 /// stale, which `write_settings_patch` reports as a conflict: read again.
-static REVISION_KEY: LazyLock<[u8; 32]> = LazyLock::new(|| {
-    let mut key = [0u8; 32];
-    key[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
-    key[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+/// A full HMAC block of random bytes (the key HMAC uses as is).
+static REVISION_KEY: LazyLock<Key<Hmac<Sha256>>> = LazyLock::new(|| {
+    let mut key = Key::<Hmac<Sha256>>::default();
+    for part in key.chunks_mut(16) {
+        part.copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    }
     key
 });
 
@@ -357,8 +360,7 @@ static REVISION_KEY: LazyLock<[u8; 32]> = LazyLock::new(|| {
 pub fn revision(raw: &Value) -> String {
     let mut canonical = String::new();
     write_canonical(raw, &mut canonical);
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&REVISION_KEY[..])
-        .expect("HMAC takes a key of any length");
+    let mut mac = <Hmac<Sha256> as KeyInit>::new(&REVISION_KEY);
     mac.update(canonical.as_bytes());
     let digest = mac.finalize().into_bytes();
     let mut hex = String::with_capacity(64);

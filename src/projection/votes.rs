@@ -7,7 +7,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::wire::{pos, request_type_label, text};
+use super::wire::{positive_id, request_type_label, text};
 
 /// `VoteViewModel` (`GET /api/v1/Vote`).
 #[derive(Debug, Deserialize)]
@@ -50,7 +50,7 @@ fn media(o: &mut Map<String, Value>, code: Option<i64>, warnings: &mut Vec<Strin
 /// One open request with Ombi's own tallies and, when the caller has voted,
 /// the caller's vote code.
 pub fn open(v: OpenVote, warnings: &mut Vec<String>) -> Option<Value> {
-    let Some(id) = pos(v.request_id) else {
+    let Some(id) = positive_id(v.request_id) else {
         warnings.push("skipped an open vote without a usable request id".into());
         return None;
     };
@@ -98,7 +98,7 @@ pub fn for_request(
         let mut o = Map::new();
         o.insert(
             "request_id".into(),
-            pos(r.request_id).unwrap_or(request_id).into(),
+            positive_id(r.request_id).unwrap_or(request_id).into(),
         );
         o.insert("media".into(), media_label.into());
         if let Some(u) = text(r.user_id) {

@@ -21,7 +21,7 @@ pub fn text(s: Option<String>) -> Option<String> {
 }
 
 /// A positive id (the contract's ids are ≥ 1).
-pub fn pos(id: Option<i64>) -> Option<i64> {
+pub fn positive_id(id: Option<i64>) -> Option<i64> {
     id.filter(|i| *i > 0)
 }
 
@@ -73,9 +73,9 @@ mod tests {
             Some("2026-05-01T10:00:00Z")
         );
         assert_eq!(text(Some("  ".into())), None);
-        assert_eq!(pos(Some(0)), None);
-        assert_eq!(pos(Some(-3)), None);
-        assert_eq!(pos(Some(4)), Some(4));
+        assert_eq!(positive_id(Some(0)), None);
+        assert_eq!(positive_id(Some(-3)), None);
+        assert_eq!(positive_id(Some(4)), Some(4));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! empty account list there comes with a warning instead.
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -43,11 +44,7 @@ pub static TOOL: Tool = Tool {
                 Ty::Str { min: 1, max: 100 },
                 "Plex server machine id (from `plex_servers`).",
             ),
-            Field::opt(
-                "server",
-                Ty::Enum(&["plex", "emby", "jellyfin"]),
-                "Media server.",
-            ),
+            Field::opt("server", Ty::Enum(MEDIA_SERVERS), "Media server."),
         ],
         actions: &[
             action(
@@ -88,21 +85,49 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+const MEDIA_SERVERS: &[&str] = &["plex", "emby", "jellyfin"];
+
+/// A label of [`MEDIA_SERVERS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum MediaServer {
+    Plex,
+    Emby,
+    Jellyfin,
+}
+
+impl MediaServer {
+    const fn label(self) -> &'static str {
+        match self {
+            MediaServer::Plex => "plex",
+            MediaServer::Emby => "emby",
+            MediaServer::Jellyfin => "jellyfin",
+        }
+    }
+}
+
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    RadarrOptions { is_4k: bool },
+    SonarrOptions,
+    LidarrOptions,
+    PlexServers,
+    PlexLibraries { machine_id: String },
+    MediaServerUsers { server: MediaServer },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "radarr_options" if args.bool("is_4k") == Some(true) => radarr_4k(ctx).await,
-            "radarr_options" => radarr(ctx).await,
-            "sonarr_options" => sonarr(ctx).await,
-            "lidarr_options" => lidarr(ctx).await,
-            "plex_servers" => plex_servers(ctx).await,
-            "plex_libraries" => plex_libraries(ctx, args).await,
-            "media_server_users" => media_server_users(ctx, args).await,
-            other => Err(ToolError::invalid(
-                "/action",
-                format!("read_integration has no action {other:?}"),
-            )
-            .into()),
+        match args.parse::<Action>()? {
+            Action::RadarrOptions { is_4k: true } => radarr_4k(ctx).await,
+            Action::RadarrOptions { is_4k: false } => radarr(ctx).await,
+            Action::SonarrOptions => sonarr(ctx).await,
+            Action::LidarrOptions => lidarr(ctx).await,
+            Action::PlexServers => plex_servers(ctx).await,
+            Action::PlexLibraries { machine_id } => plex_libraries(ctx, &machine_id).await,
+            Action::MediaServerUsers { server } => media_server_users(ctx, server).await,
         }
     })
 }
@@ -337,8 +362,7 @@ async fn plex_servers(ctx: &CallCtx) -> Outcome {
 
 /// `GET /api/v1/Plex/Libraries/{machineId}` with the machine id of a SAVED
 /// server: the caller's text is only used to pick one, never passed through.
-async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
-    let wanted = args.str("machine_id").unwrap_or_default();
+async fn plex_libraries(ctx: &CallCtx, wanted: &str) -> Outcome {
     let servers = saved_plex_servers(ctx).await?;
     let Some(machine_id) = servers
         .iter()
@@ -402,25 +426,20 @@ async fn plex_libraries(ctx: &CallCtx, args: &Args) -> Outcome {
 
 /// `GET /api/v1/{Plex/friends,Emby/users,Jellyfin/users}` (admin) → `user_page`
 /// of media-server accounts (their own ids, not Ombi user ids).
-async fn media_server_users(ctx: &CallCtx, args: &Args) -> Outcome {
-    let server = args.str("server").unwrap_or_default();
+async fn media_server_users(ctx: &CallCtx, server: MediaServer) -> Outcome {
     let path = match server {
-        "plex" => {
+        MediaServer::Plex => {
             saved_plex_servers(ctx).await?;
             "api/v1/Plex/friends"
         }
-        "emby" => "api/v1/Emby/users",
-        "jellyfin" => "api/v1/Jellyfin/users",
-        other => {
-            return Err(
-                ToolError::invalid("/server", format!("unknown media server {other:?}")).into(),
-            );
-        }
+        MediaServer::Emby => "api/v1/Emby/users",
+        MediaServer::Jellyfin => "api/v1/Jellyfin/users",
     };
     let rows = list::<WireServerUser>(ctx, path).await?;
     let items = users::server_users(&rows.value);
     let mut warnings = Vec::new();
-    if items.is_empty() && server != "plex" {
+    if items.is_empty() && server != MediaServer::Plex {
+        let server = server.label();
         warnings.push(format!(
             "Ombi returned no {server} users: is {server} configured in Ombi?"
         ));
@@ -435,4 +454,14 @@ async fn media_server_users(ctx: &CallCtx, args: &Args) -> Outcome {
         warnings,
         truncated,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn media_server_mirrors_its_labels() {
+        crate::catalogue::params::assert_mirrors(MEDIA_SERVERS, MediaServer::label);
+    }
 }

@@ -5,9 +5,10 @@
 
 use crate::contract::Family;
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::ctx::{local_page, reply, required_id, required_str};
+use super::ctx::{local_page, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::Page;
 use crate::catalogue::params::*;
@@ -87,32 +88,73 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    List {
+        status: Option<IssueStatus>,
+        page: Page,
+    },
+    Get {
+        issue_id: i64,
+    },
+    ByRequest {
+        request_type: MediaKind,
+        request_id: i64,
+        page: Page,
+    },
+    ByProvider {
+        provider_id: String,
+        page: Page,
+    },
+    Comments {
+        issue_id: i64,
+        page: Page,
+    },
+    ProviderSummary {
+        status: Option<IssueStatus>,
+        page: Page,
+    },
+    /// `page` is accepted, but one title's group is always one record.
+    ProviderDetails {
+        provider_id: String,
+        #[serde(rename = "page")]
+        _page: Page,
+    },
+    Counts,
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "list" => list(ctx, args).await,
-            "get" => get(ctx, args).await,
-            "by_request" => by_request(ctx, args).await,
-            "by_provider" => by_provider(ctx, args).await,
-            "comments" => comments(ctx, args).await,
-            "provider_summary" => provider_summary(ctx, args).await,
-            "provider_details" => provider_details(ctx, args).await,
-            "counts" => counts(ctx).await,
-            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        match args.parse::<Action>()? {
+            Action::List { status, page } => list(ctx, status, page).await,
+            Action::Get { issue_id } => get(ctx, issue_id).await,
+            Action::ByRequest {
+                request_type,
+                request_id,
+                page,
+            } => by_request(ctx, request_type, request_id, page).await,
+            Action::ByProvider { provider_id, page } => by_provider(ctx, &provider_id, page).await,
+            Action::Comments { issue_id, page } => comments(ctx, issue_id, page).await,
+            Action::ProviderSummary { status, page } => provider_summary(ctx, status, page).await,
+            Action::ProviderDetails { provider_id, .. } => {
+                provider_details(ctx, &provider_id).await
+            }
+            Action::Counts => counts(ctx).await,
         }
     })
 }
 
-fn status_arg(args: &Args) -> Result<Option<i64>, ToolError> {
-    match args.str("status") {
-        None => Ok(None),
-        Some(s) => status_code(s).map(Some).ok_or_else(|| {
-            ToolError::invalid(
-                "/status",
-                "status must be pending, in_progress, resolved or closed",
-            )
-        }),
-    }
+/// Ombi's `IssueStatus` code of a status (the projection's table, which a
+/// unit test holds equal to [`ISSUE_STATUS`]).
+fn ombi_status(status: IssueStatus) -> Result<i64, ToolError> {
+    status_code(status.label()).ok_or_else(|| {
+        ToolError::internal(format!(
+            "issue status `{}` has no Ombi code",
+            status.label()
+        ))
+    })
 }
 
 fn issue_page(
@@ -146,11 +188,11 @@ async fn local_issues(
     issue_page(kept, &paging, warnings, got.cut)
 }
 
-async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
-    let page = args.page();
-    let Some(status) = status_arg(args)? else {
+async fn list(ctx: &CallCtx, status: Option<IssueStatus>, page: Page) -> Outcome {
+    let Some(status) = status else {
         return list_all_statuses(ctx, page).await;
     };
+    let status = ombi_status(status)?;
     // Note the order: take, then skip.
     let route = Route::get("api/v1/Issues")
         .seg(page.limit)
@@ -206,8 +248,7 @@ async fn list_all_statuses(ctx: &CallCtx, page: Page) -> Outcome {
     issue_page(kept, &paging, warnings, cut)
 }
 
-async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
-    let id = required_id(args, "issue_id")?;
+async fn get(ctx: &CallCtx, id: i64) -> Outcome {
     let issue = ctx
         .upstream
         .get_json::<Issue>(ctx.acting(), Route::get("api/v1/Issues").seg(id))
@@ -225,33 +266,23 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
     issue_page(vec![item], &Paging::single(1, "issues"), warnings, false)
 }
 
-async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
-    let id = required_id(args, "request_id")?;
-    let kind = required_str(args, "request_type")?;
+async fn by_request(ctx: &CallCtx, kind: MediaKind, id: i64, page: Page) -> Outcome {
     // Ombi matches the id alone, across movie/TV/album id spaces.
-    let keep = move |i: &Issue| i.request_type.and_then(request_type_label) == Some(kind);
-    local_issues(
-        ctx,
-        Route::get("api/v1/Issues/request").seg(id),
-        args.page(),
-        keep,
-    )
-    .await
+    let keep = move |i: &Issue| i.request_type.and_then(request_type_label) == Some(kind.label());
+    local_issues(ctx, Route::get("api/v1/Issues/request").seg(id), page, keep).await
 }
 
-async fn by_provider(ctx: &CallCtx, args: &Args) -> Outcome {
-    let provider = required_str(args, "provider_id")?;
+async fn by_provider(ctx: &CallCtx, provider: &str, page: Page) -> Outcome {
     local_issues(
         ctx,
         Route::get("api/v1/Issues/provider").seg(provider),
-        args.page(),
+        page,
         |_| true,
     )
     .await
 }
 
-async fn comments(ctx: &CallCtx, args: &Args) -> Outcome {
-    let id = required_id(args, "issue_id")?;
+async fn comments(ctx: &CallCtx, id: i64, page: Page) -> Outcome {
     let mut warnings = Vec::new();
     let got = ctx
         .read_list::<ChatComment>(
@@ -268,16 +299,16 @@ async fn comments(ctx: &CallCtx, args: &Args) -> Outcome {
         Family::CommentPage,
         "comments",
         items,
-        args.page(),
+        page,
         got.cut,
         warnings,
     )
 }
 
-async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn provider_summary(ctx: &CallCtx, status: Option<IssueStatus>, page: Page) -> Outcome {
     let mut warnings = Vec::new();
-    let status = match status_arg(args)? {
-        Some(s) => s,
+    let status = match status {
+        Some(s) => ombi_status(s)?,
         None => {
             warnings
                 .push("Ombi groups issues of one status at a time: showing pending issues".into());
@@ -300,7 +331,7 @@ async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
     let Window {
         items: kept,
         page: paging,
-    } = paging::local(groups, args.page(), complete, "provider_groups");
+    } = paging::local(groups, page, complete, "provider_groups");
     Ok(reply(
         page_object(Family::GroupPage, kept, &paging),
         warnings,
@@ -308,8 +339,7 @@ async fn provider_summary(ctx: &CallCtx, args: &Args) -> Outcome {
     ))
 }
 
-async fn provider_details(ctx: &CallCtx, args: &Args) -> Outcome {
-    let provider = required_str(args, "provider_id")?;
+async fn provider_details(ctx: &CallCtx, provider: &str) -> Outcome {
     let mut warnings = Vec::new();
     let group = ctx
         .upstream

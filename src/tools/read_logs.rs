@@ -3,6 +3,7 @@
 //! cap and the window is cut here. Never the `/download/` route.
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde_json::json;
 
 use super::ctx::reply;
@@ -43,10 +44,13 @@ pub static TOOL: Tool = Tool {
             .default(ArgDefault::Int(0)),
             Field::opt(
                 "limit",
-                Ty::Int { min: 1, max: 500 },
+                Ty::Int {
+                    min: 1,
+                    max: logs::MAX_LINES as i64,
+                },
                 "Lines to return, 1–500 (default 100).",
             )
-            .default(ArgDefault::Int(100)),
+            .default(ArgDefault::Int(logs::DEFAULT_LINES as i64)),
         ],
         actions: &[
             action("list", "the log files", &[], &[]),
@@ -63,16 +67,28 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    List,
+    /// `offset` and `limit` are lines; validation fills their defaults.
+    Read {
+        file_id: String,
+        offset: usize,
+        limit: usize,
+    },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "list" => list(ctx).await,
-            "read" => read(ctx, args).await,
-            other => Err(ToolError::invalid(
-                "/action",
-                format!("read_logs has no action {other:?}"),
-            )
-            .into()),
+        match args.parse::<Action>()? {
+            Action::List => list(ctx).await,
+            Action::Read {
+                file_id,
+                offset,
+                limit,
+            } => read(ctx, &file_id, offset, limit).await,
         }
     })
 }
@@ -107,8 +123,7 @@ async fn list(ctx: &CallCtx) -> Outcome {
 }
 
 /// `GET /api/v2/System/logs/{logFileName}` as `text/plain`, at most 8 MiB.
-async fn read(ctx: &CallCtx, args: &Args) -> Outcome {
-    let file = args.str("file_id").unwrap_or_default();
+async fn read(ctx: &CallCtx, file: &str, offset: usize, limit: usize) -> Outcome {
     if !logs::valid_file_id(file) {
         return Err(ToolError::invalid(
             "/file_id",
@@ -116,14 +131,6 @@ async fn read(ctx: &CallCtx, args: &Args) -> Outcome {
         )
         .into());
     }
-    let offset = usize::try_from(args.int("offset").unwrap_or(0).max(0)).unwrap_or(0);
-    let limit = usize::try_from(
-        args.int("limit")
-            .unwrap_or(logs::DEFAULT_LINES as i64)
-            .max(1),
-    )
-    .unwrap_or(logs::DEFAULT_LINES)
-    .min(logs::MAX_LINES);
     let text = ctx
         .upstream
         .get_text(

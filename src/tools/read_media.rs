@@ -2,11 +2,9 @@
 //! Ombi request), its Rotten Tomatoes ratings, or its streaming providers.
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 
-use super::ctx::{
-    language_ignored, movie_or_tv, not_found, not_found_on_500, note_read_limit, reply,
-    required_int, required_str,
-};
+use super::ctx::{language_ignored, not_found, not_found_on_500, note_read_limit, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -44,6 +42,77 @@ pub static TOOL: Tool = Tool {
 
 const MEDIA_DETAILS: &[&str] = &["movie", "tv", "album", "artist"];
 
+/// A label of [`MEDIA_DETAILS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum DetailsMedia {
+    Movie,
+    Tv,
+    Album,
+    Artist,
+}
+
+impl DetailsMedia {
+    const fn label(self) -> &'static str {
+        match self {
+            DetailsMedia::Movie => "movie",
+            DetailsMedia::Tv => "tv",
+            DetailsMedia::Album => "album",
+            DetailsMedia::Artist => "artist",
+        }
+    }
+}
+
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    /// Exactly one id, the one `media_details_rules` allows for `media`.
+    Details {
+        media: DetailsMedia,
+        tmdb_id: Option<i64>,
+        imdb_id: Option<String>,
+        tvdb_id: Option<i64>,
+        musicbrainz_id: Option<String>,
+        language: Option<String>,
+    },
+    ByRequest {
+        target: Target,
+        language: Option<String>,
+    },
+    Ratings {
+        media: MovieOrTv,
+        name: String,
+        year: i64,
+    },
+    Providers {
+        media: MovieOrTv,
+        tmdb_id: i64,
+    },
+}
+
+/// The one id a `details` call gives (`one_of`).
+enum DetailsId {
+    Tmdb(i64),
+    Imdb(String),
+    Tvdb(i64),
+    MusicBrainz(String),
+}
+
+impl DetailsId {
+    fn given(
+        tmdb: Option<i64>,
+        imdb: Option<String>,
+        tvdb: Option<i64>,
+        musicbrainz: Option<String>,
+    ) -> Option<DetailsId> {
+        tmdb.map(DetailsId::Tmdb)
+            .or(imdb.map(DetailsId::Imdb))
+            .or(tvdb.map(DetailsId::Tvdb))
+            .or(musicbrainz.map(DetailsId::MusicBrainz))
+    }
+}
+
 /// How a lookup route answers an unknown id: with a 500 (a null dereference
 /// in Ombi: `movie/imdb`, `movie/request`, `tv/request`, `artist/request`) or
 /// with a 204. On the 204 routes a 500 is a failing provider (TMDB, TVMaze,
@@ -62,7 +131,24 @@ fn unknown_on_500(e: ToolError, what: &str, unknown: Unknown) -> ToolError {
 }
 
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(run(ctx, args))
+    Box::pin(async move {
+        match args.parse::<Action>()? {
+            Action::Details {
+                media,
+                tmdb_id,
+                imdb_id,
+                tvdb_id,
+                musicbrainz_id,
+                language,
+            } => {
+                let id = DetailsId::given(tmdb_id, imdb_id, tvdb_id, musicbrainz_id);
+                details(ctx, media, id, language).await
+            }
+            Action::ByRequest { target, language } => by_request(ctx, target, language).await,
+            Action::Ratings { media, name, year } => ratings(ctx, media, &name, year).await,
+            Action::Providers { media, tmdb_id } => providers(ctx, media, tmdb_id).await,
+        }
+    })
 }
 
 fn single_page(items: Vec<Media>, notes: Notes) -> Reply {
@@ -74,16 +160,6 @@ fn single_page(items: Vec<Media>, notes: Notes) -> Reply {
 }
 
 // ---------------------------------------------------------------- actions
-
-async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
-    match args.action() {
-        "details" => details(ctx, args).await,
-        "by_request" => by_request(ctx, args).await,
-        "ratings" => ratings(ctx, args).await,
-        "providers" => providers(ctx, args).await,
-        other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
-    }
-}
 
 async fn movie_full(
     ctx: &CallCtx,
@@ -118,16 +194,16 @@ async fn tv_detail(
     Ok(media::tv_details(tv, origin, notes))
 }
 
-async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn details(
+    ctx: &CallCtx,
+    media: DetailsMedia,
+    id: Option<DetailsId>,
+    language: Option<String>,
+) -> Outcome {
     let mut notes = Notes::default();
-    language_ignored(args.str("language"), &mut notes.warnings);
-    let items = match (
-        args.str("media"),
-        args.int("tmdb_id"),
-        args.str("imdb_id"),
-        args.int("tvdb_id"),
-    ) {
-        (Some("movie"), Some(id), _, _) => {
+    language_ignored(language.as_deref(), &mut notes.warnings);
+    let items = match (media, id) {
+        (DetailsMedia::Movie, Some(DetailsId::Tmdb(id))) => {
             let route = Route::get("api/v2/Search/movie").seg(id);
             movie_full(
                 ctx,
@@ -138,8 +214,8 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .await?
         }
-        (Some("movie"), None, Some(imdb), _) => {
-            let route = Route::get("api/v2/Search/movie/imdb").seg(imdb);
+        (DetailsMedia::Movie, Some(DetailsId::Imdb(imdb))) => {
+            let route = Route::get("api/v2/Search/movie/imdb").seg(&imdb);
             movie_full(
                 ctx,
                 route,
@@ -149,7 +225,7 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .await?
         }
-        (Some("tv"), Some(id), _, _) => {
+        (DetailsMedia::Tv, Some(DetailsId::Tmdb(id))) => {
             let route = Route::get("api/v2/Search/tv/moviedb").seg(id);
             vec![
                 tv_detail(
@@ -163,7 +239,7 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
                 .await?,
             ]
         }
-        (Some("tv"), None, _, Some(tvdb)) => {
+        (DetailsMedia::Tv, Some(DetailsId::Tvdb(tvdb))) => {
             // The only TVDB-keyed lookup is the TVMaze-backed v1 route.
             let route = Route::get("api/v1/Search/tv/info").seg(tvdb);
             vec![
@@ -178,40 +254,36 @@ async fn details(ctx: &CallCtx, args: &Args) -> Outcome {
                 .await?,
             ]
         }
-        (Some("album"), ..) => {
-            let mbid = required_str(args, "musicbrainz_id")?;
+        (DetailsMedia::Album, Some(DetailsId::MusicBrainz(mbid))) => {
             let what = format!("album (release group) {mbid}");
             let rg = ctx
                 .upstream
                 .get_json::<ReleaseGroup>(
                     ctx.acting(),
-                    Route::get("api/v2/Search/artist/album").seg(mbid),
+                    Route::get("api/v2/Search/artist/album").seg(&mbid),
                 )
                 .await?
                 .ok_or_else(|| not_found(&what))?;
             vec![media::release_group_item(rg)]
         }
-        (Some("artist"), ..) => {
-            let mbid = required_str(args, "musicbrainz_id")?;
+        (DetailsMedia::Artist, Some(DetailsId::MusicBrainz(mbid))) => {
             vec![
                 artist(
                     ctx,
-                    Route::get("api/v2/Search/artist").seg(mbid),
+                    Route::get("api/v2/Search/artist").seg(&mbid),
                     Unknown::Is204,
                     &format!("artist {mbid}"),
                 )
                 .await?,
             ]
         }
-        (Some(m), ..) => {
+        // Validation (`one_of`, `media_details_rules`) lets no other pair through.
+        (m, _) => {
             return Err(ToolError::invalid(
                 "/media",
-                format!("`{m}` details need one id: movie tmdb_id/imdb_id, tv tmdb_id/tvdb_id, album/artist musicbrainz_id"),
+                format!("`{}` details need one id: movie tmdb_id/imdb_id, tv tmdb_id/tvdb_id, album/artist musicbrainz_id", m.label()),
             )
             .into());
-        }
-        (None, ..) => {
-            return Err(ToolError::invalid("/media", "`media` is required for `details`").into());
         }
     };
     Ok(single_page(items, notes))
@@ -232,20 +304,12 @@ async fn artist(
     Ok(media::artist_details(&info))
 }
 
-async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
-    let target = args.value("target");
-    let kind = target
-        .and_then(|t| t.get("kind"))
-        .and_then(|k| k.as_str())
-        .unwrap_or("");
-    let id = target
-        .and_then(|t| t.get("id"))
-        .and_then(|i| i.as_i64())
-        .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` is required"))?;
+async fn by_request(ctx: &CallCtx, target: Target, language: Option<String>) -> Outcome {
+    let Target { kind, id } = target;
     let mut notes = Notes::default();
-    language_ignored(args.str("language"), &mut notes.warnings);
+    language_ignored(language.as_deref(), &mut notes.warnings);
     let items = match kind {
-        "movie" => {
+        TargetKind::Movie => {
             let route = Route::get("api/v2/Search/movie/request").seg(id);
             movie_full(
                 ctx,
@@ -256,7 +320,7 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
             )
             .await?
         }
-        "tv_parent" => {
+        TargetKind::TvParent => {
             let route = Route::get("api/v2/Search/tv/request").seg(id);
             vec![
                 tv_detail(
@@ -270,7 +334,7 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
                 .await?,
             ]
         }
-        "album" => {
+        TargetKind::Album => {
             notes.note("Ombi resolves an album request to its ARTIST; the record is the artist");
             vec![
                 artist(
@@ -282,17 +346,10 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
                 .await?,
             ]
         }
-        "tv_child" => {
+        TargetKind::TvChild => {
             return Err(ToolError::invalid(
                 "/target/kind",
                 "Ombi looks up TV media by the show-level request: pass the `tv_parent` id (read_requests `get` on the child shows its parent_request_id)",
-            )
-            .into());
-        }
-        other => {
-            return Err(ToolError::invalid(
-                "/target/kind",
-                format!("unknown request kind `{other}`"),
             )
             .into());
         }
@@ -300,14 +357,10 @@ async fn by_request(ctx: &CallCtx, args: &Args) -> Outcome {
     Ok(single_page(items, notes))
 }
 
-async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = movie_or_tv(args)?;
-    let name = required_str(args, "name")?;
-    let year = required_int(args, "year")?;
-    let route = Route::get(if media == "movie" {
-        "api/v2/Search/ratings/movie"
-    } else {
-        "api/v2/Search/ratings/tv"
+async fn ratings(ctx: &CallCtx, media: MovieOrTv, name: &str, year: i64) -> Outcome {
+    let route = Route::get(match media {
+        MovieOrTv::Movie => "api/v2/Search/ratings/movie",
+        MovieOrTv::Tv => "api/v2/Search/ratings/tv",
     })
     .seg(name)
     .seg(year);
@@ -317,7 +370,7 @@ async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
         .get_json::<RatingsWire>(ctx.acting(), route)
         .await?
         .ok_or_else(|| not_found(&what))?;
-    let item = media::ratings_item(media, name, year, wire);
+    let item = media::ratings_item(media.label(), name, year, wire);
     let mut notes = Notes::default();
     if item.ratings.is_empty() {
         notes.note(format!(
@@ -327,13 +380,10 @@ async fn ratings(ctx: &CallCtx, args: &Args) -> Outcome {
     Ok(single_page(vec![item], notes))
 }
 
-async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = movie_or_tv(args)?;
-    let tmdb = required_int(args, "tmdb_id")?;
-    let route = Route::get(if media == "movie" {
-        "api/v2/Search/stream/movie"
-    } else {
-        "api/v2/Search/stream/tv"
+async fn providers(ctx: &CallCtx, media: MovieOrTv, tmdb: i64) -> Outcome {
+    let route = Route::get(match media {
+        MovieOrTv::Movie => "api/v2/Search/stream/movie",
+        MovieOrTv::Tv => "api/v2/Search/stream/tv",
     })
     .seg(tmdb);
     let list = ctx
@@ -344,10 +394,20 @@ async fn providers(ctx: &CallCtx, args: &Args) -> Outcome {
         "providers are those of this title in the acting Ombi user's streaming country (Ombi caches them for 12 h across users)".to_string(),
     ];
     note_read_limit(list.cut, &mut warnings);
-    let item = media::providers_item(media, tmdb, list.value);
+    let item = media::providers_item(media.label(), tmdb, list.value);
     Ok(reply(
         media::media_page(paging::single(vec![item], "media")),
         warnings,
         list.cut,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_media_mirrors_its_labels() {
+        crate::catalogue::params::assert_mirrors(MEDIA_DETAILS, DetailsMedia::label);
+    }
 }

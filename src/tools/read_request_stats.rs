@@ -5,9 +5,10 @@
 #![allow(clippy::result_large_err)]
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::ctx::{partial, reply, required_str};
+use super::ctx::{partial, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -64,28 +65,44 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Counts,
+    Totals,
+    /// All media (albums only with Lidarr) unless `media` is given.
+    Quota {
+        media: Option<MediaKind>,
+    },
+    /// `YYYY-MM-DD` days, `from` ≤ `to` (validated).
+    Period {
+        from: String,
+        to: String,
+    },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "counts" => counts(ctx).await,
-            "totals" => totals(ctx).await,
-            "quota" => quota(ctx, args).await,
-            "period" => period(ctx, args).await,
-            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        match args.parse::<Action>()? {
+            Action::Counts => counts(ctx).await,
+            Action::Totals => totals(ctx).await,
+            Action::Quota { media } => quota(ctx, media).await,
+            Action::Period { from, to } => period(ctx, &from, &to).await,
         }
     })
 }
 
-/// Per media type: (label, route segment prefix).
-const TOTALS: [(&str, &str); 3] = [
-    ("movie", "api/v1/Request/movie/total"),
-    ("tv", "api/v1/Request/tv/total"),
-    ("album", "api/v1/request/music/total"),
+/// Per media type: its route.
+const TOTALS: [(MediaKind, &str); 3] = [
+    (MediaKind::Movie, "api/v1/Request/movie/total"),
+    (MediaKind::Tv, "api/v1/Request/tv/total"),
+    (MediaKind::Album, "api/v1/request/music/total"),
 ];
-const QUOTAS: [(&str, &str); 3] = [
-    ("movie", "api/v1/Request/movie/remaining"),
-    ("tv", "api/v1/Request/tv/remaining"),
-    ("album", "api/v1/request/music/remaining"),
+const QUOTAS: [(MediaKind, &str); 3] = [
+    (MediaKind::Movie, "api/v1/Request/movie/remaining"),
+    (MediaKind::Tv, "api/v1/Request/tv/remaining"),
+    (MediaKind::Album, "api/v1/request/music/remaining"),
 ];
 
 async fn counts(ctx: &CallCtx) -> Outcome {
@@ -110,10 +127,10 @@ async fn counts(ctx: &CallCtx) -> Outcome {
 async fn media_types(
     ctx: &CallCtx,
     warnings: &mut Vec<String>,
-) -> Result<Vec<&'static str>, ToolError> {
-    let mut m = vec!["movie", "tv"];
+) -> Result<Vec<MediaKind>, ToolError> {
+    let mut m = vec![MediaKind::Movie, MediaKind::Tv];
     if ctx.lidarr_enabled().await? {
-        m.push("album");
+        m.push(MediaKind::Album);
     } else {
         warnings.push("music is not enabled (Lidarr off): no album values".into());
     }
@@ -131,10 +148,10 @@ async fn totals(ctx: &CallCtx) -> Outcome {
             .get_json::<i64>(ctx.acting(), Route::get(path))
             .await
         {
-            Ok(Some(n)) if n >= 0 => values.push(metrics::total(m, n)),
-            Ok(_) => warnings.push(format!("Ombi returned no {m} total")),
+            Ok(Some(n)) if n >= 0 => values.push(metrics::total(m.label(), n)),
+            Ok(_) => warnings.push(format!("Ombi returned no {} total", m.label())),
             Err(e) => {
-                warnings.push(format!("{m} total: {}", e.message));
+                warnings.push(format!("{} total: {}", m.label(), e.message));
                 first_error.get_or_insert(e);
             }
         }
@@ -142,12 +159,12 @@ async fn totals(ctx: &CallCtx) -> Outcome {
     finish(values, first_error, warnings)
 }
 
-async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn quota(ctx: &CallCtx, given: Option<MediaKind>) -> Outcome {
     let mut warnings = Vec::new();
-    let media: Vec<&str> = match args.str("media") {
-        Some("album") => {
+    let media = match given {
+        Some(MediaKind::Album) => {
             ctx.require_lidarr().await?;
-            vec!["album"]
+            vec![MediaKind::Album]
         }
         Some(m) => vec![m],
         None => media_types(ctx, &mut warnings).await?,
@@ -161,11 +178,11 @@ async fn quota(ctx: &CallCtx, args: &Args) -> Outcome {
             .get_json::<Quota>(ctx.acting(), Route::get(path))
             .await
         {
-            Ok(Some(q)) => values.extend(metrics::quota(m, &q, args.str("media").is_none())),
+            Ok(Some(q)) => values.extend(metrics::quota(m.label(), &q, given.is_none())),
             // 204: Ombi could not resolve the calling user.
             Ok(None) => unresolved += 1,
             Err(e) => {
-                warnings.push(format!("{m} quota: {}", e.message));
+                warnings.push(format!("{} quota: {}", m.label(), e.message));
                 first_error.get_or_insert(e);
             }
         }
@@ -196,9 +213,7 @@ fn finish(values: Vec<Value>, first_error: Option<ToolError>, warnings: Vec<Stri
     }
 }
 
-async fn period(ctx: &CallCtx, args: &Args) -> Outcome {
-    let from = required_str(args, "from")?;
-    let to = required_str(args, "to")?;
+async fn period(ctx: &CallCtx, from: &str, to: &str) -> Outcome {
     // Whole days: Ombi compares timestamps, so `to` is the end of that day.
     let route = Route::get("api/v1/Stats")
         .query("from", format!("{from}T00:00:00"))

@@ -22,7 +22,7 @@ use crate::projection::requests::{
     self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
     MovieRequest, ParentIndex, RecentRow, RequestRecord, TvParent,
 };
-use crate::projection::wire::pos;
+use crate::projection::wire::positive_id as pos;
 use crate::upstream::Route;
 
 /// Page size of the bounded scans (v2 album list, v1 TV parents).

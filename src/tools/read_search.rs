@@ -3,18 +3,18 @@
 //! cap cut the list).
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::ctx::{body_language, language_ignored};
-use super::ctx::{reply, required_str};
+use super::ctx::{body_language, language_ignored, note_read_limit, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
-use crate::projection::media::{self, AlbumSearch, ArtistSearch, Media, MultiResult, SearchMovie};
+use crate::projection::media::{self, Media, MultiResult, SearchMovie};
 use crate::projection::paging;
 use crate::upstream::Route;
 
@@ -66,9 +66,93 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(run(ctx, args))
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Multi {
+        query: String,
+        language: Option<String>,
+        page: Page,
+    },
+    Movie {
+        query: String,
+        year: Option<i64>,
+        language: Option<String>,
+        page: Page,
+    },
+    Tv {
+        query: String,
+        language: Option<String>,
+        page: Page,
+    },
+    PersonMovies {
+        query: String,
+        language: Option<String>,
+        page: Page,
+    },
+    Artist {
+        query: String,
+        page: Page,
+    },
+    Album {
+        query: String,
+        page: Page,
+    },
 }
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        let mut warnings = Vec::new();
+        let (found, page) = match args.parse::<Action>()? {
+            Action::Multi {
+                query,
+                language,
+                page,
+            } => (
+                multi(ctx, &query, language, false, &mut warnings).await,
+                page,
+            ),
+            Action::Tv {
+                query,
+                language,
+                page,
+            } => (
+                multi(ctx, &query, language, true, &mut warnings).await,
+                page,
+            ),
+            Action::Movie {
+                query,
+                year,
+                language,
+                page,
+            } => (movies(ctx, MOVIE, &query, year, language).await, page),
+            Action::PersonMovies {
+                query,
+                language,
+                page,
+            } => (movies(ctx, ACTOR, &query, None, language).await, page),
+            Action::Artist { query, page } => {
+                (music(ctx, ARTIST, &query, media::artist_item).await, page)
+            }
+            Action::Album { query, page } => {
+                (music(ctx, ALBUM, &query, media::album_item).await, page)
+            }
+        };
+        let (items, cut) = found?;
+        note_read_limit(cut, &mut warnings);
+        let w = paging::local(items, page, !cut, "media");
+        Ok(reply(media::media_page(w), warnings, cut))
+    })
+}
+
+const MOVIE: &str = "api/v1/Search/movie";
+const ACTOR: &str = "api/v1/Search/movie/actor";
+const ARTIST: &str = "api/v1/Search/music/artist";
+const ALBUM: &str = "api/v1/Search/music/album";
+
+/// What a search found: the records and whether the read was cut.
+type Found = Result<(Vec<Media>, bool), ToolError>;
 
 /// Ombi unescapes the multi-search term a second time after routing, so a
 /// literal `%` must reach it as `%25`.
@@ -84,66 +168,62 @@ async fn list<T: DeserializeOwned>(
     Ok((b.value, b.cut))
 }
 
-async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
-    let query = required_str(args, "query")?;
-    let mut warnings = Vec::new();
-    let (items, cut): (Vec<Media>, bool) = match args.action() {
-        action @ ("multi" | "tv") => {
-            language_ignored(args.str("language"), &mut warnings);
-            let tv_only = action == "tv";
-            // `tv` is the v2 multi-search restricted to TV: TMDB ids, the ids
-            // TV requests take (the v1 TVMaze search would yield TVDB ids).
-            let filter =
-                json!({"movies": !tv_only, "tvShows": true, "music": !tv_only, "people": !tv_only});
-            let route = Route::post_read("api/v2/Search/multi")
-                .seg(multi_term(query))
-                .json(&filter);
-            let (rows, cut) = list::<MultiResult>(ctx, route).await?;
-            let items = rows
-                .into_iter()
-                .filter(|r| {
-                    !tv_only
-                        || r.media_type
-                            .as_deref()
-                            .is_some_and(|t| t.eq_ignore_ascii_case("tv"))
-                })
-                .map(|r| media::multi_item(r, &mut warnings))
-                .collect();
-            (items, cut)
-        }
-        action @ ("movie" | "person_movies") => {
-            let mut body = json!({"searchTerm": query});
-            if let Some(lang) = body_language(ctx, args.str("language")).await {
-                body["languageCode"] = json!(lang);
-            }
-            let path = if action == "movie" {
-                if let Some(year) = args.int("year") {
-                    body["year"] = json!(year);
-                }
-                "api/v1/Search/movie"
-            } else {
-                "api/v1/Search/movie/actor"
-            };
-            let (rows, cut) = list::<SearchMovie>(ctx, Route::post_read(path).json(&body)).await?;
-            (rows.into_iter().map(media::movie_item).collect(), cut)
-        }
-        "artist" => {
-            ctx.require_lidarr().await?;
-            let route = Route::get("api/v1/Search/music/artist").seg(query);
-            let (rows, cut) = list::<ArtistSearch>(ctx, route).await?;
-            (rows.into_iter().map(media::artist_item).collect(), cut)
-        }
-        "album" => {
-            ctx.require_lidarr().await?;
-            let route = Route::get("api/v1/Search/music/album").seg(query);
-            let (rows, cut) = list::<AlbumSearch>(ctx, route).await?;
-            (rows.into_iter().map(media::album_item).collect(), cut)
-        }
-        other => {
-            return Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into());
-        }
-    };
-    super::ctx::note_read_limit(cut, &mut warnings);
-    let w = paging::local(items, args.page(), !cut, "media");
-    Ok(reply(media::media_page(w), warnings, cut))
+/// The v2 multi-search; `tv_only` restricts it to TV: TMDB ids, the ids TV
+/// requests take (the v1 TVMaze search would yield TVDB ids).
+async fn multi(
+    ctx: &CallCtx,
+    query: &str,
+    language: Option<String>,
+    tv_only: bool,
+    warnings: &mut Vec<String>,
+) -> Found {
+    language_ignored(language.as_deref(), warnings);
+    let filter =
+        json!({"movies": !tv_only, "tvShows": true, "music": !tv_only, "people": !tv_only});
+    let route = Route::post_read("api/v2/Search/multi")
+        .seg(multi_term(query))
+        .json(&filter);
+    let (rows, cut) = list::<MultiResult>(ctx, route).await?;
+    let items = rows
+        .into_iter()
+        .filter(|r| {
+            !tv_only
+                || r.media_type
+                    .as_deref()
+                    .is_some_and(|t| t.eq_ignore_ascii_case("tv"))
+        })
+        .map(|r| media::multi_item(r, warnings))
+        .collect();
+    Ok((items, cut))
+}
+
+/// The v1 movie searches (by title, with an optional year; by actor).
+async fn movies(
+    ctx: &CallCtx,
+    path: &'static str,
+    query: &str,
+    year: Option<i64>,
+    language: Option<String>,
+) -> Found {
+    let mut body = json!({"searchTerm": query});
+    if let Some(lang) = body_language(ctx, language.as_deref()).await {
+        body["languageCode"] = json!(lang);
+    }
+    if let Some(year) = year {
+        body["year"] = json!(year);
+    }
+    let (rows, cut) = list::<SearchMovie>(ctx, Route::post_read(path).json(&body)).await?;
+    Ok((rows.into_iter().map(media::movie_item).collect(), cut))
+}
+
+/// The Lidarr-backed searches (artists, albums).
+async fn music<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    path: &'static str,
+    query: &str,
+    item: fn(T) -> Media,
+) -> Found {
+    ctx.require_lidarr().await?;
+    let (rows, cut) = list::<T>(ctx, Route::get(path).seg(query)).await?;
+    Ok((rows.into_iter().map(item).collect(), cut))
 }

@@ -3,6 +3,7 @@
 //! never `POST /api/v1/Job/update` (it runs the updater).
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde_json::json;
 
 use super::ctx::reply;
@@ -51,20 +52,27 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Status,
+    About,
+    MediaServers,
+    Update,
+    Features,
+    CronValidate { expression: String },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "status" => status(ctx).await,
-            "about" => about(ctx).await,
-            "media_servers" => media_servers(ctx).await,
-            "update" => update(ctx).await,
-            "features" => features(ctx).await,
-            "cron_validate" => cron_validate(ctx, args).await,
-            other => Err(ToolError::invalid(
-                "/action",
-                format!("read_server has no action {other:?}"),
-            )
-            .into()),
+        match args.parse::<Action>()? {
+            Action::Status => status(ctx).await,
+            Action::About => about(ctx).await,
+            Action::MediaServers => media_servers(ctx).await,
+            Action::Update => update(ctx).await,
+            Action::Features => features(ctx).await,
+            Action::CronValidate { expression } => cron_validate(ctx, &expression).await,
         }
     })
 }
@@ -173,17 +181,10 @@ async fn update(ctx: &CallCtx) -> Outcome {
 /// `read_reference features` does: `value` is the identifier (the name),
 /// the state is the `category` (`enabled`/`disabled`).
 async fn features(ctx: &CallCtx) -> Outcome {
-    let rows = ctx
-        .upstream
-        .get_array::<reference::Feature>(ctx.acting(), Route::get("api/v2/Features"))
-        .await?;
     let mut warnings = Vec::new();
-    if rows.cut {
-        warnings.push(
-            "Ombi's answer exceeded the 8 MiB read limit; only the records read within it are used"
-                .into(),
-        );
-    }
+    let rows = ctx
+        .read_list::<reference::Feature>(Route::get("api/v2/Features"), &mut warnings)
+        .await?;
     let candidates = rows.value.into_iter().map(reference::feature).collect();
     let refs = reference::references(candidates, &mut warnings);
     let w = paging::first(refs, !rows.cut, "references");
@@ -192,8 +193,7 @@ async fn features(ctx: &CallCtx) -> Outcome {
 
 /// `POST /api/v1/Settings/testcron` `{expression}` (admin): a pure
 /// validation that happens to use POST; read-kind, so it may be retried.
-async fn cron_validate(ctx: &CallCtx, args: &Args) -> Outcome {
-    let expression = args.str("expression").unwrap_or_default();
+async fn cron_validate(ctx: &CallCtx, expression: &str) -> Outcome {
     let route =
         Route::post_read("api/v1/Settings/testcron").json(&json!({"expression": expression}));
     let c: Option<WireCronTest> = ctx.upstream.get_json(ctx.acting(), route).await?;

@@ -20,9 +20,10 @@ use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{ArgDefault, Field, Ty};
 use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::projection::media::{CollectionWire, TvDetail};
-use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done, TargetKind};
+use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::server::{WireFeature, feature_enabled};
 use crate::upstream::{Answer, RequestEngineResult, Route};
 

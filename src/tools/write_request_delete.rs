@@ -15,8 +15,9 @@ use super::write_support_mod::{tv_parent, tv_parent_exists, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
-use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done, TargetKind};
+use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::upstream::sanitize::sanitize;
 use crate::upstream::{RequestEngineResult, Route};
 

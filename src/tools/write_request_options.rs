@@ -16,8 +16,9 @@ use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, MAX_ID, Ty};
 use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::contract::TargetKind;
 use crate::contract::{Family, Outcome, ToolError};
-use crate::projection::mutation::{Mutation, Outcome as Done, TargetKind};
+use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::{RequestEngineResult, Route};
 
 /// An override id; 0 clears it (Ombi's "none").

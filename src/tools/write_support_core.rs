@@ -8,8 +8,9 @@ use serde::Deserialize;
 
 use super::CallCtx;
 use super::read_requests::{album_by_id, movie_by_id, tv_child};
+use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, ToolError};
-use crate::projection::mutation::{Mutation, TargetKind};
+use crate::projection::mutation::Mutation;
 use crate::projection::requests::RequestRecord;
 use crate::upstream::Route;
 
@@ -165,7 +166,7 @@ mod tests {
 
     #[test]
     fn states_in_words() {
-        let mut r = RequestRecord::new(crate::projection::requests::TargetKind::Movie, 1);
+        let mut r = RequestRecord::new(crate::contract::TargetKind::Movie, 1);
         assert_eq!(state_phrase(&r, false), "in an unknown state");
         r.approved = Some(false);
         assert_eq!(state_phrase(&r, false), "waiting for approval");

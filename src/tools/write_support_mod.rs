@@ -7,8 +7,9 @@ use serde::de::DeserializeOwned;
 
 use super::CallCtx;
 use super::ctx::{not_found, not_found_on_500};
+use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, ToolError};
-use crate::projection::mutation::{Mutation, TargetKind};
+use crate::projection::mutation::Mutation;
 use crate::projection::requests::{ChildId, MovieRequest, TvParent};
 use crate::upstream::{RequestEngineResult, Route};
 

@@ -2,7 +2,7 @@
 //! here when the daemon is run by hand.
 
 use std::io;
-use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener as StdUnixListener, UnixStream as StdUnixStream};
 use std::path::{Path, PathBuf};
@@ -110,11 +110,11 @@ pub unsafe fn take_activated() -> Result<Option<Listener>, ListenError> {
         .iter()
         .map(|(fd, _)| unsafe { OwnedFd::from_raw_fd(*fd) })
         .collect();
-    let idx = fds.iter().position(|(fd, _)| *fd == chosen.0).unwrap_or(0);
+    // The others are closed as they drop.
     let fd = owned
         .into_iter()
-        .nth(idx)
-        .expect("index from the same list");
+        .find(|fd| fd.as_raw_fd() == chosen.0)
+        .ok_or_else(|| ListenError::Activation("the chosen socket vanished".into()))?;
     check_unix_listener(&fd)?;
     let std = StdUnixListener::from(fd);
     std.set_nonblocking(true).map_err(|e| {
@@ -151,8 +151,7 @@ fn check_unix_listener(fd: &OwnedFd) -> Result<(), ListenError> {
             "passed socket is not listening (Accept=no is required)".into(),
         ));
     }
-    let addr: SockaddrStorage =
-        getsockname(std::os::fd::AsRawFd::as_raw_fd(fd)).map_err(|e| bad(e.to_string()))?;
+    let addr: SockaddrStorage = getsockname(fd.as_raw_fd()).map_err(|e| bad(e.to_string()))?;
     if addr.family() != Some(AddressFamily::Unix) {
         return Err(bad(
             "passed socket is not a Unix socket (ListenStream= must be a path)".into(),

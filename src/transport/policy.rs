@@ -5,11 +5,12 @@
 //! matching entry wins. Bundles are always capped by `OMBI_BUNDLES`, and
 //! `OMBI_READ_ONLY=true` makes every peer read-only.
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::catalogue::{Bundle, BundleSet};
+use crate::catalogue::{Bundle, BundleSet, UnknownBundle};
 
 /// The identity of one accepted connection, decided before any MCP byte is
 /// read. It travels with the MCP session into every tool call.
@@ -105,6 +106,92 @@ pub struct Policy {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal(pub String);
 
+/// What is wrong with a policy file's content; entries are named by their
+/// index (`peers[2]`).
+#[derive(Debug)]
+pub enum PolicyError {
+    Json(serde_json::Error),
+    /// Not exactly one of `uid`, `user`, `group`.
+    Selector {
+        entry: usize,
+    },
+    Bundle {
+        entry: usize,
+        source: UnknownBundle,
+    },
+    /// `ombi_user` outside api_key mode.
+    OmbiUserWithoutApiKey {
+        entry: usize,
+    },
+    EmptyOmbiUser {
+        entry: usize,
+    },
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicyError::Json(e) => write!(f, "invalid policy JSON: {e}"),
+            PolicyError::Selector { entry } => write!(
+                f,
+                "peers[{entry}]: give exactly one of \"uid\", \"user\" or \"group\""
+            ),
+            PolicyError::Bundle { entry, source } => write!(
+                f,
+                "peers[{entry}].bundles: {source}; use core, moderation, administration"
+            ),
+            PolicyError::OmbiUserWithoutApiKey { entry } => write!(
+                f,
+                "peers[{entry}].ombi_user: only meaningful with OMBI_AUTH_MODE=api_key (jwt mode acts as OMBI_USERNAME)"
+            ),
+            PolicyError::EmptyOmbiUser { entry } => write!(f, "peers[{entry}].ombi_user: is empty"),
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PolicyError::Json(e) => Some(e),
+            PolicyError::Bundle { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Why [`Policy::load`] failed, naming the file.
+#[derive(Debug)]
+pub enum PolicyFileError {
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    Invalid {
+        path: PathBuf,
+        source: PolicyError,
+    },
+}
+
+impl fmt::Display for PolicyFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicyFileError::Unreadable { path, source } => {
+                write!(f, "{}: cannot read: {source}", path.display())
+            }
+            PolicyFileError::Invalid { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for PolicyFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PolicyFileError::Unreadable { source, .. } => Some(source),
+            PolicyFileError::Invalid { source, .. } => Some(source),
+        }
+    }
+}
+
 impl Policy {
     /// The default policy: the daemon's own uid and root only.
     pub fn default_only(max_bundles: BundleSet, global_read_only: bool) -> Policy {
@@ -123,11 +210,17 @@ impl Policy {
         max_bundles: BundleSet,
         global_read_only: bool,
         api_key_mode: bool,
-    ) -> Result<Policy, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        Policy::parse(&text, max_bundles, global_read_only, api_key_mode)
-            .map_err(|e| format!("{}: {e}", path.display()))
+    ) -> Result<Policy, PolicyFileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| PolicyFileError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Policy::parse(&text, max_bundles, global_read_only, api_key_mode).map_err(|source| {
+            PolicyFileError::Invalid {
+                path: path.to_path_buf(),
+                source,
+            }
+        })
     }
 
     pub fn parse(
@@ -135,30 +228,26 @@ impl Policy {
         max_bundles: BundleSet,
         global_read_only: bool,
         api_key_mode: bool,
-    ) -> Result<Policy, String> {
-        let file: PolicyFile =
-            serde_json::from_str(text).map_err(|e| format!("invalid policy JSON: {e}"))?;
+    ) -> Result<Policy, PolicyError> {
+        let file: PolicyFile = serde_json::from_str(text).map_err(PolicyError::Json)?;
         let mut entries = Vec::with_capacity(file.peers.len());
-        for (i, e) in file.peers.into_iter().enumerate() {
-            let at = format!("peers[{i}]");
+        for (entry, e) in file.peers.into_iter().enumerate() {
             let selector = match (e.uid, e.user, e.group) {
                 (Some(uid), None, None) => Selector::Uid(uid),
                 (None, Some(u), None) if !u.is_empty() => Selector::User(u),
                 (None, None, Some(g)) if !g.is_empty() => Selector::Group(g),
-                _ => {
-                    return Err(format!(
-                        "{at}: give exactly one of \"uid\", \"user\" or \"group\""
-                    ));
-                }
+                _ => return Err(PolicyError::Selector { entry }),
             };
             let bundles = match e.bundles {
                 None => max_bundles,
                 Some(names) => {
                     let mut set = BundleSet::EMPTY;
-                    for n in &names {
-                        set.insert(Bundle::parse(n).ok_or_else(|| {
-                            format!("{at}.bundles: unknown bundle {n:?}; use core, moderation, administration")
-                        })?);
+                    for n in names {
+                        let bundle = Bundle::parse(&n).ok_or_else(|| PolicyError::Bundle {
+                            entry,
+                            source: UnknownBundle(n.clone()),
+                        })?;
+                        set.insert(bundle);
                     }
                     // Never more than OMBI_BUNDLES: a wider entry is capped, not an error,
                     // so narrowing OMBI_BUNDLES never needs a policy edit.
@@ -167,11 +256,9 @@ impl Policy {
             };
             let ombi_user = match e.ombi_user {
                 Some(_) if !api_key_mode => {
-                    return Err(format!(
-                        "{at}.ombi_user: only meaningful with OMBI_AUTH_MODE=api_key (jwt mode acts as OMBI_USERNAME)"
-                    ));
+                    return Err(PolicyError::OmbiUserWithoutApiKey { entry });
                 }
-                Some(u) if u.trim().is_empty() => return Err(format!("{at}.ombi_user: is empty")),
+                Some(u) if u.trim().is_empty() => return Err(PolicyError::EmptyOmbiUser { entry }),
                 other => other,
             };
             entries.push(Entry {
@@ -340,7 +427,9 @@ mod tests {
             (r#"not json"#, "invalid policy JSON"),
         ];
         for (text, want) in bad {
-            let err = Policy::parse(text, all(), false, false).unwrap_err();
+            let err = Policy::parse(text, all(), false, false)
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(want), "{text} -> {err}");
         }
     }

@@ -65,6 +65,22 @@ pub struct Answer<R> {
     pub status: u16,
 }
 
+/// The HTTP client could not be built (TLS setup); the daemon cannot start.
+#[derive(Debug)]
+pub struct ClientError(reqwest::Error);
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot build the HTTP client: {}", self.0)
+    }
+}
+
+impl std::error::Error for ClientError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
 /// Why one attempt failed: a transport error may be retried (reads), a
 /// final error is returned as is.
 enum Failed {
@@ -78,7 +94,7 @@ impl Upstream {
     /// Builds the client (connection pool, keep-alive, no redirects: a
     /// redirect would mean OMBI_URL is wrong, and following one could carry
     /// credentials elsewhere).
-    pub fn new(config: &Config) -> Result<Upstream, String> {
+    pub fn new(config: &Config) -> Result<Upstream, ClientError> {
         // Another part of the process may have installed it already.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
@@ -88,7 +104,7 @@ impl Upstream {
             .tcp_keepalive(Duration::from_secs(30))
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+            .map_err(ClientError)?;
         Ok(Upstream {
             client,
             base: config.ombi_url.clone(),

@@ -1,6 +1,8 @@
 //! Test harness: runs the real `ombi-mcpd` (self-bound or under
 //! `systemd-socket-activate`) and reaches it through the real `ombi-mcp` shim.
-#![allow(dead_code)]
+// Test support: a broken fixture should stop the test (the crate denies unwrap
+// and expect outside tests, and these helpers are not `#[test]` functions).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs::File;
 use std::io::Read;

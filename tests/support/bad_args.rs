@@ -1,7 +1,9 @@
 //! Invalid and valid `tools/call` arguments, as data, for the catalogue's
 //! validator (`tests/contract_args.rs`) and for over-the-socket tests: every
 //! invalid call must answer `INVALID_ARGUMENT` with exactly this `field`.
-#![allow(dead_code)]
+// Test support: a broken fixture should stop the test (the crate denies unwrap
+// and expect outside tests, and these helpers are not `#[test]` functions).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
 

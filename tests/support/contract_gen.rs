@@ -1,7 +1,10 @@
-//! A small deterministic instance generator driven by a JSON Schema (the
-//! per-tool outputSchemas): every family, every optional field, edge values
-//! (empty and full arrays, nulls where allowed), without a proptest dependency.
-#![allow(dead_code)]
+//! Small deterministic instance generators driven by a JSON Schema, without
+//! a proptest dependency: [`Gen`] for the per-tool outputSchemas (every
+//! family, every optional field, edge values: empty and full arrays, nulls
+//! where allowed), [`minimal_instances`] for an inputSchema's arguments.
+// Test support: a broken fixture should stop the test (the crate denies unwrap
+// and expect outside tests, and these helpers are not `#[test]` functions).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Map, Value, json};
 
@@ -81,5 +84,66 @@ impl Gen<'_> {
             }
             _ => Value::Null,
         }
+    }
+}
+
+/// The smallest valid values of one argument's input schema, one per label
+/// so that every label is tried: an enum gives each of its labels (only
+/// those in `only` when given), a boolean both values, an integer its
+/// `minimum`, a string `"x"` repeated `minLength` times (a `date` is
+/// `2024-01-01`), an object its required fields (every combination of their
+/// values), an array `minItems` copies of its first item value.
+pub fn minimal_instances(schema: &Value, only: Option<&[&str]>) -> Vec<Value> {
+    if let Some(Value::Array(labels)) = schema.get("enum") {
+        return labels
+            .iter()
+            .filter(|l| only.is_none_or(|o| l.as_str().is_some_and(|l| o.contains(&l))))
+            .cloned()
+            .collect();
+    }
+    let ty = match schema.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        // A union (settings values): its first member.
+        Some(Value::Array(ts)) => ts.first().and_then(Value::as_str).unwrap_or("null"),
+        _ => "null",
+    };
+    let number = |key: &str| schema.get(key).and_then(Value::as_i64).unwrap_or(0);
+    match ty {
+        "boolean" => vec![json!(false), json!(true)],
+        "integer" => vec![json!(number("minimum"))],
+        "string" if schema.get("format").and_then(Value::as_str) == Some("date") => {
+            vec![json!("2024-01-01")]
+        }
+        "string" => vec![json!("x".repeat(number("minLength") as usize))],
+        "object" => {
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut objects = vec![Map::new()];
+            for name in required {
+                let values = minimal_instances(&schema["properties"][name], None);
+                objects = objects
+                    .iter()
+                    .flat_map(|o| {
+                        values.iter().map(move |v| {
+                            let mut o = o.clone();
+                            o.insert(name.to_string(), v.clone());
+                            o
+                        })
+                    })
+                    .collect();
+            }
+            objects.into_iter().map(Value::Object).collect()
+        }
+        "array" => {
+            let n = number("minItems") as usize;
+            let item = minimal_instances(&schema["items"], None);
+            vec![Value::Array(
+                item.into_iter().take(1).cycle().take(n).collect(),
+            )]
+        }
+        _ => vec![Value::Null],
     }
 }

@@ -8,7 +8,9 @@
 //!
 //! Include with `#[path = "support/rig.rs"] mod rig;` next to
 //! `#[path = "support/mod.rs"] mod support;`.
-#![allow(dead_code)]
+// Test support: a broken fixture should stop the test (the crate denies unwrap
+// and expect outside tests, and these helpers are not `#[test]` functions).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
 

@@ -295,9 +295,9 @@ impl RecentlyRequested {
 pub fn recently_requested_item(w: RecentlyRequested) -> Option<Media> {
     let media = w.media()?;
     let (ns, kind) = match media {
-        "movie" => (Namespace::Tmdb, "movie"),
-        "tv" => (Namespace::Tmdb, "tv_child"),
-        _ => (Namespace::Musicbrainz, "album"),
+        "movie" => (Namespace::Tmdb, TargetKind::Movie),
+        "tv" => (Namespace::Tmdb, TargetKind::TvChild),
+        _ => (Namespace::Musicbrainz, TargetKind::Album),
     };
     let mut ids = Ids::new();
     ids.push_wire(ns, &w.media_id);

@@ -29,6 +29,7 @@ pub use tv::*;
 // [`Notes`]; lists not cut here (genres, providers, a credit's roles) are
 // capped by the envelope budget, which warns and sets `truncated` itself.
 use crate::contract::budget::MAX_NESTED;
+use crate::contract::{Target, TargetKind};
 /// A details record above this many serialized bytes gets its season tree
 /// thinned, so one record always fits the 64 KiB envelope with its siblings.
 const DETAIL_BYTES: usize = 40 * 1024;
@@ -57,13 +58,6 @@ impl Notes {
 }
 
 // ---------------------------------------------------------------- output
-
-/// `$defs/target`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Target {
-    pub kind: &'static str,
-    pub id: i64,
-}
 
 /// `$defs/credit`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -262,7 +256,7 @@ fn uris(paths: &[Option<&str>]) -> Vec<String> {
 }
 
 /// A request target when Ombi reports a request (`requestId` > 0).
-fn target(kind: &'static str, request_id: Option<i64>) -> Vec<Target> {
+fn target(kind: TargetKind, request_id: Option<i64>) -> Vec<Target> {
     request_id
         .filter(|id| *id >= 1)
         .map(|id| vec![Target { kind, id }])

@@ -49,7 +49,7 @@ pub fn movie_item(w: SearchMovie) -> Media {
     m.year = year_of(w.release_date.as_deref());
     m.available = w.available;
     m.requested = movie_requested(w.requested, w.has_4k_request);
-    m.request_targets = target("movie", w.request_id);
+    m.request_targets = target(TargetKind::Movie, w.request_id);
     m.artwork_uris = uris(&[w.poster_path.as_deref(), w.backdrop_path.as_deref()]);
     m
 }
@@ -170,7 +170,7 @@ pub fn movie_details(w: MovieFull, notes: &mut Notes) -> Vec<Media> {
     m.year = year_of(w.release_date.as_deref());
     m.available = w.available;
     m.requested = movie_requested(w.requested, w.has_4k_request);
-    m.request_targets = target("movie", w.request_id);
+    m.request_targets = target(TargetKind::Movie, w.request_id);
     m.genres = genre_names(w.genres);
     let (credits, dropped) = movie_credits(w.credits);
     if dropped > 0 {

@@ -61,7 +61,7 @@ pub fn album_item(w: AlbumSearch) -> Media {
     m.genres = strings(w.genres);
     m.available = w.available;
     m.requested = w.requested;
-    m.request_targets = target("album", w.request_id);
+    m.request_targets = target(TargetKind::Album, w.request_id);
     m.artwork_uris = uris(&[w.cover.as_deref()]);
     m
 }
@@ -90,7 +90,7 @@ pub fn release_group_item(w: ReleaseGroup) -> Media {
     m.year = year_of(w.release_date.as_deref());
     m.available = w.available;
     m.requested = w.requested;
-    m.request_targets = target("album", w.request_id);
+    m.request_targets = target(TargetKind::Album, w.request_id);
     m
 }
 

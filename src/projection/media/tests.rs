@@ -177,7 +177,7 @@ fn v2_tv_details_keep_tmdb_tvdb_seasons_and_cast() {
     assert_eq!(
         m.request_targets,
         vec![Target {
-            kind: "tv_parent",
+            kind: TargetKind::TvParent,
             id: 12
         }]
     );
@@ -353,7 +353,7 @@ fn music_search_uses_the_misspelled_artist_id_and_album_mbids() {
     assert_eq!(
         b.request_targets,
         vec![Target {
-            kind: "album",
+            kind: TargetKind::Album,
             id: 4
         }]
     );
@@ -440,7 +440,7 @@ fn recently_requested_tv_rows_target_the_child() {
     assert_eq!(
         items[0].request_targets,
         vec![Target {
-            kind: "tv_child",
+            kind: TargetKind::TvChild,
             id: 1396
         }]
     );
@@ -505,7 +505,7 @@ fn movie_4k_only_request_counts_as_requested() {
     assert_eq!(
         m.request_targets,
         vec![Target {
-            kind: "movie",
+            kind: TargetKind::Movie,
             id: 7
         }]
     );

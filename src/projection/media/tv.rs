@@ -118,7 +118,7 @@ pub fn tv_item(w: SearchTv, origin: Origin) -> Media {
     m.available = w.available.or(w.fully_available);
     if origin != Origin::TvMaze {
         m.requested = w.requested;
-        m.request_targets = target("tv_parent", w.request_id);
+        m.request_targets = target(TargetKind::TvParent, w.request_id);
     }
     m.artwork_uris = uris(&[w.poster_path.as_deref(), w.banner.as_deref()]);
     m
@@ -264,7 +264,7 @@ pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
         notes.note(TVMAZE_REQUEST_STATE);
     } else {
         m.requested = w.requested;
-        m.request_targets = target("tv_parent", w.request_id);
+        m.request_targets = target(TargetKind::TvParent, w.request_id);
     }
     let mut credits: Vec<Credit> = Vec::new();
     for c in w.cast.unwrap_or_default() {
