@@ -428,8 +428,7 @@ pub const TEST_TARGETS: &[&str] = &[
     "lidarr",
 ];
 
-/// `POST /api/v1/Job/{job}` allowlist (`ombi/tools-map.md`): syncs, user
-/// importers, availability, watchlist, newsletter. The wiping jobs
+/// `POST /api/v1/Job/{job}` allowlist: syncs, user importers, availability, watchlist, newsletter. The wiping jobs
 /// (`clearmediaserverdata`, `autodeleterequests`, `update`) are deliberately absent.
 pub const JOBS: &[&str] = &[
     "plexcontentcacher",

@@ -1,5 +1,4 @@
 //! `read_issues` → issue_page, comment_page, group_page, metrics.
-//! Routes: ombi/tools-map.md "read_issues".
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
@@ -209,9 +208,8 @@ async fn list(ctx: &CallCtx, status: Option<IssueStatus>, page: Page) -> Outcome
     issue_page(items, &paging, warnings, got.cut || capped)
 }
 
-/// `list` without `status`: tools-map.md maps `list` to the bounded
-/// `Issues/{take}/{skip}/{status}` route only (the plain `GET /api/v1/Issues`
-/// is every issue, unbounded). The statuses are read in order (pending,
+/// `list` without `status`: only the bounded `Issues/{take}/{skip}/{status}`
+/// route is used (the plain `GET /api/v1/Issues` is every issue, unbounded). The statuses are read in order (pending,
 /// in progress, resolved, closed), each from its start, asking only for
 /// what the window still needs plus one (which proves there is more); their
 /// concatenation is windowed. Every status ending short means the whole set

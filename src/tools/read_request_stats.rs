@@ -1,6 +1,5 @@
 //! `read_request_stats` → metrics: instance counts, the principal's totals
 //! and quotas, and admin statistics for a date range.
-//! Routes: ombi/tools-map.md "read_request_stats".
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
@@ -227,8 +226,8 @@ async fn period(ctx: &CallCtx, from: &str, to: &str) -> Outcome {
             )
             .into());
         }
-        // tools-map.md: Ombi's documented 500 for a range without a movie
-        // or without a TV child request degrades to a partial result.
+        // Ombi answers 500 for a range without a movie or without a TV
+        // child request (docs/ombi-notes.md): a partial result saying so.
         Err(e) if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected => {
             let why = format!(
                 "Ombi cannot compute statistics for {from} to {to}: it fails (HTTP 500) when the range holds no movie request or no TV request; choose a range with both"

@@ -567,7 +567,7 @@ pub fn parse_array<T: DeserializeOwned>(
             });
         }
         // A JSON `null` list (provider summaries, *arr lists when disabled)
-        // is an empty list, like a 204 (04-results.md group_page).
+        // is an empty list, like a 204.
         Payload::Json(b) if b.trim_ascii() == b"null" => {
             return Ok(Bounded {
                 value: Vec::new(),
