@@ -1,4 +1,4 @@
-//! Daemon configuration: the environment matrix of `shared/catalogue.md`.
+//! Daemon configuration: the environment matrix of `docs/configuration.md`.
 //!
 //! Every validation error is one line naming the variable; no error ever
 //! contains a secret. Secrets come from systemd credentials

@@ -1,4 +1,4 @@
-//! Response budgets (`spec/04-results.md`): 64 KiB of serialized structured
+//! Response budgets (`docs/contract.md`): 64 KiB of serialized structured
 //! content, 100 records per page, 100 nested records per array, 500 log lines.
 //! Cuts happen in a fixed order — array caps, then long text shortened, then
 //! records dropped from the end — and every cut sets `truncated` and says what

@@ -1,4 +1,4 @@
-//! Per-tool `outputSchema` composition (`spec/04-results.md`, "Composition
+//! Per-tool `outputSchema` composition (`docs/contract.md`, "Composition
 //! rule"): the envelope template with `operation` const, `data.oneOf` over the
 //! tool's families, and `$defs` = the transitive `$ref` closure of `{error}` ∪
 //! families, computed from `defs.json` (never a hand-written list).

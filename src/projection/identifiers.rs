@@ -1,4 +1,4 @@
-//! Identifier namespaces of media records (`04-results.md`, media_page).
+//! Identifier namespaces of media records (`docs/contract.md`, media_page).
 //!
 //! The namespace of an id is decided by the ROUTE the record came from, never
 //! by the wire field name: Ombi's `theMovieDbId` holds a TVDB id on the

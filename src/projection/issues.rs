@@ -1,5 +1,5 @@
-//! Ombi issues → `issue_page`, `comment_page`, `group_page` (04-results.md;
-//! shapes.md §4). The wire spells the resolution date `resovledDate`; the
+//! Ombi issues → `issue_page`, `comment_page`, `group_page` (docs/contract.md;
+//! Ombi's model). The wire spells the resolution date `resovledDate`; the
 //! reporter (`userReported`) and comment authors (`user`) are full OmbiUser
 //! objects with tokens, read for their id only. Comments nested in v2 details
 //! are not forwarded (they have their own action).
@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::wire::{UserRef, date, lenient_string, positive_id, request_type_label, text};
 use crate::contract::budget::MAX_NESTED;
 
-/// `IssueStatus` (enums.md §2): code 3 is `Deleted` upstream, labelled
+/// `IssueStatus`: code 3 is `Deleted` upstream, labelled
 /// `closed` by the contract.
 pub const ISSUE_STATUSES: [(&str, i64); 4] = [
     ("pending", 0),
@@ -33,7 +33,7 @@ pub fn status_code(label: &str) -> Option<i64> {
         .map(|(_, c)| *c)
 }
 
-/// `Issues` (shapes.md §4.1).
+/// `Issues`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Issue {

@@ -1,5 +1,5 @@
-//! Counts, totals, quotas and period statistics → `metrics` (04-results.md
-//! "metrics"; shapes.md §3.12-3.13, §4.4, §5). Every value is a named scalar
+//! Counts, totals, quotas and period statistics → `metrics` (docs/contract.md
+//! "metrics"; Ombi's model). Every value is a named scalar
 //! with its scope: `instance` (whole server) or `principal` (what the caller
 //! sees / is allowed). Nothing absent is turned into 0 or false.
 
@@ -175,7 +175,7 @@ pub struct Stats {
     pub completed_requests: Option<i64>,
 }
 
-/// The seven totals, in Ombi's order, as Ombi reports them (04-results.md:
+/// The seven totals, in Ombi's order, as Ombi reports them (docs/contract.md:
 /// "stats can expose its seven numeric totals"). Three are not what their
 /// names say (`totalIssues` is never assigned, `completedRequestsMovies`
 /// equals `totalMovieRequests`, `completedRequests` sums it): they keep the

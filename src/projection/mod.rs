@@ -1,5 +1,5 @@
 //! Wire shapes of Ombi → the contract's result families. Each projection rule
-//! of `04-results.md` is a named function here, tested on the quirky shape it
+//! of `docs/contract.md` is a named function here, tested on the quirky shape it
 //! exists for.
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Lookup lists → `reference_page` (`04-results.md`, reference_page).
+//! Lookup lists → `reference_page` (`docs/contract.md`, reference_page).
 //!
 //! `value` holds the native-typed identifier (integer or string) of the
 //! record, falling back to the name string when there is no id. Names are

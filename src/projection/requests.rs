@@ -30,7 +30,7 @@ pub struct RequestsViewModel<T> {
     pub total: Option<i64>,
 }
 
-/// `MovieRequests` (shapes.md §3.1-3.2), only what we project.
+/// `MovieRequests`, only what we project.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MovieRequest {
@@ -99,7 +99,7 @@ impl ParentRef {
     }
 }
 
-/// `ChildRequests` (shapes.md §3.4). `S` is `Option<Vec<WireSeason>>` where
+/// `ChildRequests`. `S` is `Option<Vec<WireSeason>>` where
 /// seasons are projected, [`IgnoredAny`] where they are skipped unparsed.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -124,7 +124,7 @@ pub struct ChildRequest<S = IgnoredAny> {
 
 pub type ChildWithSeasons = ChildRequest<Option<Vec<WireSeason>>>;
 
-/// `SeasonRequests` / `EpisodeRequests` (shapes.md §3.5).
+/// `SeasonRequests` / `EpisodeRequests`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WireSeason {
@@ -162,7 +162,7 @@ pub struct AlbumRequest {
     pub foreign_album_id: Option<String>,
 }
 
-/// `TvRequests` (the v1 parent, shapes.md §3.3) with its children `C`.
+/// `TvRequests` (the v1 parent, Ombi's model) with its children `C`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TvParent<C = ChildRequest> {
@@ -185,7 +185,7 @@ pub struct ChildId {
     pub id: Option<i64>,
 }
 
-/// `RecentlyRequestedModel` (shapes.md §3.8).
+/// `RecentlyRequestedModel`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecentRow {
@@ -202,7 +202,7 @@ pub struct RecentRow {
     pub media_id: Option<String>,
 }
 
-/// `FailedRequestViewModel` (shapes.md §3.15).
+/// `FailedRequestViewModel`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FailedRequest {
@@ -364,7 +364,7 @@ pub fn movie(m: MovieRequest) -> Projected {
     r.identifiers = ids.0;
     let hd_date = date(m.requested_date);
     // A 4K-only request has no standard request: its standard flags are
-    // defaults, not state (shapes.md §3.1: requestedDate 0001-01-01).
+    // defaults, not state (Ombi's model: requestedDate 0001-01-01).
     let four_k_only = m.has_4k_request == Some(true) && hd_date.is_none();
     if !four_k_only {
         r.approved = m.approved;
@@ -393,7 +393,7 @@ pub fn movie(m: MovieRequest) -> Projected {
     // true for every request without 4K, whose 4K flags are defaults). The
     // BaseRequest rule (`!approved && !available`) is applied to each
     // lifecycle that exists instead; when they disagree there is no single
-    // answer and the field stays absent (shapes.md §3.2: do not merge them).
+    // answer and the field stays absent (Ombi's model: do not merge them).
     let rule = |approved: Option<bool>, available: Option<bool>| Some(!approved? && !available?);
     let mut lifecycles = Vec::new();
     if !four_k_only {

@@ -37,7 +37,7 @@ pub fn status(code: Option<i64>, version: Option<&str>, wizard: Option<&WireWiza
     metrics(v)
 }
 
-/// `AboutViewModel` (shapes.md §8), minus `applicationBasePath`,
+/// `AboutViewModel`, minus `applicationBasePath`,
 /// `storagePath` and the connection strings: they are never deserialized.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -4,7 +4,7 @@
 //! everything withheld in `omitted_fields`, and a `revision` of the whole
 //! section as read, which `write_settings_patch` compares before writing.
 //!
-//! Nothing is shown unless listed here: secrets (🔒 in shapes.md §8), and
+//! Nothing is shown unless listed here: secrets (the fields Ombi keeps credentials in), and
 //! destination URLs / hosts / delivery addresses (ip, port, subDir, baseUrl,
 //! applicationUrl, serverHostname, webhook URLs, chat ids, topics, e-mail
 //! addresses, phone numbers) are simply never listed.
@@ -293,7 +293,7 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
         "values": values,
         "omitted_fields": omitted,
     });
-    // 04-results.md: `revision` only when a safe patch can be offered; a
+    // docs/contract.md: `revision` only when a safe patch can be offered; a
     // section Ombi has no object for offers nothing to read-modify-write.
     if !raw.is_null() {
         data["revision"] = json!(revision(raw));

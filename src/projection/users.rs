@@ -6,7 +6,7 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
-/// `UserViewModel` (shapes.md §1.2): `GET /api/v1/Identity`, `/Identity/Users`,
+/// `UserViewModel`: `GET /api/v1/Identity`, `/Identity/Users`,
 /// `/Identity/User/{id}`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -37,7 +37,7 @@ pub struct WireServerUser {
     pub username: Option<String>,
 }
 
-/// `UserNotificationPreferences` (shapes.md §1.3). `value` is a delivery
+/// `UserNotificationPreferences`. `value` is a delivery
 /// token (chat id, user key, phone number): only whether one is set is kept.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -53,7 +53,7 @@ pub fn is_set<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(v.is_some_and(|s| !s.trim().is_empty()))
 }
 
-/// `NotificationAgent` (enums.md §3), labelled as `write_user_preferences`
+/// `NotificationAgent`, labelled as `write_user_preferences`
 /// names the agents.
 pub const NOTIFICATION_AGENTS: &[(i64, &str)] = &[
     (0, "email"),
@@ -156,7 +156,7 @@ pub fn server_users(rows: &[WireServerUser]) -> Vec<Value> {
 /// code as text, `name` the label, `value` the code, `category`
 /// `configured`. Ombi synthesizes an empty row (`value: null`) for every
 /// agent the caller never set up and never stores `enabled`, so "a delivery
-/// value is set" is what enabled means here (04-results.md: "exposes enabled
+/// value is set" is what enabled means here (docs/contract.md: "exposes enabled
 /// agent labels/codes"); the empty rows are not listed. Never the value
 /// itself. Unknown codes keep the code as name, with a warning.
 pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) -> Vec<Value> {

@@ -1,4 +1,4 @@
-//! Ombi votes → `vote_page` (04-results.md "vote_page"; shapes.md §3.14).
+//! Ombi votes → `vote_page` (docs/contract.md "vote_page"; Ombi's model).
 //! `VoteType` codes stay numeric (0 up, 1 down). `myVote` reads 1 when the
 //! caller has not voted, so it is only used when `alreadyVoted` is true.
 //! Totals come from Ombi (`upvotes`/`downvotes`) or from counting a set we
@@ -80,7 +80,7 @@ pub fn open(v: OpenVote, warnings: &mut Vec<String>) -> Option<Value> {
 /// neither listed nor counted), so the page's `unit: votes` counts votes.
 /// The up/down tally is stated in a warning, and only when it is computed
 /// from the complete set: the list was not cut and every vote type is known
-/// (04-results.md vote_page).
+/// (docs/contract.md vote_page).
 pub fn for_request(
     rows: Vec<VoteRow>,
     request_id: i64,

@@ -49,7 +49,7 @@ pub fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>,
     })
 }
 
-/// `RequestType` (enums.md §1): TV is 0, movie 1, album 2.
+/// `RequestType`: TV is 0, movie 1, album 2.
 pub fn request_type_label(code: i64) -> Option<&'static str> {
     match code {
         0 => Some("tv"),

@@ -1,6 +1,6 @@
 //! What an Ombi answer means, shared by every tool: HTTP status, content
 //! type, 204/empty bodies, `{error}` 500s, ProblemDetails, and the business
-//! results Ombi returns with HTTP 200 (auth.md §6, shapes.md §3.10-3.11, §1.2).
+//! results Ombi returns with HTTP 200.
 
 use std::time::Duration;
 
@@ -256,7 +256,7 @@ fn rejected(status: u16, message: Option<&str>, fallback: &str) -> ToolError {
     .with_status(status)
 }
 
-/// `RequestEngineResult` (shapes.md §3.10). `errorCode` is a string.
+/// `RequestEngineResult`. `errorCode` is a string.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestEngineResult {
@@ -304,7 +304,7 @@ impl BusinessResult for RequestEngineResult {
     }
 }
 
-/// `VoteEngineResult` (shapes.md §3.11).
+/// `VoteEngineResult`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VoteEngineResult {
@@ -330,7 +330,7 @@ impl BusinessResult for VoteEngineResult {
     }
 }
 
-/// `IdentityResult` / `OmbiIdentityResult` (shapes.md §1.2).
+/// `IdentityResult` / `OmbiIdentityResult`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IdentityResult {

@@ -2,7 +2,7 @@
 //! title, a business `errorMessage`) into something safe to show a caller.
 //!
 //! Ombi's messages can carry exception text, stack traces, connection strings,
-//! *arr URLs with API keys and user data (auth.md §6: "sanitise them"). We strip
+//! *arr URLs with API keys and user data. We strip
 //! rather than escape: the caller needs the gist, never the internals.
 
 /// Longest sanitized text we return (characters).

@@ -1,4 +1,5 @@
-//! Unit tests of the media projections, on wire JSON built from shapes.md §2.
+//! Unit tests of the media projections, on wire JSON shaped like Ombi's
+//! search and details models.
 
 use serde_json::{Value, json};
 
