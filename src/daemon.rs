@@ -71,7 +71,11 @@ pub async fn run(
         let slot = tokio::select! {
             biased;
             _ = shutdown.cancelled() => break,
-            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                // Only a closed semaphore fails, and nothing closes it.
+                Err(_) => break,
+            },
         };
         tokio::select! {
             biased;

@@ -2,6 +2,7 @@
 //! peers, a thousand connects and disconnects (some mid-request), and the
 //! daemon killed mid-call under socket activation.
 //! `OMBI_MCP_SOAK=1` runs ten times as many cycles.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

@@ -2,6 +2,7 @@
 //! the JSON-RPC 2.0 error it calls for (or, for notifications and responses,
 //! nothing), the session goes on, and the daemon's memory stays flat.
 //! `OMBI_MCP_SOAK=1` sends ten times as many.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/bad_args.rs"]
 mod bad_args;

@@ -2,6 +2,7 @@
 //! the real daemon and shim: calls fail fast with the right code, the
 //! daemon recovers when Ombi does, and logins never storm (one in flight,
 //! backoff between failures).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

@@ -7,6 +7,7 @@
 //! on HTTP 200; a write whose answer never comes. The last test runs the
 //! real daemon at `RUST_LOG=trace` and proves a new user's password reaches
 //! no output.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

@@ -4,6 +4,7 @@
 //! mutation, validated against the tool's outputSchema by the rig; then each
 //! case where Ombi's answer does not say what happened. The attribution test
 //! at the end runs the real daemon over its socket.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "harness/mod.rs"]
 mod harness;

@@ -4,6 +4,7 @@
 //! received (method, route, `UserName`, body) and the projected mutation,
 //! validated by the rig against the tool's outputSchema; then the cases
 //! where Ombi's answer does not say what happened.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "support/rig.rs"]
 mod rig;

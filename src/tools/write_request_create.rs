@@ -729,16 +729,17 @@ fn picked_episodes(
                 ),
             ));
         }
-        let season = match out.iter_mut().position(|s| s.season_number == n) {
-            Some(at) => &mut out[at],
+        let at = match out.iter().position(|s| s.season_number == n) {
+            Some(at) => at,
             None => {
                 out.push(SeasonBody {
                     season_number: n,
                     episodes: Vec::new(),
                 });
-                out.last_mut().expect("just pushed")
+                out.len() - 1
             }
         };
+        let season = &mut out[at];
         for &e in &pick.episodes {
             if !season.episodes.iter().any(|x| x.episode_number == e) {
                 season.episodes.push(EpisodeBody { episode_number: e });
