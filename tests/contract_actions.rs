@@ -1,10 +1,10 @@
-//! Every action of every served tool, called with the smallest arguments its
-//! definition accepts (every label of every argument at least once), through
-//! the one rig against the fake Ombi. A tool's typed action enum must accept
-//! whatever its definition validates: a call never ends in INTERNAL_ERROR
-//! (for a typed tool that is "the tool's definition and its actions
-//! disagree"; a panic or an undeclared family would be one too). Everything
-//! is derived from `tools::TOOLS` and the advertised input schemas.
+//! Every action of every served tool, called with small arguments its
+//! definition accepts (every label of every argument, nested ones included,
+//! at least once), through the one rig against the fake Ombi. A tool's typed
+//! action enum must accept whatever its definition validates: a call never
+//! ends in INTERNAL_ERROR (for a typed tool that is "the tool's definition and
+//! its actions disagree"; a panic or an undeclared family would be one too).
+//! Everything is derived from `tools::TOOLS` and the advertised input schemas.
 
 #[path = "support/contract_gen.rs"]
 mod contract_gen;
@@ -15,7 +15,7 @@ mod support;
 
 use std::collections::BTreeSet;
 
-use contract_gen::minimal_instances;
+use contract_gen::argument_instances;
 use ombi_mcp::catalogue::{ActionDef, ToolDef};
 use ombi_mcp::tools;
 use rig::Rig;
@@ -23,22 +23,24 @@ use serde_json::{Map, Value};
 
 /// One argument of an action and the values to try for it.
 type Choices = Vec<(&'static str, Vec<Value>)>;
-/// `(argument, value)` pairs a valid call used.
-type Covered = BTreeSet<(String, String)>;
+/// `(path, label)`: a label at an argument path (`target/kind`, `user/roles/*`).
+type Labels = BTreeSet<(String, String)>;
 
 /// The argument sets of `action`: its required arguments plus each `one_of`
-/// alternative, with and without its optional arguments.
+/// alternative, with and without its optional arguments; and the labels
+/// those arguments can take (narrowed by the action's `only`).
 fn argument_sets(
     def: &ToolDef,
     action: &ActionDef,
     properties: &Map<String, Value>,
-) -> Vec<Choices> {
+) -> (Vec<Choices>, Labels) {
     let alternatives: Vec<Option<&'static str>> = if action.one_of.is_empty() {
         vec![None]
     } else {
         action.one_of.iter().copied().map(Some).collect()
     };
-    let choices = |name: &'static str| {
+    let mut wanted = Labels::new();
+    let mut choices = |name: &'static str| {
         let only = action
             .only
             .iter()
@@ -47,7 +49,8 @@ fn argument_sets(
         let schema = properties
             .get(name)
             .unwrap_or_else(|| panic!("{}: `{name}` is not in the input schema", def.name));
-        (name, minimal_instances(schema, only))
+        schema_labels(name, schema, only, &mut wanted);
+        (name, argument_instances(schema, only))
     };
     let mut sets = Vec::new();
     for alt in alternatives {
@@ -56,16 +59,53 @@ fn argument_sets(
             .iter()
             .copied()
             .chain(alt)
-            .map(choices)
+            .map(&mut choices)
             .collect();
         let mut full = minimal.clone();
-        full.extend(action.optional.iter().copied().map(choices));
+        full.extend(action.optional.iter().copied().map(&mut choices));
         sets.push(minimal);
         if !action.optional.is_empty() {
             sets.push(full);
         }
     }
-    sets
+    (sets, wanted)
+}
+
+fn schema_labels(path: &str, schema: &Value, only: Option<&[&str]>, out: &mut Labels) {
+    if let Some(Value::Array(labels)) = schema.get("enum") {
+        for l in labels.iter().filter_map(Value::as_str) {
+            if only.is_none_or(|o| o.contains(&l)) {
+                out.insert((path.to_string(), l.to_string()));
+            }
+        }
+    }
+    for (k, p) in schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        schema_labels(&format!("{path}/{k}"), p, None, out);
+    }
+    if let Some(items) = schema.get("items") {
+        schema_labels(&format!("{path}/*"), items, None, out);
+    }
+}
+
+/// Every string in `v`, at its path.
+fn strings(path: &str, v: &Value, out: &mut Labels) {
+    match v {
+        Value::String(s) => {
+            out.insert((path.to_string(), s.clone()));
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|i| strings(&format!("{path}/*"), i, out)),
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, x)| strings(&format!("{path}/{k}"), x, out)),
+        _ => {}
+    }
 }
 
 fn arguments(def: &ToolDef, action: &ActionDef, picks: &[(&str, &Value)]) -> Map<String, Value> {
@@ -79,31 +119,90 @@ fn arguments(def: &ToolDef, action: &ActionDef, picks: &[(&str, &Value)]) -> Map
     args
 }
 
+/// What a search for valid calls found: the calls, the strings they carry,
+/// and the labels the definition refused where they stood (an action may
+/// refuse a label its schema lists, e.g. limit periods on `create`).
+#[derive(Default)]
+struct Found {
+    calls: Vec<Map<String, Value>>,
+    covered: Labels,
+    refused: Labels,
+}
+
+/// A `field` pointer (`/user/roles/0`) as a label path (`user/roles/*`).
+fn label_path(pointer: &str) -> String {
+    pointer
+        .trim_start_matches('/')
+        .split('/')
+        .map(|s| if s.parse::<usize>().is_ok() { "*" } else { s })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Adds the field `pointer` names when the call lacks it (a cross-field rule
+/// such as "create needs `user.password`"), with its first small value.
+fn fill(args: &mut Map<String, Value>, properties: &Map<String, Value>, pointer: &str) -> bool {
+    let segments: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
+    let Some((last, parents)) = segments.split_last() else {
+        return false;
+    };
+    let (mut at, mut schema) = (args, properties);
+    for seg in parents {
+        let Some(Value::Object(next)) = at.get_mut(*seg) else {
+            return false;
+        };
+        let Some(props) = schema[*seg].get("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        (at, schema) = (next, props);
+    }
+    match schema.get(*last) {
+        Some(field) if !at.contains_key(*last) => {
+            let Some(value) = argument_instances(field, None).into_iter().next() else {
+                return false;
+            };
+            at.insert(last.to_string(), value);
+            true
+        }
+        _ => false,
+    }
+}
+
 /// Calls covering every value of every argument of `set`: each value with
-/// the others at their first value, or, when the definition refuses that
-/// (a cross-argument rule such as `media_details_rules`), with one other
-/// argument changed so that it validates. Returns the calls and the
-/// `(argument, value)` pairs they cover.
+/// the others at their first value, or, when the definition refuses that,
+/// with one other argument changed; a field a rule requires is added.
 fn covering_calls(
     def: &ToolDef,
     action: &ActionDef,
+    properties: &Map<String, Value>,
     set: &Choices,
-) -> (Vec<Map<String, Value>>, Covered) {
+    found: &mut Found,
+) {
     let base: Vec<(&str, &Value)> = set.iter().map(|(n, vs)| (*n, &vs[0])).collect();
-    let mut calls: Vec<Map<String, Value>> = Vec::new();
-    let mut covered = BTreeSet::new();
     let mut keep = |picks: &[(&str, &Value)]| {
-        let args = arguments(def, action, picks);
-        if def.validate(Some(&args)).is_err() {
+        let mut args = arguments(def, action, picks);
+        loop {
+            let Err(e) = def.validate(Some(&args)) else {
+                for (n, v) in &args {
+                    strings(n, v, &mut found.covered);
+                }
+                if !found.calls.contains(&args) {
+                    found.calls.push(args);
+                }
+                return true;
+            };
+            let pointer = e.field.unwrap_or_default();
+            if fill(&mut args, properties, &pointer) {
+                continue;
+            }
+            let whole = Value::Object(args);
+            if let Some(label) = whole.pointer(&pointer).and_then(Value::as_str) {
+                found
+                    .refused
+                    .insert((label_path(&pointer), label.to_string()));
+            }
             return false;
         }
-        for (n, v) in picks {
-            covered.insert((n.to_string(), v.to_string()));
-        }
-        if !calls.contains(&args) {
-            calls.push(args);
-        }
-        true
     };
     if set.is_empty() {
         keep(&[]);
@@ -126,7 +225,6 @@ fn covering_calls(
             }
         }
     }
-    (calls, covered)
 }
 
 #[tokio::test]
@@ -142,34 +240,23 @@ async fn every_action_accepts_what_its_definition_validates() {
             .and_then(Value::as_object)
             .expect("input schema properties");
         for action in def.actions {
-            let mut wanted = BTreeSet::new();
-            let mut covered = BTreeSet::new();
-            let mut calls = Vec::new();
-            for set in argument_sets(def, action, properties) {
-                for (n, values) in &set {
-                    wanted.extend(values.iter().map(|v| (n.to_string(), v.to_string())));
-                }
-                let (c, cov) = covering_calls(def, action, &set);
-                covered.extend(cov);
-                calls.extend(
-                    c.into_iter()
-                        .filter(|a| !calls.contains(a))
-                        .collect::<Vec<_>>(),
-                );
+            let (sets, wanted) = argument_sets(def, action, properties);
+            let mut found = Found::default();
+            for set in sets {
+                covering_calls(def, action, properties, &set, &mut found);
             }
             let name = format!("{}.{}", def.name, action.name);
-            // A cross-argument rule (`check`) can refuse what the schema alone
-            // generates (a non-empty `user`, a selection mode with its list):
-            // those actions are exercised with real arguments in their own
-            // tool tests; here they count only where a generated call passes.
-            if def.check.is_none() {
-                if calls.is_empty() {
-                    failures.push(format!("{name}: no minimal call validates"));
-                }
-                for (arg, value) in wanted.difference(&covered) {
-                    failures.push(format!("{name}: no valid call has `{arg}` = {value}"));
-                }
+            if found.calls.is_empty() {
+                failures.push(format!("{name}: no call validates"));
             }
+            let accepted = wanted
+                .difference(&found.refused)
+                .cloned()
+                .collect::<Labels>();
+            for (path, label) in accepted.difference(&found.covered) {
+                failures.push(format!("{name}: no valid call has `{path}` = {label:?}"));
+            }
+            let calls = found.calls;
             for args in calls {
                 let env = rig.call(def.name, Value::Object(args.clone())).await;
                 calls_made += 1;
@@ -184,11 +271,7 @@ async fn every_action_accepts_what_its_definition_validates() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let actions: usize = tools::TOOLS
-        .iter()
-        .filter(|t| t.def.check.is_none())
-        .map(|t| t.def.actions.len())
-        .sum();
+    let actions: usize = tools::TOOLS.iter().map(|t| t.def.actions.len()).sum();
     assert!(
         calls_made >= actions,
         "{calls_made} calls for {actions} actions"

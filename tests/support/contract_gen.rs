@@ -1,7 +1,7 @@
 //! Small deterministic instance generators driven by a JSON Schema, without
 //! a proptest dependency: [`Gen`] for the per-tool outputSchemas (every
 //! family, every optional field, edge values: empty and full arrays, nulls
-//! where allowed), [`minimal_instances`] for an inputSchema's arguments.
+//! where allowed), [`argument_instances`] for an inputSchema's arguments.
 // Test support: a broken fixture should stop the test (the crate denies unwrap
 // and expect outside tests, and these helpers are not `#[test]` functions).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
@@ -87,13 +87,17 @@ impl Gen<'_> {
     }
 }
 
-/// The smallest valid values of one argument's input schema, one per label
-/// so that every label is tried: an enum gives each of its labels (only
-/// those in `only` when given), a boolean both values, an integer its
-/// `minimum`, a string `"x"` repeated `minLength` times (a `date` is
-/// `2024-01-01`), an object its required fields (every combination of their
-/// values), an array `minItems` copies of its first item value.
-pub fn minimal_instances(schema: &Value, only: Option<&[&str]>) -> Vec<Value> {
+/// Small values of one argument's input schema, so that every label and
+/// every field is tried: an enum gives each of its labels (only those in
+/// `only` when given), a boolean both values, an integer its `minimum`, a
+/// string `"x"` repeated `minLength` times (a `date` is `2024-01-01`), a
+/// union one value per member type; an object its required fields (every
+/// combination of their values) alone, with each optional field (each of its
+/// values) and with every optional field; an array `minItems` copies of each
+/// item value (one copy, and also the empty array, when `minItems` is 0).
+/// Not every value passes a definition's cross-field rules: the caller keeps
+/// the calls that validate.
+pub fn argument_instances(schema: &Value, only: Option<&[&str]>) -> Vec<Value> {
     if let Some(Value::Array(labels)) = schema.get("enum") {
         return labels
             .iter()
@@ -101,49 +105,88 @@ pub fn minimal_instances(schema: &Value, only: Option<&[&str]>) -> Vec<Value> {
             .cloned()
             .collect();
     }
-    let ty = match schema.get("type") {
-        Some(Value::String(t)) => t.as_str(),
-        // A union (settings values): its first member.
-        Some(Value::Array(ts)) => ts.first().and_then(Value::as_str).unwrap_or("null"),
-        _ => "null",
-    };
     let number = |key: &str| schema.get(key).and_then(Value::as_i64).unwrap_or(0);
-    match ty {
-        "boolean" => vec![json!(false), json!(true)],
-        "integer" => vec![json!(number("minimum"))],
-        "string" if schema.get("format").and_then(Value::as_str) == Some("date") => {
-            vec![json!("2024-01-01")]
-        }
-        "string" => vec![json!("x".repeat(number("minLength") as usize))],
-        "object" => {
-            let required: Vec<&str> = schema
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let mut objects = vec![Map::new()];
-            for name in required {
-                let values = minimal_instances(&schema["properties"][name], None);
-                objects = objects
-                    .iter()
-                    .flat_map(|o| {
-                        values.iter().map(move |v| {
-                            let mut o = o.clone();
-                            o.insert(name.to_string(), v.clone());
-                            o
-                        })
-                    })
-                    .collect();
+    let of_type = |ty: &str| -> Vec<Value> {
+        match ty {
+            "boolean" => vec![json!(false), json!(true)],
+            "integer" | "number" => vec![json!(number("minimum"))],
+            "string" if schema.get("format").and_then(Value::as_str) == Some("date") => {
+                vec![json!("2024-01-01")]
             }
-            objects.into_iter().map(Value::Object).collect()
+            "string" => vec![json!("x".repeat(number("minLength") as usize))],
+            "object" => object_instances(schema),
+            "array" => {
+                let n = number("minItems") as usize;
+                let items = argument_instances(&schema["items"], None);
+                let mut out: Vec<Value> = items
+                    .into_iter()
+                    .map(|v| Value::Array(vec![v; n.max(1)]))
+                    .collect();
+                if n == 0 {
+                    out.insert(0, json!([]));
+                }
+                out
+            }
+            _ => vec![Value::Null],
         }
-        "array" => {
-            let n = number("minItems") as usize;
-            let item = minimal_instances(&schema["items"], None);
-            vec![Value::Array(
-                item.into_iter().take(1).cycle().take(n).collect(),
-            )]
-        }
+    };
+    match schema.get("type") {
+        Some(Value::String(t)) => of_type(t),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .flat_map(of_type)
+            .collect(),
         _ => vec![Value::Null],
     }
+}
+
+fn object_instances(schema: &Value) -> Vec<Value> {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut bases = vec![Map::new()];
+    for name in &required {
+        let values = argument_instances(&schema["properties"][*name], None);
+        bases = bases
+            .iter()
+            .flat_map(|o| {
+                values.iter().map(move |v| {
+                    let mut o = o.clone();
+                    o.insert(name.to_string(), v.clone());
+                    o
+                })
+            })
+            .collect();
+    }
+    let optional: Vec<(&String, Vec<Value>)> = properties
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| !required.contains(&k.as_str()))
+        .map(|(k, p)| (k, argument_instances(p, None)))
+        .collect();
+    let mut out = Vec::new();
+    for base in &bases {
+        out.push(base.clone());
+        for (k, values) in &optional {
+            for v in values {
+                let mut o = base.clone();
+                o.insert(k.to_string(), v.clone());
+                out.push(o);
+            }
+        }
+        if optional.len() > 1 {
+            let mut o = base.clone();
+            for (k, values) in &optional {
+                if let Some(v) = values.first() {
+                    o.insert(k.to_string(), v.clone());
+                }
+            }
+            out.push(o);
+        }
+    }
+    out.into_iter().map(Value::Object).collect()
 }
