@@ -51,11 +51,7 @@ impl Gen<'_> {
             "boolean" => json!(s.is_multiple_of(2)),
             "object" => {
                 let props = schema.get("properties").and_then(Value::as_object);
-                let required: Vec<&str> = schema
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(|r| r.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
+                let required = required_fields(schema);
                 let mut out = Map::new();
                 for (i, (k, p)) in props.into_iter().flatten().enumerate() {
                     if self.optional || required.contains(&k.as_str()) {
@@ -143,11 +139,7 @@ pub fn argument_instances(schema: &Value, only: Option<&[&str]>) -> Vec<Value> {
 
 fn object_instances(schema: &Value) -> Vec<Value> {
     let properties = schema.get("properties").and_then(Value::as_object);
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = required_fields(schema);
     let mut bases = vec![Map::new()];
     for name in &required {
         let values = argument_instances(&schema["properties"][*name], None);
@@ -189,4 +181,13 @@ fn object_instances(schema: &Value) -> Vec<Value> {
         }
     }
     out.into_iter().map(Value::Object).collect()
+}
+
+/// An object schema's `required` names.
+fn required_fields(schema: &Value) -> Vec<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
