@@ -399,6 +399,37 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
             json!({"action": "read", "file_id": "log20260502.txt", "limit": 20}),
             true,
         ),
+        // writes (after the reads: they change the fake's state)
+        (
+            "write_request_create",
+            json!({"action": "movie", "tmdb_id": 27205}),
+            true,
+        ),
+        (
+            "write_request_subscribe",
+            json!({"action": "subscribe", "media": "movie", "request_id": 2}),
+            true,
+        ),
+        (
+            "write_vote",
+            json!({"action": "up", "media": "movie", "request_id": 2}),
+            true,
+        ),
+        (
+            "write_issue_create",
+            json!({"title": "Inception", "description": "No sound", "category_id": 1, "request_type": "movie"}),
+            true,
+        ),
+        (
+            "write_issue_comment",
+            json!({"issue_id": 1, "comment": "Looking into it"}),
+            true,
+        ),
+        (
+            "write_user_preferences",
+            json!({"action": "streaming_country", "country": "GB"}),
+            true,
+        ),
         // moderation writes (after every read: they change the data set)
         (
             "write_request_moderate",
@@ -445,37 +476,6 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
             true,
         ),
         ("write_retry_remove", json!({"queue_id": 7}), true),
-        // writes (after the reads: they change the fake's state)
-        (
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205}),
-            true,
-        ),
-        (
-            "write_request_subscribe",
-            json!({"action": "subscribe", "media": "movie", "request_id": 2}),
-            true,
-        ),
-        (
-            "write_vote",
-            json!({"action": "up", "media": "movie", "request_id": 2}),
-            true,
-        ),
-        (
-            "write_issue_create",
-            json!({"title": "Inception", "description": "No sound", "category_id": 1, "request_type": "movie"}),
-            true,
-        ),
-        (
-            "write_issue_comment",
-            json!({"issue_id": 1, "comment": "Looking into it"}),
-            true,
-        ),
-        (
-            "write_user_preferences",
-            json!({"action": "streaming_country", "country": "GB"}),
-            true,
-        ),
     ]
 }
 
