@@ -80,6 +80,7 @@ impl IssueStatus {
         }
     }
 }
+
 pub const REQUEST_STATUS: &[&str] = &[
     "all",
     "pending",
@@ -88,6 +89,31 @@ pub const REQUEST_STATUS: &[&str] = &[
     "denied",
     "unavailable",
 ];
+
+/// A label of [`REQUEST_STATUS`] (also Ombi's route segment for the filter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestStatus {
+    All,
+    Pending,
+    Processing,
+    Available,
+    Denied,
+    Unavailable,
+}
+
+impl RequestStatus {
+    pub const fn label(self) -> &'static str {
+        match self {
+            RequestStatus::All => "all",
+            RequestStatus::Pending => "pending",
+            RequestStatus::Processing => "processing",
+            RequestStatus::Available => "available",
+            RequestStatus::Denied => "denied",
+            RequestStatus::Unavailable => "unavailable",
+        }
+    }
+}
 
 const PAGE_FIELDS: &[Field] = &[
     Field::opt(
@@ -596,6 +622,7 @@ mod tests {
         assert_mirrors(MEDIA_MOVIE_OR_TV, MovieOrTv::label);
         assert_mirrors(TARGET_KINDS, TargetKind::label);
         assert_mirrors(ISSUE_STATUS, IssueStatus::label);
+        assert_mirrors(REQUEST_STATUS, RequestStatus::label);
     }
 
     /// `read_issues` sends a status as the code the projection maps it to.

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::catalogue::{Args, Page};
+use crate::catalogue::Page;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, Reply, ToolError};
 use crate::projection::paging::{self, page_object};
 use crate::projection::requests::RequestsViewModel;
@@ -342,45 +342,6 @@ pub fn language_ignored(language: Option<&str>, warnings: &mut Vec<String>) {
                 .into(),
         );
     }
-}
-
-// ---------------------------------------------------------------- arguments
-
-/// `movie`/`tv` as the static label used in records and routes.
-pub fn movie_or_tv(args: &Args) -> Result<&'static str, ToolError> {
-    match args.str("media") {
-        Some("movie") => Ok("movie"),
-        Some("tv") => Ok("tv"),
-        _ => Err(ToolError::invalid(
-            "/media",
-            "`media` must be `movie` or `tv` for this action",
-        )),
-    }
-}
-
-/// A required argument the definition already validated per action; its
-/// absence is a bug in the definition, reported as an argument error.
-pub fn required_str<'a>(args: &'a Args, name: &str) -> Result<&'a str, ToolError> {
-    args.str(name).ok_or_else(|| missing(name))
-}
-
-/// A required integer argument (any value the definition allowed).
-pub fn required_int(args: &Args, name: &str) -> Result<i64, ToolError> {
-    args.int(name).ok_or_else(|| missing(name))
-}
-
-/// A required Ombi id (positive).
-pub fn required_id(args: &Args, name: &str) -> Result<i64, ToolError> {
-    args.int(name)
-        .filter(|i| *i > 0)
-        .ok_or_else(|| missing(name))
-}
-
-fn missing(name: &str) -> ToolError {
-    ToolError::invalid(
-        format!("/{name}"),
-        format!("`{name}` is required for this action"),
-    )
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::ctx::{body_language, language_ignored, not_found};
-use super::ctx::{partial, reply, required_int, required_str};
+use super::ctx::{partial, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::Page;
 use crate::catalogue::params::*;
@@ -135,52 +135,127 @@ fn discover_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolErr
     Ok(())
 }
 
+/// The actions, as validated arguments deserialize into them. The
+/// movie-only and TV-only lists take `media`, narrowed by the definition.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Popular {
+        media: MovieOrTv,
+        page: Page,
+    },
+    NowPlaying {
+        media: MovieOrTv,
+        page: Page,
+    },
+    TopRated {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Upcoming {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Seasonal {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Trending {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Anticipated {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Requested {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Advanced {
+        filters: Filters,
+        media: Option<MovieOrTv>,
+        page: Page,
+    },
+    Similar {
+        tmdb_id: i64,
+        language: Option<String>,
+        page: Page,
+    },
+    Credits {
+        person_id: i64,
+        name: String,
+        media: Option<MovieOrTv>,
+        page: Page,
+    },
+    Collection {
+        collection_id: i64,
+        language: Option<String>,
+        page: Page,
+    },
+    ArtistAlbums {
+        artist_id: String,
+        page: Page,
+    },
+}
+
+/// The `filters` argument ([`FILTERS`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Filters {
+    release_year: Option<i64>,
+    decade: Option<i64>,
+    #[serde(default)]
+    genre_ids: Vec<i64>,
+    #[serde(default)]
+    watch_provider_ids: Vec<i64>,
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(run(ctx, args))
-}
-
-/// The v2 list slug of a browse action, per media.
-fn slug(action: &str, media: &str) -> Option<&'static str> {
-    Some(match (media, action) {
-        ("movie", "popular") => "popular",
-        ("movie", "now_playing") => "nowplaying",
-        ("movie", "top_rated") => "toprated",
-        ("movie", "upcoming") => "upcoming",
-        ("movie", "seasonal") => "seasonal",
-        ("movie", "requested") | ("tv", "requested") => "requested",
-        ("tv", "popular") => "popular",
-        ("tv", "trending") => "trending",
-        ("tv", "anticipated") => "anticipated",
-        _ => return None,
+    Box::pin(async move {
+        // The v2 list slugs of the browse actions.
+        match args.parse::<Action>()? {
+            Action::Popular { media, page } => browse(ctx, media, "popular", page).await,
+            Action::NowPlaying { media, page } => browse(ctx, media, "nowplaying", page).await,
+            Action::TopRated { media, page } => browse(ctx, media, "toprated", page).await,
+            Action::Upcoming { media, page } => browse(ctx, media, "upcoming", page).await,
+            Action::Seasonal { media, page } => browse(ctx, media, "seasonal", page).await,
+            Action::Trending { media, page } => browse(ctx, media, "trending", page).await,
+            Action::Anticipated { media, page } => browse(ctx, media, "anticipated", page).await,
+            Action::Requested { media, page } => requested(ctx, media, page).await,
+            Action::Advanced {
+                filters,
+                media,
+                page,
+            } => advanced(ctx, &filters, media, page).await,
+            Action::Similar {
+                tmdb_id,
+                language,
+                page,
+            } => similar(ctx, tmdb_id, language.as_deref(), page).await,
+            Action::Credits {
+                person_id,
+                name,
+                media,
+                page,
+            } => credits(ctx, person_id, &name, media, page).await,
+            Action::Collection {
+                collection_id,
+                language,
+                page,
+            } => collection(ctx, collection_id, language.as_deref(), page).await,
+            Action::ArtistAlbums { artist_id, page } => artist_albums(ctx, &artist_id, page).await,
+        }
     })
-}
-
-fn media_of(args: &Args) -> Result<&'static str, ToolError> {
-    super::ctx::movie_or_tv(args)
-}
-
-async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
-    let page = args.page();
-    match args.action() {
-        a @ ("popular" | "now_playing" | "top_rated" | "upcoming" | "seasonal" | "trending"
-        | "anticipated") => browse(ctx, args, a, page).await,
-        "requested" => requested(ctx, args, page).await,
-        "advanced" => advanced(ctx, args, page).await,
-        "similar" => similar(ctx, args, page).await,
-        "credits" => credits(ctx, args, page).await,
-        "collection" => collection(ctx, args, page).await,
-        "artist_albums" => artist_albums(ctx, args, page).await,
-        other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
-    }
 }
 
 /// One upstream-paged list read: movies or shows (season trees skipped).
 async fn paged_list(
     ctx: &CallCtx,
-    media: &'static str,
+    media: MovieOrTv,
     route: Route,
 ) -> Result<(Vec<Media>, bool), ToolError> {
-    if media == "movie" {
+    if media == MovieOrTv::Movie {
         let b = ctx
             .upstream
             .get_array::<SearchMovie>(ctx.acting(), route)
@@ -201,11 +276,10 @@ async fn paged_list(
     }
 }
 
-fn paged_route(media: &str, slug: &str, page: Page) -> Route {
-    let base = if media == "movie" {
-        "api/v2/Search/movie"
-    } else {
-        "api/v2/Search/tv"
+fn paged_route(media: MovieOrTv, slug: &str, page: Page) -> Route {
+    let base = match media {
+        MovieOrTv::Movie => "api/v2/Search/movie",
+        MovieOrTv::Tv => "api/v2/Search/tv",
     };
     Route::get(base).seg(slug).seg(page.offset).seg(page.limit)
 }
@@ -222,11 +296,9 @@ fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<St
     reply(media::media_page(w), warnings, cut)
 }
 
-async fn browse(ctx: &CallCtx, args: &Args, action: &str, page: Page) -> Outcome {
-    let media = media_of(args)?;
-    let slug = slug(action, media).ok_or_else(|| {
-        ToolError::invalid("/media", format!("`{action}` is not offered for `{media}`"))
-    })?;
+/// A curated list (`slug`); the definition offers each only for the media
+/// that has it.
+async fn browse(ctx: &CallCtx, media: MovieOrTv, slug: &str, page: Page) -> Outcome {
     let (items, cut) = paged_list(ctx, media, paged_route(media, slug, page)).await?;
     Ok(upstream_reply(items, page, cut, Vec::new()))
 }
@@ -234,8 +306,7 @@ async fn browse(ctx: &CallCtx, args: &Args, action: &str, page: Page) -> Outcome
 /// Recently requested titles (docs/ombi-notes.md). Ombi's inner cache
 /// ignores the position, so pages can repeat; when the list fails, the bounded recently-requested feed
 /// (≤ 7 per type) is returned instead, marked truncated.
-async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let media = media_of(args)?;
+async fn requested(ctx: &CallCtx, media: MovieOrTv, page: Page) -> Outcome {
     let primary = paged_list(ctx, media, paged_route(media, "requested", page)).await;
     match primary {
         Ok((items, cut)) => {
@@ -265,7 +336,7 @@ async fn requested(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
             let items: Vec<Media> = feed
                 .value
                 .into_iter()
-                .filter(|r| r.media() == Some(media))
+                .filter(|r| r.media() == Some(media.label()))
                 .filter_map(media::recently_requested_item)
                 .skip(page.offset as usize)
                 .collect();
@@ -293,30 +364,22 @@ struct DiscoverModel {
     watch_providers: Vec<i64>,
 }
 
-fn ids(filters: Option<&Value>, name: &str) -> Vec<i64> {
-    filters
-        .and_then(|f| f.get(name))
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_i64).collect())
-        .unwrap_or_default()
-}
-
-async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
+async fn advanced(
+    ctx: &CallCtx,
+    filters: &Filters,
+    media: Option<MovieOrTv>,
+    page: Page,
+) -> Outcome {
     // The catalogue asks only for `filters`; Ombi's one discovery route is
     // the movie one, so movies unless `media: tv` is asked for.
-    let media = match args.str("media") {
-        None => "movie",
-        Some(_) => media_of(args)?,
-    };
-    let f = args.value("filters");
+    let media = media.unwrap_or(MovieOrTv::Movie);
+    let tv = media == MovieOrTv::Tv;
     let body = DiscoverModel {
-        kind: media,
-        release_year: f
-            .and_then(|f| f.get("release_year"))
-            .and_then(Value::as_i64),
-        decade: f.and_then(|f| f.get("decade")).and_then(Value::as_i64),
-        genre_ids: ids(f, "genre_ids"),
-        watch_providers: ids(f, "watch_provider_ids"),
+        kind: media.label(),
+        release_year: filters.release_year,
+        decade: filters.decade,
+        genre_ids: filters.genre_ids.clone(),
+        watch_providers: filters.watch_provider_ids.clone(),
     };
     let route = Route::post_read("api/v2/Search/advancedSearch/movie")
         .seg(page.offset)
@@ -333,7 +396,7 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
         .into_iter()
         .map(|w| {
             let mut m = media::movie_item(w);
-            if media == "tv" {
+            if tv {
                 // Request state was matched against MOVIE requests upstream.
                 m.media = "tv";
                 m.requested = None;
@@ -343,16 +406,15 @@ async fn advanced(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
             m
         })
         .collect();
-    if media == "tv" {
+    if tv {
         warnings.push("Ombi reports request state for discovered shows against movie requests, so it is left out; use read_media for a show's state".into());
     }
     Ok(upstream_reply(items, page, b.cut, warnings))
 }
 
-async fn similar(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let tmdb = required_int(args, "tmdb_id")?;
+async fn similar(ctx: &CallCtx, tmdb: i64, language: Option<&str>, page: Page) -> Outcome {
     let mut body = json!({"theMovieDbId": tmdb});
-    if let Some(lang) = body_language(ctx, args.str("language")).await {
+    if let Some(lang) = body_language(ctx, language).await {
         body["languageCode"] = json!(lang);
     }
     let b = ctx
@@ -389,13 +451,17 @@ struct TvTitle {
     overview: Option<String>,
 }
 
-async fn credits(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let person = required_int(args, "person_id")?;
-    let name = required_str(args, "name")?;
-    let kinds: &[&'static str] = match args.str("media") {
-        Some("movie") => &["movie"],
-        Some("tv") => &["tv"],
-        _ => &["movie", "tv"],
+async fn credits(
+    ctx: &CallCtx,
+    person: i64,
+    name: &str,
+    media: Option<MovieOrTv>,
+    page: Page,
+) -> Outcome {
+    let kinds: &[&'static str] = match media {
+        Some(MovieOrTv::Movie) => &["movie"],
+        Some(MovieOrTv::Tv) => &["tv"],
+        None => &["movie", "tv"],
     };
     let mut all: Vec<Media> = Vec::new();
     let mut failed: Vec<(&str, ToolError)> = Vec::new();
@@ -486,10 +552,9 @@ async fn enrich_tv_titles(ctx: &CallCtx, w: &mut Window<Media>, warnings: &mut V
     }
 }
 
-async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let id = required_int(args, "collection_id")?;
+async fn collection(ctx: &CallCtx, id: i64, language: Option<&str>, page: Page) -> Outcome {
     let mut warnings = Vec::new();
-    language_ignored(args.str("language"), &mut warnings);
+    language_ignored(language, &mut warnings);
     let what = format!("collection {id}");
     let wire = ctx
         .upstream
@@ -508,8 +573,7 @@ async fn collection(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
     ))
 }
 
-async fn artist_albums(ctx: &CallCtx, args: &Args, page: Page) -> Outcome {
-    let artist = required_str(args, "artist_id")?;
+async fn artist_albums(ctx: &CallCtx, artist: &str, page: Page) -> Outcome {
     let what = format!("artist {artist}");
     let info = ctx
         .upstream

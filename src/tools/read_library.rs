@@ -5,12 +5,11 @@
 use futures::future::BoxFuture;
 use serde::Deserialize;
 
-use super::ctx::note_read_limit;
-use super::ctx::{reply, required_str};
+use super::ctx::{note_read_limit, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
@@ -27,7 +26,7 @@ pub static TOOL: Tool = Tool {
         destructive: false,
         description: "What the media server holds: titles recently added, the release calendar, and poster/background/banner artwork of a title.",
         families: &[Family::MediaPage, Family::CalendarPage, Family::ArtworkPage],
-        params: &[MEDIA, TMDB_ID, TVDB_ID, MUSICBRAINZ_ID, Field::opt("kind", Ty::Enum(&["poster", "background", "banner"]), "Artwork kind."), PAGE],
+        params: &[MEDIA, TMDB_ID, TVDB_ID, MUSICBRAINZ_ID, Field::opt("kind", Ty::Enum(ARTWORK_KINDS), "Artwork kind."), PAGE],
         actions: &[
             action("recently_added", "titles added in the last days", &["media"], PAGE_ONLY).only(&[("media", MEDIA_MOVIE_OR_TV)]),
             action("calendar", "upcoming and recent releases", &[], PAGE_ONLY),
@@ -39,23 +38,77 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(run(ctx, args))
+const ARTWORK_KINDS: &[&str] = &["poster", "background", "banner"];
+
+/// A label of [`ARTWORK_KINDS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ArtworkKind {
+    Poster,
+    Background,
+    Banner,
 }
 
-async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
-    match args.action() {
-        "recently_added" => recently_added(ctx, args).await,
-        "calendar" => calendar(ctx, args).await,
-        "artwork" => artwork(ctx, args).await,
-        other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+impl ArtworkKind {
+    const fn label(self) -> &'static str {
+        match self {
+            ArtworkKind::Poster => "poster",
+            ArtworkKind::Background => "background",
+            ArtworkKind::Banner => "banner",
+        }
     }
 }
 
-async fn recently_added(ctx: &CallCtx, args: &Args) -> Outcome {
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    RecentlyAdded {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Calendar {
+        page: Page,
+    },
+    /// The definition's rules leave exactly the one id the media takes.
+    Artwork {
+        media: MediaKind,
+        kind: ArtworkKind,
+        tmdb_id: Option<i64>,
+        tvdb_id: Option<i64>,
+        musicbrainz_id: Option<String>,
+        page: Page,
+    },
+}
+
+fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move {
+        match args.parse::<Action>()? {
+            Action::RecentlyAdded { media, page } => recently_added(ctx, media, page).await,
+            Action::Calendar { page } => calendar(ctx, page).await,
+            Action::Artwork {
+                media,
+                kind,
+                tmdb_id,
+                tvdb_id,
+                musicbrainz_id,
+                page,
+            } => {
+                let screen = match media {
+                    MediaKind::Movie => MovieOrTv::Movie,
+                    MediaKind::Tv => MovieOrTv::Tv,
+                    MediaKind::Album => return album_cover(ctx, musicbrainz_id, kind, page).await,
+                };
+                screen_artwork(ctx, screen, kind, tmdb_id, tvdb_id, page).await
+            }
+        }
+    })
+}
+
+async fn recently_added(ctx: &CallCtx, media: MovieOrTv, page: Page) -> Outcome {
     // Ombi stops at this many rows, in the media server's store order.
     const OMBI_MAX_ROWS: usize = 30;
-    let media = super::ctx::movie_or_tv(args)?;
+    let media = media.label();
     // TV: the per-episode route, grouped here per show and season (Ombi's
     // grouped route merges all shows by season number: docs/ombi-notes.md).
     let path = if media == "movie" {
@@ -85,11 +138,11 @@ async fn recently_added(ctx: &CallCtx, args: &Args) -> Outcome {
         library::recently_added_shows(b.value)
     };
     let complete = !b.cut && !capped;
-    let w = paging::local(items, args.page(), complete, "media");
+    let w = paging::local(items, page, complete, "media");
     Ok(reply(media::media_page(w), warnings, !complete))
 }
 
-async fn calendar(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn calendar(ctx: &CallCtx, page: Page) -> Outcome {
     let b = ctx
         .upstream
         .get_array::<CalendarWire>(ctx.acting(), Route::get("api/v2/Calendar"))
@@ -99,7 +152,7 @@ async fn calendar(ctx: &CallCtx, args: &Args) -> Outcome {
     ];
     note_read_limit(b.cut, &mut warnings);
     let items = b.value.into_iter().map(library::calendar_entry).collect();
-    let w = paging::local(items, args.page(), !b.cut, "calendar_entries");
+    let w = paging::local(items, page, !b.cut, "calendar_entries");
     Ok(reply(library::calendar_page(w), warnings, b.cut))
 }
 
@@ -109,103 +162,122 @@ struct AlbumArt {
     image: Option<String>,
 }
 
-/// The Images route for (media, id kind, artwork kind). TV banners exist
-/// only keyed by TVDB id; Ombi's movie "banner" is its background.
+/// The Images route for a movie's or show's artwork, with a note when Ombi
+/// serves something else. TV banners exist only keyed by TVDB id; Ombi's
+/// movie "banner" is its background.
 fn image_route(
-    media: &str,
-    kind: &str,
+    media: MovieOrTv,
+    kind: ArtworkKind,
     tmdb: Option<i64>,
     tvdb: Option<i64>,
 ) -> Result<(Route, Option<&'static str>), ToolError> {
+    use ArtworkKind::{Background, Banner, Poster};
+    use MovieOrTv::{Movie, Tv};
     let r = |p: &'static str, id: i64| Route::get(p).seg(id);
     Ok(match (media, kind, tmdb, tvdb) {
-        ("movie", "poster", Some(id), _) => (r("api/v1/Images/poster/movie", id), None),
-        ("movie", "background", Some(id), _) => (r("api/v1/Images/background/movie", id), None),
-        ("movie", "banner", Some(id), _) => (
+        (Movie, Poster, Some(id), _) => (r("api/v1/Images/poster/movie", id), None),
+        (Movie, Background, Some(id), _) => (r("api/v1/Images/background/movie", id), None),
+        (Movie, Banner, Some(id), _) => (
             r("api/v1/Images/banner/movie", id),
             Some("Ombi serves a movie's background image as its banner"),
         ),
-        ("tv", "poster", Some(id), _) => (r("api/v1/Images/poster/tv/tmdb", id), None),
-        ("tv", "background", Some(id), _) => (r("api/v1/Images/background/tv/tmdb", id), None),
-        ("tv", "banner", Some(_), None) => {
+        (Tv, Poster, Some(id), _) => (r("api/v1/Images/poster/tv/tmdb", id), None),
+        (Tv, Background, Some(id), _) => (r("api/v1/Images/background/tv/tmdb", id), None),
+        (Tv, Banner, Some(_), None) => {
             return Err(ToolError::invalid(
                 "/tvdb_id",
                 "TV banners are looked up by TVDB id: pass `tvdb_id`",
             ));
         }
-        ("tv", "poster", None, Some(id)) => (r("api/v1/Images/poster/tv", id), None),
-        ("tv", "background", None, Some(id)) => (r("api/v1/Images/background/tv", id), None),
-        ("tv", "banner", _, Some(id)) => (r("api/v1/Images/tv", id), None),
-        ("movie", ..) => {
+        (Tv, Poster, None, Some(id)) => (r("api/v1/Images/poster/tv", id), None),
+        (Tv, Background, None, Some(id)) => (r("api/v1/Images/background/tv", id), None),
+        (Tv, Banner, _, Some(id)) => (r("api/v1/Images/tv", id), None),
+        (Movie, ..) => {
             return Err(ToolError::invalid(
                 "/tmdb_id",
                 "movie artwork needs `tmdb_id`",
             ));
         }
-        ("tv", ..) => {
+        (Tv, ..) => {
             return Err(ToolError::invalid(
                 "/tmdb_id",
                 "TV artwork needs `tmdb_id` or `tvdb_id`",
             ));
         }
-        _ => {
-            return Err(ToolError::invalid(
-                "/media",
-                format!("no artwork route for `{media}`"),
-            ));
-        }
     })
 }
 
-async fn artwork(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = required_str(args, "media")?;
-    let kind = required_str(args, "kind")?;
+/// A movie's or show's artwork by its TMDB or TVDB id.
+async fn screen_artwork(
+    ctx: &CallCtx,
+    media: MovieOrTv,
+    kind: ArtworkKind,
+    tmdb: Option<i64>,
+    tvdb: Option<i64>,
+    page: Page,
+) -> Outcome {
     let mut warnings = Vec::new();
-    let (url, name) = if media == "album" {
-        let mbid = required_str(args, "musicbrainz_id")?;
-        if kind != "poster" {
-            return Err(ToolError::invalid(
-                "/kind",
-                "albums only have cover art: use `kind: poster`",
-            )
-            .into());
-        }
-        let art = ctx
-            .upstream
-            .get_json::<AlbumArt>(
-                ctx.acting(),
-                Route::get("api/v2/Search/releasegroupart").seg(mbid),
-            )
-            .await?;
-        (
-            art.and_then(|a| a.image).unwrap_or_default(),
-            format!("cover of album {mbid}"),
-        )
-    } else {
-        let tmdb = args.int("tmdb_id");
-        let tvdb = args.int("tvdb_id");
-        let (route, note) = image_route(media, kind, tmdb, tvdb)?;
-        if let Some(n) = note {
-            warnings.push(n.to_string());
-        }
-        let id = tmdb
-            .map(|i| format!("TMDB id {i}"))
-            .or(tvdb.map(|i| format!("TVDB id {i}")));
-        let id = id.ok_or_else(|| ToolError::invalid("/tmdb_id", "an id is required"))?;
-        let url = ctx
-            .upstream
-            .get_json::<String>(ctx.acting(), route)
-            .await?
-            .unwrap_or_default();
-        (url, format!("{kind} of {media} {id}"))
-    };
-    let items = library::artwork(&url, name, kind, &mut warnings);
+    let (route, note) = image_route(media, kind, tmdb, tvdb)?;
+    if let Some(n) = note {
+        warnings.push(n.to_string());
+    }
+    let id = tmdb
+        .map(|i| format!("TMDB id {i}"))
+        .or(tvdb.map(|i| format!("TVDB id {i}")))
+        .ok_or_else(|| ToolError::invalid("/tmdb_id", "an id is required"))?;
+    let url = ctx.get_json::<String>(route).await?.unwrap_or_default();
+    let name = format!("{} of {} {id}", kind.label(), media.label());
+    artwork_reply(&url, name, kind, media.label(), page, warnings)
+}
+
+/// An album's cover art (albums have no other artwork).
+async fn album_cover(
+    ctx: &CallCtx,
+    mbid: Option<String>,
+    kind: ArtworkKind,
+    page: Page,
+) -> Outcome {
+    let mbid = mbid.ok_or_else(|| {
+        ToolError::invalid("/musicbrainz_id", "album artwork needs `musicbrainz_id`")
+    })?;
+    if kind != ArtworkKind::Poster {
+        return Err(
+            ToolError::invalid("/kind", "albums only have cover art: use `kind: poster`").into(),
+        );
+    }
+    let art = ctx
+        .get_json::<AlbumArt>(Route::get("api/v2/Search/releasegroupart").seg(&mbid))
+        .await?;
+    let url = art.and_then(|a| a.image).unwrap_or_default();
+    let name = format!("cover of album {mbid}");
+    artwork_reply(&url, name, kind, "album", page, Vec::new())
+}
+
+fn artwork_reply(
+    url: &str,
+    name: String,
+    kind: ArtworkKind,
+    media: &str,
+    page: Page,
+    mut warnings: Vec<String>,
+) -> Outcome {
+    let items = library::artwork(url, name, kind.label(), &mut warnings);
     if items.is_empty() && url.trim().is_empty() {
-        warnings.push(format!("Ombi has no {kind} for this {media}"));
+        warnings.push(format!("Ombi has no {} for this {media}", kind.label()));
     }
     Ok(reply(
-        library::artwork_page(paging::local(items, args.page(), true, "artwork")),
+        library::artwork_page(paging::local(items, page, true, "artwork")),
         warnings,
         false,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn artwork_kind_mirrors_its_labels() {
+        crate::catalogue::params::assert_mirrors(ARTWORK_KINDS, ArtworkKind::label);
+    }
 }

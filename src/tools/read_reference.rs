@@ -3,13 +3,14 @@
 //! selection and a deterministic sort.
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::ctx::{reply, required_int, required_str};
+use super::ctx::{not_found, note_read_limit, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
@@ -65,8 +66,45 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Genres {
+        media: MovieOrTv,
+        page: Page,
+    },
+    Languages {
+        page: Page,
+    },
+    StreamingCountries {
+        page: Page,
+    },
+    Keywords {
+        query: String,
+        page: Page,
+    },
+    Keyword {
+        keyword_id: i64,
+    },
+    WatchProviders {
+        media: MovieOrTv,
+        query: Option<String>,
+        page: Page,
+    },
+    IssueCategories {
+        page: Page,
+    },
+    Roles {
+        page: Page,
+    },
+    Features {
+        page: Page,
+    },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(run(ctx, args))
+    Box::pin(async move { run(ctx, args.parse::<Action>()?).await })
 }
 
 async fn list<T: DeserializeOwned>(
@@ -86,43 +124,47 @@ fn keyword(k: IdName) -> Candidate {
     r::id_name(k, "keyword")
 }
 
-async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn run(ctx: &CallCtx, action: Action) -> Outcome {
     let mut warnings = Vec::new();
-    let (candidates, cut) = match args.action() {
-        "genres" => {
-            let media = super::ctx::movie_or_tv(args)?;
-            list::<IdName>(ctx, Route::get("api/v2/Search/Genres").seg(media), genre).await?
-        }
-        "languages" => {
-            list::<Language>(ctx, Route::get("api/v2/Search/Languages"), r::language).await?
-        }
-        "streaming_countries" => {
+    // Names to keep (lowercased), for lists Ombi does not filter itself.
+    let mut name_filter = None;
+    let ((candidates, cut), page) = match action {
+        Action::Genres { media, page } => (
+            list::<IdName>(
+                ctx,
+                Route::get("api/v2/Search/Genres").seg(media.label()),
+                genre,
+            )
+            .await?,
+            page,
+        ),
+        Action::Languages { page } => (
+            list::<Language>(ctx, Route::get("api/v2/Search/Languages"), r::language).await?,
+            page,
+        ),
+        Action::StreamingCountries { page } => (
             list::<String>(
                 ctx,
                 Route::get("api/v1/Identity/streamingcountry"),
                 r::streaming_country,
             )
-            .await?
-        }
-        "keywords" => {
-            let q = required_str(args, "query")?;
+            .await?,
+            page,
+        ),
+        Action::Keywords { query, page } => (
             list::<IdName>(
                 ctx,
-                Route::get("api/v1/TheMovieDb/Keywords").query("searchTerm", q),
+                Route::get("api/v1/TheMovieDb/Keywords").query("searchTerm", query),
                 keyword,
             )
-            .await?
-        }
-        "keyword" => {
-            let id = required_int(args, "keyword_id")?;
+            .await?,
+            page,
+        ),
+        Action::Keyword { keyword_id: id } => {
             let k = ctx
-                .upstream
-                .get_json::<IdName>(
-                    ctx.acting(),
-                    Route::get("api/v1/TheMovieDb/Keywords").seg(id),
-                )
+                .get_json::<IdName>(Route::get("api/v1/TheMovieDb/Keywords").seg(id))
                 .await?
-                .ok_or_else(|| super::ctx::not_found(&format!("keyword {id}")))?;
+                .ok_or_else(|| not_found(&format!("keyword {id}")))?;
             let refs = r::references(vec![keyword(k)], &mut warnings);
             return Ok(reply(
                 r::reference_page(paging::single(refs, "references")),
@@ -130,45 +172,44 @@ async fn run(ctx: &CallCtx, args: &Args) -> Outcome {
                 false,
             ));
         }
-        "watch_providers" => {
-            let media = super::ctx::movie_or_tv(args)?;
-            let path = if media == "movie" {
-                "api/v1/TheMovieDb/WatchProviders/movie"
-            } else {
-                "api/v1/TheMovieDb/WatchProviders/tv"
+        Action::WatchProviders { media, query, page } => {
+            let path = match media {
+                MovieOrTv::Movie => "api/v1/TheMovieDb/WatchProviders/movie",
+                MovieOrTv::Tv => "api/v1/TheMovieDb/WatchProviders/tv",
             };
-            // An empty term matches every provider.
-            let q = args.str("query").unwrap_or("");
             warnings.push("this is TMDB's provider catalogue, not where a title streams (use read_media `providers`)".into());
-            list::<WatchProvider>(
-                ctx,
-                Route::get(path).query("searchTerm", q),
-                r::watch_provider,
+            // An empty term matches every provider; TMDB ignores the term
+            // Ombi forwards (docs/ombi-notes.md): names are matched here.
+            let route = Route::get(path).query("searchTerm", query.as_deref().unwrap_or(""));
+            name_filter = query.map(|q| q.to_lowercase());
+            (
+                list::<WatchProvider>(ctx, route, r::watch_provider).await?,
+                page,
             )
-            .await?
         }
-        "issue_categories" => {
+        Action::IssueCategories { page } => (
             list::<IssueCategory>(
                 ctx,
                 Route::get("api/v1/Issues/categories"),
                 r::issue_category,
             )
-            .await?
-        }
-        "roles" => list::<Claim>(ctx, Route::get("api/v1/Identity/claims"), r::role).await?,
-        "features" => list::<Feature>(ctx, Route::get("api/v2/Features"), r::feature).await?,
-        other => {
-            return Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into());
-        }
+            .await?,
+            page,
+        ),
+        Action::Roles { page } => (
+            list::<Claim>(ctx, Route::get("api/v1/Identity/claims"), r::role).await?,
+            page,
+        ),
+        Action::Features { page } => (
+            list::<Feature>(ctx, Route::get("api/v2/Features"), r::feature).await?,
+            page,
+        ),
     };
-    super::ctx::note_read_limit(cut, &mut warnings);
+    note_read_limit(cut, &mut warnings);
     let mut refs = r::references(candidates, &mut warnings);
-    // TMDB ignores the term Ombi forwards (docs/ombi-notes.md): match names here.
-    if args.action() == "watch_providers"
-        && let Some(q) = args.str("query").map(str::to_lowercase)
-    {
+    if let Some(q) = name_filter {
         refs.retain(|p| p.name.to_lowercase().contains(&q));
     }
-    let w = paging::local(refs, args.page(), !cut, "references");
+    let w = paging::local(refs, page, !cut, "references");
     Ok(reply(r::reference_page(w), warnings, cut))
 }

@@ -7,20 +7,21 @@
 
 use crate::contract::Family;
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::Value;
 
-use super::ctx::{local_page, reply, required_id, required_str};
+use super::ctx::{local_page, not_found, not_found_on_500, note_read_limit, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{ArgDefault, Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
     self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
-    MovieRequest, ParentIndex, RecentRow, RequestRecord, TvParent,
+    MovieRequest, ParentIndex, Projected, RecentRow, RequestRecord, TvParent,
 };
 use crate::projection::wire::positive_id as pos;
 use crate::upstream::Route;
@@ -48,7 +49,7 @@ pub static TOOL: Tool = Tool {
             .default(ArgDefault::Str("all")),
             Field::opt(
                 "sort_direction",
-                Ty::Enum(&["asc", "desc"]),
+                Ty::Enum(SORT_DIRECTIONS),
                 "Order by request date (default `desc`).",
             )
             .default(ArgDefault::Str("desc")),
@@ -102,99 +103,139 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+const SORT_DIRECTIONS: &[&str] = &["asc", "desc"];
+
+/// A label of [`SORT_DIRECTIONS`] (Ombi's route segment, as is).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum SortDirection {
+    Asc,
+    Desc,
+}
+
+impl SortDirection {
+    const fn label(self) -> &'static str {
+        match self {
+            SortDirection::Asc => "asc",
+            SortDirection::Desc => "desc",
+        }
+    }
+}
+
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    List {
+        media: MediaKind,
+        status: RequestStatus,
+        sort_direction: SortDirection,
+        page: Page,
+    },
+    Get {
+        target: Target,
+    },
+    Children {
+        parent_request_id: i64,
+        page: Page,
+    },
+    Search {
+        media: MediaKind,
+        query: String,
+        page: Page,
+    },
+    Recent {
+        page: Page,
+    },
+    RetryQueue {
+        page: Page,
+    },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "list" => list(ctx, args).await,
-            "get" => get(ctx, args).await,
-            "children" => children(ctx, args).await,
-            "search" => search(ctx, args).await,
-            "recent" => recent(ctx, args).await,
-            "retry_queue" => retry_queue(ctx, args).await,
-            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
+        match args.parse::<Action>()? {
+            Action::List {
+                media,
+                status,
+                sort_direction,
+                page,
+            } => list(ctx, media, status, sort_direction, page).await,
+            Action::Get { target } => get(ctx, target).await,
+            Action::Children {
+                parent_request_id,
+                page,
+            } => children(ctx, parent_request_id, page).await,
+            Action::Search { media, query, page } => search(ctx, media, &query, page).await,
+            Action::Recent { page } => recent(ctx, page).await,
+            Action::RetryQueue { page } => retry_queue(ctx, page).await,
         }
     })
 }
 
-/// A `RequestsViewModel` page: records, Ombi's total, whether the read was cut.
-async fn get_collection<T: DeserializeOwned>(
+/// A `RequestsViewModel` page, projected: records, Ombi's total, whether
+/// the read was cut.
+async fn projected_page<T: DeserializeOwned>(
     ctx: &CallCtx,
     route: Route,
-) -> Result<(Vec<T>, Option<i64>, bool), ToolError> {
+    f: fn(T) -> Projected,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<RequestRecord>, Option<i64>, bool), ToolError> {
     let c = ctx.read_collection::<T>(route).await?;
-    Ok((c.items, c.total, c.cut))
+    Ok((proj::project_all(c.items, f, warnings), c.total, c.cut))
 }
 
-/// An Ombi 500 for an id that does not exist (`FillAdditionalFields` on
-/// null) becomes NOT_FOUND; other errors pass through.
-fn unknown_id_500(e: ToolError, what: &str, id: i64) -> ToolError {
-    if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected {
-        ToolError::new(
-            ErrorCode::NotFound,
-            format!("no {what} with id {id} (Ombi fails with HTTP 500 for an unknown id)"),
-        )
-        .with_status(500)
-    } else {
-        e
-    }
+/// A bounded array of requests, projected; and whether the read was cut.
+async fn projected_list<T: DeserializeOwned>(
+    ctx: &CallCtx,
+    route: Route,
+    f: fn(T) -> Projected,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<RequestRecord>, bool), ToolError> {
+    let got = ctx.read_list::<T>(route, warnings).await?;
+    Ok((proj::project_all(got.value, f, warnings), got.cut))
 }
 
 fn records_json(records: &[RequestRecord]) -> Vec<Value> {
     records.iter().map(RequestRecord::to_json).collect()
 }
 
-fn media_arg(args: &Args) -> Result<&str, ToolError> {
-    required_str(args, "media")
-}
-
 // ------------------------------------------------------------ list
 
-async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = media_arg(args)?;
-    let status = args.str("status").unwrap_or("all");
-    let direction = args.str("sort_direction").unwrap_or("desc");
-    let page = args.page();
-    if media == "album" && status == "unavailable" {
-        return Err(ToolError::invalid(
-            "/status",
-            "albums have no `unavailable` filter; use all, pending, processing, available or denied",
-        )
-        .into());
+async fn list(
+    ctx: &CallCtx,
+    media: MediaKind,
+    status: RequestStatus,
+    direction: SortDirection,
+    page: Page,
+) -> Outcome {
+    // Albums with `unavailable` are refused by the definition's check.
+    let mut route = Route::get("api/v2/Requests").seg(media.label());
+    if status != RequestStatus::All {
+        route = route.seg(status.label());
     }
-    let mut route = Route::get("api/v2/Requests").seg(media);
-    if status != "all" {
-        route = route.seg(status);
-    }
+    let tv = media == MediaKind::Tv;
     // TV pages are full up to the last one (Ombi merges shows before
     // paging, docs/ombi-notes.md): one row more than the page tells
     // whether more exist.
-    let ask = if media == "tv" {
-        page.limit + 1
-    } else {
-        page.limit
-    };
+    let ask = if tv { page.limit + 1 } else { page.limit };
     let route = route
         .seg(ask)
         .seg(page.offset)
         .seg("requestedDate")
-        .seg(direction);
+        .seg(direction.label());
     let mut warnings = Vec::new();
     // TV only: Ombi had a row past this page.
     let mut more_tv = false;
-    let (records, total, cut) = match media {
-        "movie" => {
-            let (rows, total, cut) = get_collection::<MovieRequest>(ctx, route).await?;
-            (
-                proj::project_all(rows, proj::movie, &mut warnings),
-                total,
-                cut,
-            )
-        }
-        "tv" => {
-            let (mut rows, total, cut) = get_collection::<ChildRequest>(ctx, route).await?;
+    let (mut records, total, cut) = match media {
+        MediaKind::Movie => projected_page(ctx, route, proj::movie, &mut warnings).await?,
+        MediaKind::Tv => {
+            let c = ctx.read_collection::<ChildRequest>(route).await?;
+            let mut rows = c.items;
             more_tv = rows.len() as u64 > page.limit;
             rows.truncate(page.limit as usize);
-            let counted = total
+            let counted = c
+                .total
                 .map(|t| format!(" (Ombi's total of {t} counts every child request)"))
                 .unwrap_or_default();
             warnings.push(format!(
@@ -203,20 +244,12 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
             (
                 proj::project_all(rows, proj::child, &mut warnings),
                 None,
-                cut,
+                c.cut,
             )
         }
-        _ => {
-            let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
-            (
-                proj::project_all(rows, proj::album, &mut warnings),
-                total,
-                cut,
-            )
-        }
+        MediaKind::Album => projected_page(ctx, route, proj::album, &mut warnings).await?,
     };
-    super::ctx::note_read_limit(cut, &mut warnings);
-    let mut records = records;
+    note_read_limit(cut, &mut warnings);
     let capped = paging::cap(&mut records, page.limit as usize);
     let total = if cut {
         None
@@ -224,7 +257,7 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
         total.and_then(|t| u64::try_from(t).ok())
     };
     let mut paging = Paging::upstream(page, records.len(), total, "requests");
-    if media == "tv" {
+    if tv {
         paging.has_more = Some(more_tv);
         paging.next_offset = more_tv.then_some(page.offset + page.limit);
     }
@@ -244,29 +277,21 @@ async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
 
 // ------------------------------------------------------------ get
 
-async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
-    let target = args.value("target").ok_or_else(|| {
-        ToolError::invalid("/target", "`target: {kind, id}` is required for `get`")
-    })?;
-    let kind = target.get("kind").and_then(Value::as_str).unwrap_or("");
-    let id = target
-        .get("id")
-        .and_then(Value::as_i64)
-        .filter(|i| *i > 0)
-        .ok_or_else(|| ToolError::invalid("/target/id", "`target.id` must be a positive id"))?;
+async fn get(ctx: &CallCtx, target: Target) -> Outcome {
+    let id = target.id;
     let mut warnings = Vec::new();
     // Set when the tv_parent answer had more children than one page holds.
     let mut cut_total = None;
-    let records = match kind {
-        "movie" => vec![movie_by_id(ctx, id).await?],
-        "tv_parent" => {
+    let records = match target.kind {
+        TargetKind::Movie => vec![movie_by_id(ctx, id).await?],
+        TargetKind::TvParent => {
+            let what = format!("TV parent request {id}");
             let p = ctx
-                .upstream
-                .get_json::<TvParent>(ctx.acting(), Route::get("api/v1/Request/tv").seg(id))
+                .get_json::<TvParent>(Route::get("api/v1/Request/tv").seg(id))
                 .await
-                .map_err(|e| unknown_id_500(e, "TV parent request", id))?
-                .ok_or_else(|| not_found("TV parent request", id))?;
-            let mut out = vec![proj::parent(&p).map_err(|_| not_found("TV parent request", id))?];
+                .map_err(|e| not_found_on_500(e, &what))?
+                .ok_or_else(|| not_found(&what))?;
+            let mut out = vec![proj::parent(&p).map_err(|_| not_found(&what))?];
             let children = p.child_requests.unwrap_or_default();
             let mut kids = proj::project_all(children, proj::child, &mut warnings);
             for k in &mut kids {
@@ -282,16 +307,9 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
             out.extend(kids);
             out
         }
-        "tv_child" => vec![tv_child(ctx, id, &mut warnings).await?],
+        TargetKind::TvChild => vec![tv_child(ctx, id, &mut warnings).await?],
         // Album request reads need no Lidarr (docs/ombi-notes.md).
-        "album" => vec![album_by_id(ctx, id).await?],
-        _ => {
-            return Err(ToolError::invalid(
-                "/target/kind",
-                "`target.kind` must be movie, tv_parent, tv_child or album",
-            )
-            .into());
-        }
+        TargetKind::Album => vec![album_by_id(ctx, id).await?],
     };
     let mut paging = Paging::single(records.len(), "requests");
     if let Some(total) = cut_total {
@@ -305,22 +323,15 @@ async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
     ))
 }
 
-fn not_found(what: &str, id: i64) -> ToolError {
-    ToolError::new(ErrorCode::NotFound, format!("no {what} with id {id}"))
-}
-
 /// One movie request by id (NOT_FOUND when Ombi does not know it).
 pub(super) async fn movie_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+    let what = format!("movie request {id}");
     let m = ctx
-        .upstream
-        .get_json::<MovieRequest>(
-            ctx.acting(),
-            Route::get("api/v1/Request/movie/info").seg(id),
-        )
+        .get_json::<MovieRequest>(Route::get("api/v1/Request/movie/info").seg(id))
         .await
-        .map_err(|e| unknown_id_500(e, "movie request", id))?
-        .ok_or_else(|| not_found("movie request", id))?;
-    proj::movie(m).map_err(|_| not_found("movie request", id))
+        .map_err(|e| not_found_on_500(e, &what))?
+        .ok_or_else(|| not_found(&what))?;
+    proj::movie(m).map_err(|_| not_found(&what))
 }
 
 /// The parent of TV child `id`: the bounded scan of the v2 TV list, else (a
@@ -362,8 +373,8 @@ pub(super) async fn tv_child(
         .value
         .into_iter()
         .find(|c| proj::target_id(c.request_id, c.id) == Some(id))
-        .ok_or_else(|| not_found("TV child request", id))?;
-    let mut r = proj::child(child).map_err(|_| not_found("TV child request", id))?;
+        .ok_or_else(|| not_found(&format!("TV child request {id}")))?;
+    let mut r = proj::child(child).map_err(|_| not_found(&format!("TV child request {id}")))?;
     r.parent_request_id.get_or_insert(parent.id);
     add_parent_ids(&mut r, &parent);
     Ok(r)
@@ -415,7 +426,8 @@ pub(super) async fn scan_tv_list(
             .seg(n * SCAN_PAGE)
             .seg("requestedDate")
             .seg("desc");
-        let (rows, _, cut) = get_collection::<ChildRequest>(ctx, route).await?;
+        let c = ctx.read_collection::<ChildRequest>(route).await?;
+        let (rows, cut) = (c.items, c.cut);
         let count = rows.len() as u64;
         // A cut page leaves the rows that did not fit unseen.
         whole &= !cut;
@@ -463,7 +475,8 @@ async fn scan_lite_parents(
             .seg(0)
             .seg(0)
             .seg(0);
-        let (rows, _, cut) = get_collection::<TvParent<ChildId>>(ctx, route).await?;
+        let c = ctx.read_collection::<TvParent<ChildId>>(route).await?;
+        let (rows, cut) = (c.items, c.cut);
         let count = rows.len() as u64;
         seen.extend(rows.iter().filter_map(ParentIndex::of));
         if done(&seen) {
@@ -487,17 +500,18 @@ pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord,
             .seg(n * SCAN_PAGE)
             .seg("requestedDate")
             .seg("desc");
-        let (rows, total, cut) = get_collection::<AlbumRequest>(ctx, route).await?;
+        let c = ctx.read_collection::<AlbumRequest>(route).await?;
+        let (rows, total, cut) = (c.items, c.total, c.cut);
         let count = rows.len() as u64;
         if let Some(a) = rows
             .into_iter()
             .find(|a| proj::target_id(a.request_id, a.id) == Some(id))
         {
-            return proj::album(a).map_err(|_| not_found("album request", id));
+            return proj::album(a).map_err(|_| not_found(&format!("album request {id}")));
         }
         let end = (n + 1) * SCAN_PAGE;
         if (count < SCAN_PAGE && !cut) || total.is_some_and(|t| t as u64 <= end) {
-            return Err(not_found("album request", id));
+            return Err(not_found(&format!("album request {id}")));
         }
     }
     Err(ToolError::new(
@@ -511,8 +525,7 @@ pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord,
 
 // ------------------------------------------------------------ children
 
-async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
-    let parent = required_id(args, "parent_request_id")?;
+async fn children(ctx: &CallCtx, parent: i64, page: Page) -> Outcome {
     let mut warnings = Vec::new();
     let got = ctx
         .read_list::<ChildWithSeasons>(
@@ -528,11 +541,7 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
     // then come from one read of the parent itself (children skipped).
     if records.iter().any(|r| r.identifiers.is_empty()) {
         match ctx
-            .upstream
-            .get_json::<TvParent<IgnoredAny>>(
-                ctx.acting(),
-                Route::get("api/v1/Request/tv").seg(parent),
-            )
+            .get_json::<TvParent<IgnoredAny>>(Route::get("api/v1/Request/tv").seg(parent))
             .await
         {
             Ok(Some(p)) => {
@@ -558,7 +567,7 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
         Family::RequestPage,
         "requests",
         records,
-        args.page(),
+        page,
         got.cut,
         warnings,
     )
@@ -566,24 +575,19 @@ async fn children(ctx: &CallCtx, args: &Args) -> Outcome {
 
 // ------------------------------------------------------------ search
 
-async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = media_arg(args)?;
-    let query = required_str(args, "query")?;
+async fn search(ctx: &CallCtx, media: MediaKind, query: &str, page: Page) -> Outcome {
     let mut warnings = Vec::new();
     let (records, cut) = match media {
-        "movie" => {
-            let got = ctx
-                .read_list::<MovieRequest>(
-                    Route::get("api/v1/Request/movie/search").seg(query),
-                    &mut warnings,
-                )
-                .await?;
-            (
-                proj::project_all(got.value, proj::movie, &mut warnings),
-                got.cut,
+        MediaKind::Movie => {
+            projected_list(
+                ctx,
+                Route::get("api/v1/Request/movie/search").seg(query),
+                proj::movie,
+                &mut warnings,
             )
+            .await?
         }
-        "tv" => {
+        MediaKind::Tv => {
             // Ombi's TV search route fails for every term
             // (docs/ombi-notes.md): match the parents' titles over the
             // bounded v2 TV list instead.
@@ -613,24 +617,21 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
             }
             (parents, !complete)
         }
-        _ => {
-            let got = ctx
-                .read_list::<AlbumRequest>(
-                    Route::get("api/v1/request/music/search").seg(query),
-                    &mut warnings,
-                )
-                .await?;
-            (
-                proj::project_all(got.value, proj::album, &mut warnings),
-                got.cut,
+        MediaKind::Album => {
+            projected_list(
+                ctx,
+                Route::get("api/v1/request/music/search").seg(query),
+                proj::album,
+                &mut warnings,
             )
+            .await?
         }
     };
     local_page(
         Family::RequestPage,
         "requests",
         records,
-        args.page(),
+        page,
         cut,
         warnings,
     )
@@ -638,7 +639,7 @@ async fn search(ctx: &CallCtx, args: &Args) -> Outcome {
 
 // ------------------------------------------------------------ recent
 
-async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn recent(ctx: &CallCtx, page: Page) -> Outcome {
     let mut warnings = Vec::new();
     let got = ctx
         .read_list::<RecentRow>(
@@ -698,7 +699,7 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
         Family::RequestPage,
         "requests",
         records,
-        args.page(),
+        page,
         got.cut,
         warnings,
     )
@@ -706,7 +707,7 @@ async fn recent(ctx: &CallCtx, args: &Args) -> Outcome {
 
 // ------------------------------------------------------------ retry queue
 
-async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn retry_queue(ctx: &CallCtx, page: Page) -> Outcome {
     let mut warnings = Vec::new();
     let got = ctx.read_list::<FailedRequest>(Route::get("api/v1/RequestRetry"), &mut warnings)
         .await
@@ -728,8 +729,18 @@ async fn retry_queue(ctx: &CallCtx, args: &Args) -> Outcome {
         Family::RetryPage,
         "queue_entries",
         items,
-        args.page(),
+        page,
         got.cut,
         warnings,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_direction_mirrors_its_labels() {
+        crate::catalogue::params::assert_mirrors(SORT_DIRECTIONS, SortDirection::label);
+    }
 }

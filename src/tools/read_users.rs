@@ -2,16 +2,16 @@
 //! notification agents (→ `reference_page`, never the delivery values).
 
 use futures::future::BoxFuture;
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::Value;
 
-use super::ctx::reply;
+use super::ctx::{local_page, not_found, not_found_on_500, reply};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
-use crate::contract::{ErrorCode, ToolError};
-use crate::projection::paging::{self, Paging, Window};
+use crate::projection::paging::{Paging, page_object};
 use crate::projection::users::{self, WireConnectedUser, WirePreference, WireUser};
 use crate::upstream::Route;
 
@@ -42,108 +42,78 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Me,
+    List { page: Page },
+    Get { user_id: String },
+    Online { page: Page },
+    NotificationAgents { page: Page },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "me" => me(ctx).await,
-            "list" => list(ctx, args).await,
-            "get" => get(ctx, args).await,
-            "online" => online(ctx, args).await,
-            "notification_agents" => notification_agents(ctx, args).await,
-            other => Err(ToolError::invalid(
-                "/action",
-                format!("read_users has no action {other:?}"),
-            )
-            .into()),
+        match args.parse::<Action>()? {
+            Action::Me => me(ctx).await,
+            Action::List { page } => list(ctx, page).await,
+            Action::Get { user_id } => get(ctx, &user_id).await,
+            Action::Online { page } => online(ctx, page).await,
+            Action::NotificationAgents { page } => notification_agents(ctx, page).await,
         }
     })
 }
 
-fn user_page(items: Vec<Value>, page: Paging) -> Value {
-    json!({"kind": "user_page", "items": items, "page": page})
+/// One user as a `user_page`; NOT_FOUND (`what`) when Ombi gave none.
+fn one_user(u: Option<WireUser>, what: &str) -> Outcome {
+    let item = u
+        .as_ref()
+        .and_then(users::user)
+        .ok_or_else(|| not_found(what))?;
+    Ok(reply(
+        page_object(Family::UserPage, vec![item], &Paging::single(1, "users")),
+        Vec::new(),
+        false,
+    ))
 }
 
 /// `GET /api/v1/Identity`: the acting user (the system user `Api` for a
 /// bare API key).
 async fn me(ctx: &CallCtx) -> Outcome {
-    let u: Option<WireUser> = ctx
-        .upstream
-        .get_json(ctx.acting(), Route::get("api/v1/Identity"))
-        .await?;
-    let Some(item) = u.as_ref().and_then(users::user) else {
-        return Err(ToolError::new(
-            ErrorCode::NotFound,
-            "Ombi returned no user for the current credentials",
-        )
-        .into());
-    };
-    Ok(reply(
-        user_page(vec![item], Paging::single(1, "users")),
-        Vec::new(),
-        false,
-    ))
+    let u = ctx.get_json(Route::get("api/v1/Identity")).await?;
+    one_user(u, "the user of the current credentials")
 }
 
 /// `GET /api/v1/Identity/Users` (power user): not paged upstream, windowed here.
-async fn list(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn list(ctx: &CallCtx, page: Page) -> Outcome {
+    let mut warnings = Vec::new();
     let rows = ctx
-        .upstream
-        .get_array::<WireUser>(ctx.acting(), Route::get("api/v1/Identity/Users"))
+        .read_list::<WireUser>(Route::get("api/v1/Identity/Users"), &mut warnings)
         .await?;
     let items: Vec<Value> = rows.value.iter().filter_map(users::user).collect();
-    let Window { items, page } = paging::local(items, args.page(), !rows.cut, "users");
-    let mut warnings = Vec::new();
-    if rows.cut {
-        warnings.push(
-            "the user list exceeded the 8 MiB read limit; only the users read are paged".into(),
-        );
-    }
-    Ok(reply(user_page(items, page), warnings, rows.cut))
+    local_page(Family::UserPage, "users", items, page, rows.cut, warnings)
 }
 
 /// `GET /api/v1/Identity/User/{id}` (power user). Ombi answers an unknown
 /// id with a 500 (a null dereference), so a 500 or 204 here is NOT_FOUND.
-async fn get(ctx: &CallCtx, args: &Args) -> Outcome {
-    let id = args.str("user_id").unwrap_or_default();
-    let not_found = || {
-        ToolError::new(
-            ErrorCode::NotFound,
-            format!("no Ombi user has the id {id:?}"),
-        )
-        .with_status(500)
-    };
-    let u: Option<WireUser> = match ctx
-        .upstream
-        .get_json(ctx.acting(), Route::get("api/v1/Identity/User").seg(id))
+async fn get(ctx: &CallCtx, id: &str) -> Outcome {
+    let what = format!("Ombi user {id:?}");
+    let u = ctx
+        .get_json(Route::get("api/v1/Identity/User").seg(id))
         .await
-    {
-        Ok(u) => u,
-        Err(e) if e.http_status == Some(500) => return Err(not_found().into()),
-        Err(e) => return Err(e.into()),
-    };
-    let Some(item) = u.as_ref().and_then(users::user) else {
-        return Err(ToolError::new(
-            ErrorCode::NotFound,
-            format!("no Ombi user has the id {id:?}"),
-        )
-        .into());
-    };
-    Ok(reply(
-        user_page(vec![item], Paging::single(1, "users")),
-        Vec::new(),
-        false,
-    ))
+        .map_err(|e| not_found_on_500(e, &what))?;
+    one_user(u, &what)
 }
 
 /// `GET /api/v2/Hub/Users` (admin): users connected now. Their display
 /// name may be an alias or a user name (docs/ombi-notes.md): the user list
 /// says which.
-async fn online(ctx: &CallCtx, args: &Args) -> Outcome {
-    let rows = ctx
-        .upstream
-        .get_array::<WireConnectedUser>(ctx.acting(), Route::get("api/v2/Hub/Users"))
-        .await?;
+async fn online(ctx: &CallCtx, page: Page) -> Outcome {
     let mut warnings = Vec::new();
+    let rows = ctx
+        .read_list::<WireConnectedUser>(Route::get("api/v2/Hub/Users"), &mut warnings)
+        .await?;
     let known = match ctx
         .upstream
         .get_array::<WireUser>(ctx.acting(), Route::get("api/v1/Identity/Users"))
@@ -159,23 +129,26 @@ async fn online(ctx: &CallCtx, args: &Args) -> Outcome {
         }
     };
     let items = users::online_users(&rows.value, &known);
-    let Window { items, page } = paging::local(items, args.page(), !rows.cut, "users");
-    Ok(reply(user_page(items, page), warnings, rows.cut))
+    local_page(Family::UserPage, "users", items, page, rows.cut, warnings)
 }
 
 /// `GET /api/v1/Identity/notificationpreferences`: the caller's own rows.
 /// Never the `/{userId}` variant (no auth check upstream, leaks values).
-async fn notification_agents(ctx: &CallCtx, args: &Args) -> Outcome {
+async fn notification_agents(ctx: &CallCtx, page: Page) -> Outcome {
+    let mut warnings = Vec::new();
     let rows = ctx
-        .upstream
-        .get_array::<WirePreference>(
-            ctx.acting(),
+        .read_list::<WirePreference>(
             Route::get("api/v1/Identity/notificationpreferences"),
+            &mut warnings,
         )
         .await?;
-    let mut warnings = Vec::new();
     let items = users::notification_agents(&rows.value, &mut warnings);
-    let Window { items, page } = paging::local(items, args.page(), !rows.cut, "references");
-    let data = json!({"kind": "reference_page", "items": items, "page": page});
-    Ok(reply(data, warnings, rows.cut))
+    local_page(
+        Family::ReferencePage,
+        "references",
+        items,
+        page,
+        rows.cut,
+        warnings,
+    )
 }

@@ -3,15 +3,15 @@
 #![allow(clippy::result_large_err)]
 
 use futures::future::BoxFuture;
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::ctx::{local_page, required_id, required_str};
+use super::ctx::local_page;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
+use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
-use crate::contract::ToolError;
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
 use crate::upstream::Route;
 
@@ -39,59 +39,63 @@ pub static TOOL: Tool = Tool {
     run: handle,
 };
 
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Open {
+        page: Page,
+    },
+    ForRequest {
+        media: MediaKind,
+        request_id: i64,
+        page: Page,
+    },
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
-        match args.action() {
-            "open" => open(ctx, args).await,
-            "for_request" => for_request(ctx, args).await,
-            other => Err(ToolError::invalid("/action", format!("unknown action `{other}`")).into()),
-        }
+        let mut warnings = Vec::new();
+        let (items, page, cut) = match args.parse::<Action>()? {
+            Action::Open { page } => {
+                let got = ctx
+                    .read_list::<OpenVote>(Route::get("api/v1/Vote"), &mut warnings)
+                    .await?;
+                let items: Vec<Value> = got
+                    .value
+                    .into_iter()
+                    .filter_map(|v| proj::open(v, &mut warnings))
+                    .collect();
+                (items, page, got.cut)
+            }
+            Action::ForRequest {
+                media,
+                request_id,
+                page,
+            } => {
+                // The read route says `music` where the vote routes say
+                // `album`; it reads Ombi's database and needs no Lidarr
+                // (docs/ombi-notes.md).
+                let segment = match media {
+                    MediaKind::Album => "music",
+                    m => m.label(),
+                };
+                let got = ctx
+                    .read_list::<VoteRow>(
+                        Route::get("api/v1/Vote").seg(segment).seg(request_id),
+                        &mut warnings,
+                    )
+                    .await?;
+                let items = proj::for_request(
+                    got.value,
+                    request_id,
+                    media.label(),
+                    !got.cut,
+                    &mut warnings,
+                );
+                (items, page, got.cut)
+            }
+        };
+        local_page(Family::VotePage, "votes", items, page, cut, warnings)
     })
-}
-
-async fn open(ctx: &CallCtx, args: &Args) -> Outcome {
-    let mut warnings = Vec::new();
-    let got = ctx
-        .read_list::<OpenVote>(Route::get("api/v1/Vote"), &mut warnings)
-        .await?;
-    let items: Vec<Value> = got
-        .value
-        .into_iter()
-        .filter_map(|v| proj::open(v, &mut warnings))
-        .collect();
-    local_page(
-        Family::VotePage,
-        "votes",
-        items,
-        args.page(),
-        got.cut,
-        warnings,
-    )
-}
-
-async fn for_request(ctx: &CallCtx, args: &Args) -> Outcome {
-    let media = required_str(args, "media")?;
-    let id = required_id(args, "request_id")?;
-    // The read route says `music` where the vote routes say `album`; it
-    // reads Ombi's database and needs no Lidarr (docs/ombi-notes.md).
-    let segment = match media {
-        "album" => "music",
-        m => m,
-    };
-    let mut warnings = Vec::new();
-    let got = ctx
-        .read_list::<VoteRow>(
-            Route::get("api/v1/Vote").seg(segment).seg(id),
-            &mut warnings,
-        )
-        .await?;
-    let items = proj::for_request(got.value, id, media, !got.cut, &mut warnings);
-    local_page(
-        Family::VotePage,
-        "votes",
-        items,
-        args.page(),
-        got.cut,
-        warnings,
-    )
 }
