@@ -83,7 +83,7 @@ impl std::error::Error for ClientError {
 
 /// Why one attempt failed: a transport error may be retried (reads), a
 /// final error is returned as is.
-enum Failed {
+enum AttemptError {
     Transport(reqwest::Error),
     /// A 401 status line, then the body broke off (see [`unknown_user`]).
     Cut401(reqwest::Error),
@@ -417,14 +417,14 @@ impl Upstream {
                     };
                     return Err(deadline_error(&desc, kind, self.timeout));
                 }
-                Ok(Err(Failed::Final(e))) => return Err(e),
+                Ok(Err(AttemptError::Final(e))) => return Err(e),
                 // Ombi cuts the connection for an unknown UserName after a
                 // 401 status line, or before any (docs/ombi-notes.md); a
                 // refused connect is not that.
-                Ok(Err(Failed::Cut401(_))) if user.is_some() => {
+                Ok(Err(AttemptError::Cut401(_))) if user.is_some() => {
                     return Err(unknown_user(user.unwrap_or_default(), &desc, true));
                 }
-                Ok(Err(Failed::Transport(e) | Failed::Cut401(e))) => {
+                Ok(Err(AttemptError::Transport(e) | AttemptError::Cut401(e))) => {
                     if let Some(u) = user
                         && !e.is_connect()
                         && self.cut_again(u, true)
@@ -467,8 +467,11 @@ impl Upstream {
         desc: &str,
         cap: usize,
         sent: &AtomicBool,
-    ) -> Result<UpstreamResponse, Failed> {
-        let creds = self.credentials(acting_user).await.map_err(Failed::Final)?;
+    ) -> Result<UpstreamResponse, AttemptError> {
+        let creds = self
+            .credentials(acting_user)
+            .await
+            .map_err(AttemptError::Final)?;
         let resp = self
             .exchange(route, url, desc, creds.headers, cap, sent)
             .await?;
@@ -486,8 +489,8 @@ impl Upstream {
         let token = j
             .renew(&self.client, &self.base, Some(generation))
             .await
-            .map_err(Failed::Final)?;
-        let creds = session::bearer(&token).map_err(Failed::Final)?;
+            .map_err(AttemptError::Final)?;
+        let creds = session::bearer(&token).map_err(AttemptError::Final)?;
         let resp = self
             .exchange(route, url, desc, creds.headers, cap, sent)
             .await?;
@@ -507,7 +510,7 @@ impl Upstream {
         auth: HeaderMap,
         cap: usize,
         sent: &AtomicBool,
-    ) -> Result<UpstreamResponse, Failed> {
+    ) -> Result<UpstreamResponse, AttemptError> {
         let accept = match route.accept {
             Accept::Json => "application/json",
             Accept::Text => "text/plain",
@@ -526,7 +529,7 @@ impl Upstream {
                 .body(body.clone());
         }
         sent.store(true, Ordering::SeqCst);
-        let resp = req.send().await.map_err(Failed::Transport)?;
+        let resp = req.send().await.map_err(AttemptError::Transport)?;
         let status = resp.status().as_u16();
         let header = |name| {
             resp.headers()
@@ -538,9 +541,9 @@ impl Upstream {
         let retry_after = retry::parse_retry_after(header(RETRY_AFTER).as_deref());
         let (body, cut) = body::read_capped(resp, cap).await.map_err(|e| {
             if status == 401 {
-                Failed::Cut401(e)
+                AttemptError::Cut401(e)
             } else {
-                Failed::Transport(e)
+                AttemptError::Transport(e)
             }
         })?;
         Ok(UpstreamResponse {
