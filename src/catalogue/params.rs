@@ -23,11 +23,55 @@ pub enum MediaKind {
 }
 
 impl MediaKind {
+    /// The label, also the media segment of Ombi's request and vote routes.
     pub const fn label(self) -> &'static str {
         match self {
             MediaKind::Movie => "movie",
             MediaKind::Tv => "tv",
             MediaKind::Album => "album",
+        }
+    }
+
+    /// The request kind a request id of this media names: in Ombi's vote,
+    /// subscribe, moderation and issue routes a TV request is the child
+    /// (season-level) request.
+    pub const fn target_kind(self) -> TargetKind {
+        match self {
+            MediaKind::Movie => TargetKind::Movie,
+            MediaKind::Tv => TargetKind::TvChild,
+            MediaKind::Album => TargetKind::Album,
+        }
+    }
+
+    /// "movie", "TV child", "album" (as in "movie request 12").
+    pub const fn noun(self) -> &'static str {
+        match self {
+            MediaKind::Movie => "movie",
+            MediaKind::Tv => "TV child",
+            MediaKind::Album => "album",
+        }
+    }
+
+    /// "movie request 2", "TV child request 12", "album request 3".
+    pub fn request(self, id: i64) -> String {
+        format!("{} request {id}", self.noun())
+    }
+
+    /// Ombi's `RequestType` code (TV is 0).
+    pub const fn code(self) -> i64 {
+        match self {
+            MediaKind::Tv => 0,
+            MediaKind::Movie => 1,
+            MediaKind::Album => 2,
+        }
+    }
+
+    /// The service Ombi sends an approved request of this media to.
+    pub const fn downloader(self) -> &'static str {
+        match self {
+            MediaKind::Movie => "Radarr",
+            MediaKind::Tv => "Sonarr",
+            MediaKind::Album => "Lidarr",
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::upstream::sanitize::sanitize;
 /// `RequestsViewModel<T>`: `{collection, total}`; `collection` may be null.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RequestsViewModel<T> {
+pub struct WireRequestsViewModel<T> {
     #[serde(default = "Option::default")]
     pub collection: Option<Vec<T>>,
     pub total: Option<i64>,
@@ -33,7 +33,7 @@ pub struct RequestsViewModel<T> {
 /// `MovieRequests`, only what we project.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MovieRequest {
+pub struct WireMovieRequest {
     pub id: Option<i64>,
     pub request_id: Option<i64>,
     pub title: Option<String>,
@@ -71,20 +71,20 @@ pub struct MovieRequest {
 /// reference loop); only their ids are read, for the parent scan.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ParentRef {
+pub struct WireParentRef {
     pub id: Option<i64>,
     pub title: Option<String>,
     pub tv_db_id: Option<i64>,
     pub external_provider_id: Option<i64>,
     pub imdb_id: Option<String>,
     #[serde(default)]
-    pub child_requests: Option<Vec<ChildId>>,
+    pub child_requests: Option<Vec<WireChildId>>,
 }
 
-impl ParentRef {
+impl WireParentRef {
     /// The embedded parent as a v1 parent (for [`parent`]).
-    pub fn to_parent(&self) -> TvParent<ChildId> {
-        TvParent {
+    pub fn to_parent(&self) -> WireTvParent<WireChildId> {
+        WireTvParent {
             id: self.id,
             title: self.title.clone(),
             tv_db_id: self.tv_db_id,
@@ -103,11 +103,11 @@ impl ParentRef {
 /// seasons are projected, [`IgnoredAny`] where they are skipped unparsed.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ChildRequest<S = IgnoredAny> {
+pub struct WireChildRequest<S = IgnoredAny> {
     pub id: Option<i64>,
     pub request_id: Option<i64>,
     pub parent_request_id: Option<i64>,
-    pub parent_request: Option<ParentRef>,
+    pub parent_request: Option<WireParentRef>,
     pub title: Option<String>,
     pub approved: Option<bool>,
     pub available: Option<bool>,
@@ -122,30 +122,12 @@ pub struct ChildRequest<S = IgnoredAny> {
     pub season_requests: S,
 }
 
-pub type ChildWithSeasons = ChildRequest<Option<Vec<WireSeason>>>;
-
-/// `SeasonRequests` / `EpisodeRequests`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireSeason {
-    pub season_number: Option<i64>,
-    #[serde(default)]
-    pub episodes: Option<Vec<WireEpisode>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireEpisode {
-    pub episode_number: Option<i64>,
-    pub title: Option<String>,
-    pub requested: Option<bool>,
-    pub available: Option<bool>,
-}
+pub type WireChildWithSeasons = WireChildRequest<Option<Vec<WireSeason>>>;
 
 /// `AlbumRequest` (no `subscribed`: docs/ombi-notes.md).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AlbumRequest {
+pub struct WireAlbumRequest {
     pub id: Option<i64>,
     pub request_id: Option<i64>,
     pub title: Option<String>,
@@ -165,7 +147,7 @@ pub struct AlbumRequest {
 /// `TvRequests` (the v1 parent, Ombi's model) with its children `C`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TvParent<C = ChildRequest> {
+pub struct WireTvParent<C = WireChildRequest> {
     pub id: Option<i64>,
     pub title: Option<String>,
     pub tv_db_id: Option<i64>,
@@ -181,14 +163,14 @@ pub struct TvParent<C = ChildRequest> {
 
 /// Only the id of a child, for scans over parents.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ChildId {
+pub struct WireChildId {
     pub id: Option<i64>,
 }
 
 /// `RecentlyRequestedModel`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RecentRow {
+pub struct WireRecentRow {
     pub request_id: Option<i64>,
     #[serde(rename = "type")]
     pub request_type: Option<i64>,
@@ -205,7 +187,7 @@ pub struct RecentRow {
 /// `FailedRequestViewModel`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FailedRequest {
+pub struct WireFailedRequest {
     pub failed_id: Option<i64>,
     pub request_id: Option<i64>,
     #[serde(rename = "type")]
@@ -249,7 +231,7 @@ impl Ids {
 }
 
 // `$defs/episode` and `$defs/season` have one home: the media projection.
-pub use super::media::{Episode, Season};
+pub use super::media::{Episode, Season, WireSeason};
 
 /// One `$defs/request` record.
 #[derive(Debug, Serialize)]
@@ -354,7 +336,7 @@ fn missing_id(what: &str) -> String {
     format!("skipped a {what} request without a usable id")
 }
 
-pub fn movie(m: MovieRequest) -> Projected {
+pub fn movie(m: WireMovieRequest) -> Projected {
     let id = target_id(m.request_id, m.id).ok_or_else(|| missing_id("movie"))?;
     let mut r = RequestRecord::new(TargetKind::Movie, id);
     r.title = text(m.title);
@@ -411,14 +393,14 @@ pub fn movie(m: MovieRequest) -> Projected {
 }
 
 /// A child's provider ids, from its embedded parent.
-fn parent_ids(ids: &mut Ids, p: &ParentRef) {
+fn parent_ids(ids: &mut Ids, p: &WireParentRef) {
     ids.add_id("tmdb", p.external_provider_id);
     ids.add_id("tvdb", p.tv_db_id);
     ids.add("imdb", text(p.imdb_id.clone()));
 }
 
 /// A TV child (v2 list item or v1 `child` route); seasons when `S` carries them.
-pub fn child<S: IntoSeasons>(c: ChildRequest<S>) -> Projected {
+pub fn child<S: IntoSeasons>(c: WireChildRequest<S>) -> Projected {
     let id = target_id(c.request_id, c.id).ok_or_else(|| missing_id("TV child"))?;
     let mut r = RequestRecord::new(TargetKind::TvChild, id);
     r.parent_request_id = positive_id(c.parent_request_id)
@@ -447,7 +429,7 @@ pub fn child<S: IntoSeasons>(c: ChildRequest<S>) -> Projected {
     Ok(r)
 }
 
-pub fn album(a: AlbumRequest) -> Projected {
+pub fn album(a: WireAlbumRequest) -> Projected {
     let id = target_id(a.request_id, a.id).ok_or_else(|| missing_id("album"))?;
     let mut r = RequestRecord::new(TargetKind::Album, id);
     // The album's own title, as Ombi sends it: the request record has no
@@ -471,7 +453,7 @@ pub fn album(a: AlbumRequest) -> Projected {
 
 /// A v1 parent: a `tv_parent` target. Parents carry no lifecycle state of
 /// their own (that lives on the children), so none is invented here.
-pub fn parent<C>(p: &TvParent<C>) -> Projected {
+pub fn parent<C>(p: &WireTvParent<C>) -> Projected {
     let id = positive_id(p.id).ok_or_else(|| missing_id("TV parent"))?;
     let mut r = RequestRecord::new(TargetKind::TvParent, id);
     r.title = text(p.title.clone());
@@ -496,31 +478,7 @@ impl IntoSeasons for IgnoredAny {
 
 impl IntoSeasons for Option<Vec<WireSeason>> {
     fn into_seasons(self) -> Option<Vec<Season>> {
-        let mut seasons: Vec<Season> = self?
-            .into_iter()
-            .filter_map(|s| {
-                let season_number = s.season_number.filter(|n| *n >= 0)?;
-                let mut episodes: Vec<Episode> = s
-                    .episodes
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter_map(|e| {
-                        Some(Episode {
-                            episode_number: e.episode_number.filter(|n| *n >= 0)?,
-                            title: text(e.title),
-                            requested: e.requested,
-                            available: e.available,
-                        })
-                    })
-                    .collect();
-                let truncated = super::paging::cap(&mut episodes, MAX_NESTED);
-                Some(Season {
-                    season_number,
-                    episodes,
-                    truncated,
-                })
-            })
-            .collect();
+        let mut seasons: Vec<Season> = self?.into_iter().filter_map(super::media::season).collect();
         seasons.sort_by_key(|s| s.season_number);
         super::paging::cap(&mut seasons, MAX_NESTED);
         Some(seasons)
@@ -562,7 +520,7 @@ pub struct ParentIndex {
 }
 
 impl ParentIndex {
-    pub fn of(p: &TvParent<ChildId>) -> Option<ParentIndex> {
+    pub fn of(p: &WireTvParent<WireChildId>) -> Option<ParentIndex> {
         Some(ParentIndex {
             id: positive_id(p.id)?,
             tmdb: positive_id(p.external_provider_id),
@@ -579,7 +537,7 @@ impl ParentIndex {
 
     /// The parent of one v2 TV list item (a child with its `parentRequest`
     /// embedded): the item's own id plus its siblings' ids.
-    pub fn of_child(c: &ChildRequest) -> Option<ParentIndex> {
+    pub fn of_child(c: &WireChildRequest) -> Option<ParentIndex> {
         let p = c.parent_request.as_ref();
         let id = positive_id(c.parent_request_id).or_else(|| p.and_then(|p| positive_id(p.id)))?;
         let mut child_ids: Vec<i64> = target_id(c.request_id, c.id).into_iter().collect();
@@ -647,7 +605,7 @@ pub fn resolve_parent<'a>(
 /// One `recent` row. `parents` is what the bounded scan found; `None` when
 /// no scan was needed (no TV rows).
 pub fn recent(
-    row: RecentRow,
+    row: WireRecentRow,
     parents: &[ParentIndex],
     warnings: &mut Vec<String>,
 ) -> Option<RequestRecord> {
@@ -708,7 +666,7 @@ pub fn recent(
 
 /// One `$defs/retry` record: `queue_id` is the queue entry (`failedId`),
 /// never the request id.
-pub fn retry(f: FailedRequest, warnings: &mut Vec<String>) -> Option<serde_json::Value> {
+pub fn retry(f: WireFailedRequest, warnings: &mut Vec<String>) -> Option<serde_json::Value> {
     let Some(queue_id) = positive_id(f.failed_id) else {
         warnings.push("skipped a retry-queue entry without a queue id".into());
         return None;
@@ -927,7 +885,7 @@ mod tests {
 
     #[test]
     fn v2_tv_item_is_a_child_with_parent_ids_from_parent_request() {
-        let c: ChildRequest = serde_json::from_value(child_wire()).unwrap();
+        let c: WireChildRequest = serde_json::from_value(child_wire()).unwrap();
         let r = child(c).unwrap();
         let v = r.to_json();
         assert_eq!(v["target"], json!({"kind": "tv_child", "id": 603}));
@@ -953,7 +911,7 @@ mod tests {
             .map(|n| json!({"episodeNumber": n, "requested": true}))
             .collect();
         w["seasonRequests"][1]["episodes"] = json!(eps);
-        let c: ChildWithSeasons = serde_json::from_value(w).unwrap();
+        let c: WireChildWithSeasons = serde_json::from_value(w).unwrap();
         let r = child(c).unwrap();
         let v = r.to_json();
         assert_eq!(v["seasons"][0]["season_number"], 1);
@@ -969,7 +927,7 @@ mod tests {
 
     #[test]
     fn v1_parent_stays_a_parent() {
-        let p: TvParent = serde_json::from_value(json!({
+        let p: WireTvParent = serde_json::from_value(json!({
             "id": 31, "tvDbId": 371980, "externalProviderId": 95396, "imdbId": null, "title": "Severance",
             "qualityOverride": null, "rootFolder": null, "languageProfile": null, "totalSeasons": 2,
             "childRequests": [child_wire()]
@@ -983,7 +941,7 @@ mod tests {
 
     #[test]
     fn album_uses_the_release_group_mbid() {
-        let a: AlbumRequest = serde_json::from_value(json!({
+        let a: WireAlbumRequest = serde_json::from_value(json!({
             "id": 5, "title": "Kid A", "artistName": "Radiohead", "approved": true, "available": true,
             "denied": null, "requestedDate": "2026-01-01T00:00:00Z", "requestedUserId": "u-3",
             "requestedUser": ombi_user("u-3"), "foreignAlbumId": "b8a7c51f-362c-4dcb-a259-bc6e0095f0a6",
@@ -1008,7 +966,7 @@ mod tests {
     #[test]
     fn records_without_ids_are_skipped_with_a_warning() {
         let mut warnings = Vec::new();
-        let rows: Vec<MovieRequest> =
+        let rows: Vec<WireMovieRequest> =
             serde_json::from_value(json!([{"id": 0, "title": "x"}, {"id": 4, "title": "y"}]))
                 .unwrap();
         let out = project_all(rows, movie, &mut warnings);
@@ -1016,7 +974,7 @@ mod tests {
         assert_eq!(warnings.len(), 1);
     }
 
-    fn recent_rows() -> Vec<RecentRow> {
+    fn recent_rows() -> Vec<WireRecentRow> {
         serde_json::from_value(json!([
             {"requestId": 12, "type": 1, "userId": "u-1", "username": "Al", "available": false,
              "tvPartiallyAvailable": false, "requestDate": "2026-04-05T00:00:00Z", "title": "Heat",
@@ -1035,7 +993,7 @@ mod tests {
     }
 
     fn scanned_parents() -> Vec<ParentIndex> {
-        let parents: Vec<TvParent<ChildId>> = serde_json::from_value(json!([
+        let parents: Vec<WireTvParent<WireChildId>> = serde_json::from_value(json!([
             // A parent whose TMDB id equals the other show's child id: the
             // child-id match must win over the provider match.
             {"id": 40, "externalProviderId": 95396, "tvDbId": 1, "title": "Decoy", "childRequests": [{"id": 41}]},
@@ -1095,7 +1053,7 @@ mod tests {
 
     #[test]
     fn retry_entries_keep_queue_and_request_ids_apart() {
-        let rows: Vec<FailedRequest> = serde_json::from_value(json!([
+        let rows: Vec<WireFailedRequest> = serde_json::from_value(json!([
             {"failedId": 3, "title": "Heat", "releaseYear": "1995-12-15T00:00:00Z", "requestId": 12, "type": 1,
              "dts": "2026-04-05T00:00:00Z", "error": "Radarr: 401 at http://radarr:7878/api/v3/movie?apikey=abcdef0123456789", "retryCount": 2},
             {"failedId": 4, "title": "Odd", "requestId": 13, "type": 9, "error": null},

@@ -14,9 +14,9 @@ use tokio_util::sync::CancellationToken;
 use crate::catalogue::Page;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, Reply, ToolError};
 use crate::projection::paging::{self, page_object};
-use crate::projection::requests::RequestsViewModel;
+use crate::projection::requests::WireRequestsViewModel;
 use crate::transport::Identity;
-use crate::upstream::{ArrayScan, Bounded, Payload, Route, Upstream};
+use crate::upstream::{Answer, ArrayScan, Bounded, Payload, Route, Upstream};
 
 /// Everything a handler may use for one call.
 pub struct CallCtx {
@@ -71,12 +71,47 @@ impl CallCtx {
         })
     }
 
+    /// The acting user as Ombi shows them (`GET /api/v1/Identity`).
+    pub async fn me(&self) -> Result<Me, ToolError> {
+        self.get_json::<Me>(Route::get("api/v1/Identity"))
+            .await?
+            .ok_or_else(|| {
+                ToolError::new(
+                    ErrorCode::UpstreamSchemaMismatch,
+                    "Ombi's GET api/v1/Identity answered nothing",
+                )
+            })
+    }
+
+    /// The acting user's Ombi id (a GUID).
+    pub async fn caller_id(&self) -> Result<String, ToolError> {
+        self.me()
+            .await?
+            .id
+            .filter(|id| !id.trim().is_empty())
+            .ok_or_else(|| {
+                ToolError::new(
+                    ErrorCode::UpstreamSchemaMismatch,
+                    "Ombi's GET api/v1/Identity did not name the acting user's id",
+                )
+            })
+    }
+
     /// One JSON value (`None` for Ombi's 204/null).
     pub async fn get_json<T: DeserializeOwned>(
         &self,
         route: Route,
     ) -> Result<Option<T>, ToolError> {
         self.upstream.get_json(self.acting(), route).await
+    }
+
+    /// A write's answer as Ombi gave it, not yet checked, for the writes
+    /// that interpret it themselves ([`Upstream::write_answer`]).
+    pub async fn write_answer<R: DeserializeOwned>(
+        &self,
+        route: Route,
+    ) -> Result<Answer<R>, ToolError> {
+        self.upstream.write_answer(self.acting(), route).await
     }
 
     /// A top-level array read under the read cap; a cut read adds the
@@ -105,7 +140,7 @@ impl CallCtx {
             Payload::Json(b) | Payload::Text(b) => b,
         };
         if !resp.cut {
-            let vm: RequestsViewModel<T> =
+            let vm: WireRequestsViewModel<T> =
                 serde_json::from_slice(bytes).map_err(|e| resp.shape_error(&e))?;
             return Ok(Collection {
                 items: vm.collection.unwrap_or_default(),
@@ -158,6 +193,16 @@ impl CallCtx {
             Err(ToolError::new(ErrorCode::UnsupportedCapability, NO_LIDARR))
         }
     }
+}
+
+/// The acting user as `GET /api/v1/Identity` shows them (`UserViewModel`):
+/// only what the tools use.
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub id: Option<String>,
+    pub language: Option<String>,
+    pub streaming_country: Option<String>,
 }
 
 /// A `RequestsViewModel` page as read.
@@ -256,12 +301,6 @@ pub fn not_found_on_500(e: ToolError, what: &str) -> ToolError {
 
 // ---------------------------------------------------------------- language
 
-/// `UserViewModel.language` of `GET /api/v1/Identity`.
-#[derive(serde::Deserialize)]
-struct UserLanguage {
-    language: Option<String>,
-}
-
 /// The `languageCode` of a search body. Ombi's models default it to "en",
 /// whatever the user's language, so it is always sent: the caller's
 /// `language`, else the acting Ombi user's language. `None` only when the
@@ -275,11 +314,9 @@ pub async fn body_language(ctx: &CallCtx, language: Option<&str>) -> Option<Stri
         return lang;
     }
     let lang = ctx
-        .upstream
-        .get_json::<UserLanguage>(ctx.acting(), Route::get("api/v1/Identity"))
+        .me()
         .await
         .ok()
-        .flatten()
         .and_then(|u| u.language)
         .filter(|l| !l.trim().is_empty());
     USER_LANGUAGE.put(who, lang.clone());

@@ -9,9 +9,7 @@
 
 mod audit;
 mod ctx;
-mod write_support_admin;
-mod write_support_core;
-mod write_support_mod;
+mod writes;
 
 pub mod read_discover;
 pub mod read_integration;

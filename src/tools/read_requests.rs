@@ -20,8 +20,9 @@ use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
-    self as proj, AlbumRequest, ChildId, ChildRequest, ChildWithSeasons, FailedRequest,
-    MovieRequest, ParentIndex, Projected, RecentRow, RequestRecord, TvParent,
+    self as proj, ParentIndex, Projected, RequestRecord, WireAlbumRequest, WireChildId,
+    WireChildRequest, WireChildWithSeasons, WireFailedRequest, WireMovieRequest, WireRecentRow,
+    WireTvParent,
 };
 use crate::projection::wire::positive_id as pos;
 use crate::upstream::Route;
@@ -230,7 +231,7 @@ async fn list(
     let (mut records, total, cut) = match media {
         MediaKind::Movie => projected_page(ctx, route, proj::movie, &mut warnings).await?,
         MediaKind::Tv => {
-            let c = ctx.read_collection::<ChildRequest>(route).await?;
+            let c = ctx.read_collection::<WireChildRequest>(route).await?;
             let mut rows = c.items;
             more_tv = rows.len() as u64 > page.limit;
             rows.truncate(page.limit as usize);
@@ -285,13 +286,9 @@ async fn get(ctx: &CallCtx, target: Target) -> Outcome {
     let records = match target.kind {
         TargetKind::Movie => vec![movie_by_id(ctx, id).await?],
         TargetKind::TvParent => {
-            let what = format!("TV parent request {id}");
-            let p = ctx
-                .get_json::<TvParent>(Route::get("api/v1/Request/tv").seg(id))
-                .await
-                .map_err(|e| not_found_on_500(e, &what))?
-                .ok_or_else(|| not_found(&what))?;
-            let mut out = vec![proj::parent(&p).map_err(|_| not_found(&what))?];
+            let p = tv_parent::<WireChildRequest>(ctx, id).await?;
+            let mut out =
+                vec![proj::parent(&p).map_err(|_| not_found(&format!("TV parent request {id}")))?];
             let children = p.child_requests.unwrap_or_default();
             let mut kids = proj::project_all(children, proj::child, &mut warnings);
             for k in &mut kids {
@@ -323,15 +320,59 @@ async fn get(ctx: &CallCtx, target: Target) -> Outcome {
     ))
 }
 
-/// One movie request by id (NOT_FOUND when Ombi does not know it).
-pub(super) async fn movie_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+/// A movie request as Ombi answers it (`GET api/v1/Request/movie/info/{id}`;
+/// Ombi answers an unknown id with a 500: `docs/ombi-notes.md`, "Reading
+/// one request").
+pub(super) async fn movie(ctx: &CallCtx, id: i64) -> Result<WireMovieRequest, ToolError> {
     let what = format!("movie request {id}");
-    let m = ctx
-        .get_json::<MovieRequest>(Route::get("api/v1/Request/movie/info").seg(id))
+    ctx.get_json::<WireMovieRequest>(Route::get("api/v1/Request/movie/info").seg(id))
         .await
         .map_err(|e| not_found_on_500(e, &what))?
-        .ok_or_else(|| not_found(&what))?;
-    proj::movie(m).map_err(|_| not_found(&what))
+        .ok_or_else(|| not_found(&what))
+}
+
+/// One movie request by id (NOT_FOUND when Ombi does not know it).
+pub(super) async fn movie_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
+    proj::movie(movie(ctx, id).await?).map_err(|_| not_found(&format!("movie request {id}")))
+}
+
+/// A TV parent request with its children as `C` (`GET api/v1/Request/tv/{id}`;
+/// an unknown id answers a 500).
+pub(super) async fn tv_parent<C: DeserializeOwned>(
+    ctx: &CallCtx,
+    id: i64,
+) -> Result<WireTvParent<C>, ToolError> {
+    let what = format!("TV parent request {id}");
+    ctx.get_json::<WireTvParent<C>>(Route::get("api/v1/Request/tv").seg(id))
+        .await
+        .map_err(|e| not_found_on_500(e, &what))?
+        .ok_or_else(|| not_found(&what))
+}
+
+/// Whether a TV parent request still exists, read after a delete: `None`
+/// when the read itself failed.
+pub(super) async fn tv_parent_exists(ctx: &CallCtx, id: i64) -> Option<bool> {
+    match tv_parent::<WireChildId>(ctx, id).await {
+        Ok(_) => Some(true),
+        Err(e) if e.code == ErrorCode::NotFound => Some(false),
+        Err(_) => None,
+    }
+}
+
+/// The request a write names by media and id (TV: the child request), read
+/// first because Ombi's vote and subscribe routes do not check it exists;
+/// NOT_FOUND when Ombi does not know it.
+pub(super) async fn existing_request(
+    ctx: &CallCtx,
+    media: MediaKind,
+    id: i64,
+    warnings: &mut Vec<String>,
+) -> Result<RequestRecord, ToolError> {
+    match media {
+        MediaKind::Movie => movie_by_id(ctx, id).await,
+        MediaKind::Album => album_by_id(ctx, id).await,
+        MediaKind::Tv => tv_child(ctx, id, warnings).await,
+    }
 }
 
 /// The parent of TV child `id`: the bounded scan of the v2 TV list, else (a
@@ -364,7 +405,7 @@ pub(super) async fn tv_child(
 ) -> Result<RequestRecord, ToolError> {
     let parent = parent_of_child(ctx, id).await?;
     let kids = ctx
-        .read_list::<ChildWithSeasons>(
+        .read_list::<WireChildWithSeasons>(
             Route::get("api/v1/Request/tv").seg(parent.id).seg("child"),
             warnings,
         )
@@ -417,7 +458,7 @@ fn add_parent_ids(r: &mut RequestRecord, parent: &ParentIndex) {
 /// the end (its `total` counts children before the merge and is not used).
 pub(super) async fn scan_tv_list(
     ctx: &CallCtx,
-    mut visit: impl FnMut(Vec<ChildRequest>) -> bool,
+    mut visit: impl FnMut(Vec<WireChildRequest>) -> bool,
 ) -> Result<bool, ToolError> {
     let mut whole = true;
     for n in 0..SCAN_PAGES {
@@ -426,7 +467,7 @@ pub(super) async fn scan_tv_list(
             .seg(n * SCAN_PAGE)
             .seg("requestedDate")
             .seg("desc");
-        let c = ctx.read_collection::<ChildRequest>(route).await?;
+        let c = ctx.read_collection::<WireChildRequest>(route).await?;
         let (rows, cut) = (c.items, c.cut);
         let count = rows.len() as u64;
         // A cut page leaves the rows that did not fit unseen.
@@ -475,7 +516,9 @@ async fn scan_lite_parents(
             .seg(0)
             .seg(0)
             .seg(0);
-        let c = ctx.read_collection::<TvParent<ChildId>>(route).await?;
+        let c = ctx
+            .read_collection::<WireTvParent<WireChildId>>(route)
+            .await?;
         let (rows, cut) = (c.items, c.cut);
         let count = rows.len() as u64;
         seen.extend(rows.iter().filter_map(ParentIndex::of));
@@ -500,7 +543,7 @@ pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord,
             .seg(n * SCAN_PAGE)
             .seg("requestedDate")
             .seg("desc");
-        let c = ctx.read_collection::<AlbumRequest>(route).await?;
+        let c = ctx.read_collection::<WireAlbumRequest>(route).await?;
         let (rows, total, cut) = (c.items, c.total, c.cut);
         let count = rows.len() as u64;
         if let Some(a) = rows
@@ -528,7 +571,7 @@ pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord,
 async fn children(ctx: &CallCtx, parent: i64, page: Page) -> Outcome {
     let mut warnings = Vec::new();
     let got = ctx
-        .read_list::<ChildWithSeasons>(
+        .read_list::<WireChildWithSeasons>(
             Route::get("api/v1/Request/tv").seg(parent).seg("child"),
             &mut warnings,
         )
@@ -541,7 +584,7 @@ async fn children(ctx: &CallCtx, parent: i64, page: Page) -> Outcome {
     // then come from one read of the parent itself (children skipped).
     if records.iter().any(|r| r.identifiers.is_empty()) {
         match ctx
-            .get_json::<TvParent<IgnoredAny>>(Route::get("api/v1/Request/tv").seg(parent))
+            .get_json::<WireTvParent<IgnoredAny>>(Route::get("api/v1/Request/tv").seg(parent))
             .await
         {
             Ok(Some(p)) => {
@@ -642,7 +685,7 @@ async fn search(ctx: &CallCtx, media: MediaKind, query: &str, page: Page) -> Out
 async fn recent(ctx: &CallCtx, page: Page) -> Outcome {
     let mut warnings = Vec::new();
     let got = ctx
-        .read_list::<RecentRow>(
+        .read_list::<WireRecentRow>(
             Route::get("api/v2/Requests/recentlyRequested"),
             &mut warnings,
         )
@@ -709,7 +752,7 @@ async fn recent(ctx: &CallCtx, page: Page) -> Outcome {
 
 async fn retry_queue(ctx: &CallCtx, page: Page) -> Outcome {
     let mut warnings = Vec::new();
-    let got = ctx.read_list::<FailedRequest>(Route::get("api/v1/RequestRetry"), &mut warnings)
+    let got = ctx.read_list::<WireFailedRequest>(Route::get("api/v1/RequestRetry"), &mut warnings)
         .await
         .map_err(|mut e| {
             if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected {

@@ -53,6 +53,17 @@ enum Action {
     },
 }
 
+/// The votes on one request. The read route says `music` where the vote
+/// routes say `album`; it reads Ombi's database and needs no Lidarr
+/// (docs/ombi-notes.md).
+pub(super) fn votes_route(media: MediaKind, request_id: i64) -> Route {
+    let segment = match media {
+        MediaKind::Album => "music",
+        m => m.label(),
+    };
+    Route::get("api/v1/Vote").seg(segment).seg(request_id)
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
         let mut warnings = Vec::new();
@@ -73,18 +84,8 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 request_id,
                 page,
             } => {
-                // The read route says `music` where the vote routes say
-                // `album`; it reads Ombi's database and needs no Lidarr
-                // (docs/ombi-notes.md).
-                let segment = match media {
-                    MediaKind::Album => "music",
-                    m => m.label(),
-                };
                 let got = ctx
-                    .read_list::<VoteRow>(
-                        Route::get("api/v1/Vote").seg(segment).seg(request_id),
-                        &mut warnings,
-                    )
+                    .read_list::<VoteRow>(votes_route(media, request_id), &mut warnings)
                     .await?;
                 let items = proj::for_request(
                     got.value,

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::ctx::reply;
-use super::write_support_admin::{Account, item, read_section, settle};
+use super::writes::{Account, item, read_section, settle};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};

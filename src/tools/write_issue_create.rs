@@ -7,7 +7,7 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::ctx::reply;
-use super::write_support_core::{Media, note_api_user};
+use super::writes::note_api_user;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -66,7 +66,7 @@ enum Action {
         title: String,
         description: String,
         category_id: i64,
-        request_type: Media,
+        request_type: MediaKind,
         subject: Option<String>,
         request_id: Option<i64>,
         provider_id: Option<String>,

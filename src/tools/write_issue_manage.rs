@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::ctx::{not_found, not_found_on_500, reply};
-use super::write_support_mod::answer;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -126,7 +125,7 @@ async fn set_status(ctx: &CallCtx, id: i64, label: &str) -> Outcome {
         issue_id: id,
         status,
     });
-    issue_found(answer::<bool>(ctx, route).await?, id)?;
+    issue_found(ctx.write_answer::<bool>(route).await?.value, id)?;
     // IssuesController.UpdateStatus notifies the reporter on these two.
     let notified = if matches!(label, "in_progress" | "resolved") {
         "; Ombi notifies the reporter"
@@ -137,7 +136,10 @@ async fn set_status(ctx: &CallCtx, id: i64, label: &str) -> Outcome {
 }
 
 async fn delete_issue(ctx: &CallCtx, id: i64) -> Outcome {
-    let found = answer::<bool>(ctx, Route::delete("api/v1/Issues").seg(id)).await?;
+    let found = ctx
+        .write_answer::<bool>(Route::delete("api/v1/Issues").seg(id))
+        .await?
+        .value;
     issue_found(found, id)?;
     on_issue(
         id,

@@ -11,7 +11,7 @@ use serde::de::IgnoredAny;
 use serde_json::json;
 
 use super::ctx::reply;
-use super::write_support_admin::accounts;
+use super::writes::accounts;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};

@@ -13,9 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::{body_language, not_found, not_found_on_500, reply};
-use super::write_support_core::{
-    Media, existing_request, note_api_user, partly_done, state_phrase,
-};
+use super::read_requests::existing_request;
+use super::writes::{note_api_user, partly_done, state_phrase};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{ArgDefault, Field, Ty};
@@ -318,14 +317,10 @@ async fn movie(ctx: &CallCtx, body: MovieBody) -> Outcome {
     let before = movie_held(ctx, tmdb_id).await?;
     let name = title(ctx, &before, format!("the movie with TMDB id {tmdb_id}"));
     let answer = ctx
-        .upstream
-        .write_answer::<RequestEngineResult>(
-            ctx.acting(),
-            Route::post("api/v1/Request/movie").json(&body),
-        )
+        .write_answer::<RequestEngineResult>(Route::post("api/v1/Request/movie").json(&body))
         .await?;
     let created = Created {
-        media: Media::Movie,
+        media: MediaKind::Movie,
         name: &name,
         is_4k,
     };
@@ -380,12 +375,9 @@ async fn album(ctx: &CallCtx, mbid: &str, alias: Option<&str>) -> Outcome {
         )
         .into());
     }
-    let answer = ctx
-        .upstream
-        .write_answer::<RequestEngineResult>(ctx.acting(), route)
-        .await?;
+    let answer = ctx.write_answer::<RequestEngineResult>(route).await?;
     let created = Created {
-        media: Media::Album,
+        media: MediaKind::Album,
         name: &name,
         is_4k: false,
     };
@@ -410,7 +402,7 @@ struct AlbumBody<'a> {
 
 /// One movie or album create, for reporting.
 struct Created<'a> {
-    media: Media,
+    media: MediaKind,
     name: &'a str,
     is_4k: bool,
 }
@@ -425,7 +417,7 @@ impl Created<'_> {
         mut warnings: Vec<String>,
     ) -> Outcome {
         let id = r.request_id;
-        let mut m = Mutation::new(Done::Completed).on_request(self.media.kind(), id);
+        let mut m = Mutation::new(Done::Completed).on_request(self.media.target_kind(), id);
         m.upstream_result = Some(r.result);
         m.upstream_is_error = Some(r.is_error);
         let state = if id > 0 {
@@ -485,7 +477,7 @@ impl Created<'_> {
         let Some(id) = saved.or(Some(r.request_id).filter(|i| *i > 0)) else {
             return Err(error.into());
         };
-        let mut m = Mutation::new(Done::Partial).on_request(self.media.kind(), id);
+        let mut m = Mutation::new(Done::Partial).on_request(self.media.target_kind(), id);
         m.upstream_result = Some(r.result);
         m.upstream_is_error = Some(r.is_error);
         let why = upstream_text(ctx, &r).unwrap_or_else(|| "no reason given".into());
@@ -585,11 +577,7 @@ async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection) -> Outcome {
         }
     }
     let answer = ctx
-        .upstream
-        .write_answer::<RequestEngineResult>(
-            ctx.acting(),
-            Route::post("api/v2/Requests/tv").json(&body),
-        )
+        .write_answer::<RequestEngineResult>(Route::post("api/v2/Requests/tv").json(&body))
         .await?;
     let r = answer.value.clone();
     let id = r.request_id;
@@ -598,7 +586,7 @@ async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection) -> Outcome {
             let mut m = Mutation::new(Done::Completed).on_request(TargetKind::TvChild, id);
             m.upstream_result = Some(r.result);
             m.upstream_is_error = Some(r.is_error);
-            let state = match existing_request(ctx, Media::Tv, id, &mut warnings).await {
+            let state = match existing_request(ctx, MediaKind::Tv, id, &mut warnings).await {
                 Ok(rec) => format!("; it is {}", state_phrase(&rec, false)),
                 Err(e) => {
                     warnings.push(format!(
@@ -798,9 +786,7 @@ async fn collection(ctx: &CallCtx, collection_id: i64) -> Outcome {
         before.push(movie_held(ctx, *id).await.ok());
     }
     let sent = ctx
-        .upstream
         .write_answer::<RequestEngineResult>(
-            ctx.acting(),
             Route::post("api/v2/Requests/movie/collection").seg(collection_id),
         )
         .await;

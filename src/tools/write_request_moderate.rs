@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::reply;
-use super::read_requests::album_by_id;
-use super::write_support_mod::{self as support, Media, answer, with_answer};
+use super::read_requests::{album_by_id, movie};
+use super::writes::with_answer;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -85,7 +85,7 @@ fn is_4k_movie_only(_action: &str, args: &Map<String, Value>) -> Result<(), Tool
 /// The request an action names.
 #[derive(Deserialize)]
 struct On {
-    media: Media,
+    media: MediaKind,
     request_id: i64,
     #[serde(default)]
     is_4k: bool,
@@ -143,8 +143,8 @@ struct Body<'a> {
     reason: Option<&'a str>,
 }
 
-fn route(media: Media, verb: Verb) -> Route {
-    use {Media::*, Verb::*};
+fn route(media: MediaKind, verb: Verb) -> Route {
+    use {MediaKind::*, Verb::*};
     match (media, verb) {
         (Movie, Approve) => Route::post("api/v1/Request/movie/approve"),
         (Movie, Deny) => Route::put("api/v1/Request/movie/deny"),
@@ -170,17 +170,20 @@ async fn send(
 ) -> Result<RequestEngineResult, ToolError> {
     let body = Body {
         id: on.request_id,
-        is_4k: (on.media == Media::Movie).then_some(on.is_4k),
+        is_4k: (on.media == MediaKind::Movie).then_some(on.is_4k),
         reason,
     };
-    answer(ctx, route(on.media, verb).json(&body)).await
+    Ok(ctx
+        .write_answer(route(on.media, verb).json(&body))
+        .await?
+        .value)
 }
 
 /// A completed action, or the failure Ombi's answer means.
 fn done(on: &On, r: &RequestEngineResult, what: &str, warnings: Vec<String>) -> Outcome {
     r.clone().check(200)?;
     let m = Mutation::new(Done::Completed)
-        .on_request(on.media.target(), on.request_id)
+        .on_request(on.media.target_kind(), on.request_id)
         .message(format!("{} {what}", subject(on)));
     Ok(reply(with_answer(m, r).into_data(), warnings, false))
 }
@@ -197,7 +200,7 @@ const ALBUM_DENY_OK: &str = "Request successfully deleted";
 
 async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
     let r = send(ctx, on, Verb::Deny, reason).await?;
-    if on.media == Media::Album
+    if on.media == MediaKind::Album
         && !r.result
         && !r.is_error
         && r.message.as_deref() == Some(ALBUM_DENY_OK)
@@ -206,7 +209,7 @@ async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
             "Ombi answered this album deny with `result: false` and the message \"{ALBUM_DENY_OK}\"; that is how it reports a successful deny (the request was denied, not deleted)"
         );
         let m = Mutation::new(Done::Completed)
-            .on_request(on.media.target(), on.request_id)
+            .on_request(on.media.target_kind(), on.request_id)
             .message(format!("{} denied", subject(on)));
         return Ok(reply(with_answer(m, &r).into_data(), vec![warning], false));
     }
@@ -231,7 +234,7 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
         || r.error_code
             .as_deref()
             .is_some_and(|c| c.ends_with("DoesNotExist"));
-    if on.media == Media::Tv || unknown_id || !approved_now(ctx, on).await {
+    if on.media == MediaKind::Tv || unknown_id || !approved_now(ctx, on).await {
         return Err(refused.into());
     }
     // No text: the send threw and Ombi queued the request for retry.
@@ -246,7 +249,7 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
                 .into()
         });
     let m = Mutation::new(Done::Partial)
-        .on_request(on.media.target(), on.request_id)
+        .on_request(on.media.target_kind(), on.request_id)
         .message(format!(
             "{} is approved in Ombi but was not sent to {downloader}: {why}",
             subject(on)
@@ -267,16 +270,16 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
 /// Whether the request now reads as approved (false when it cannot be read).
 async fn approved_now(ctx: &CallCtx, on: &On) -> bool {
     match on.media {
-        Media::Movie => support::movie(ctx, on.request_id).await.is_ok_and(|m| {
+        MediaKind::Movie => movie(ctx, on.request_id).await.is_ok_and(|m| {
             if on.is_4k {
                 m.approved_4k == Some(true)
             } else {
                 m.approved == Some(true)
             }
         }),
-        Media::Album => album_by_id(ctx, on.request_id)
+        MediaKind::Album => album_by_id(ctx, on.request_id)
             .await
             .is_ok_and(|a| a.approved == Some(true)),
-        Media::Tv => false,
+        MediaKind::Tv => false,
     }
 }

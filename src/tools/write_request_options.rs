@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::{not_found_on_500, reply};
-use super::write_support_mod::{self as support, with_answer};
+use super::read_requests::{movie, tv_parent};
+use super::writes::with_answer;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, MAX_ID, Ty};
@@ -19,6 +20,7 @@ use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{Family, Outcome, ToolError};
 use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::projection::requests::WireChildId;
 use crate::upstream::{RequestEngineResult, Route};
 
 /// An override id; 0 clears it (Ombi's "none").
@@ -192,7 +194,7 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
     // The current overrides, so the value not given is re-sent unchanged.
     let (kind, root, quality, path) = match media {
         Kind::Movie => {
-            let m = support::movie(ctx, id).await?;
+            let m = movie(ctx, id).await?;
             (
                 TargetKind::Movie,
                 m.root_path_override,
@@ -201,7 +203,7 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
             )
         }
         Kind::Tv => {
-            let p = support::tv_parent(ctx, id).await?;
+            let p = tv_parent::<WireChildId>(ctx, id).await?;
             (
                 TargetKind::TvParent,
                 p.root_folder,

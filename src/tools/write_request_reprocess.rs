@@ -10,8 +10,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::reply;
-use super::read_requests::tv_child;
-use super::write_support_mod::{self as support, Media, answer, with_answer};
+use super::read_requests::{movie, tv_child};
+use super::writes::with_answer;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -63,7 +63,7 @@ pub static TOOL: Tool = Tool {
 #[serde(tag = "action", rename_all = "snake_case")]
 enum Action {
     Reprocess {
-        request_type: Media,
+        request_type: MediaKind,
         request_id: i64,
         #[serde(default)]
         is_4k: bool,
@@ -82,19 +82,19 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     })
 }
 
-async fn reprocess(ctx: &CallCtx, media: Media, id: i64, is_4k: bool) -> Outcome {
+async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Outcome {
     let mut warnings = Vec::new();
     let (approved, type_code) = match media {
-        Media::Movie => {
-            let m = support::movie(ctx, id).await?;
+        MediaKind::Movie => {
+            let m = movie(ctx, id).await?;
             let approved = if is_4k { m.approved_4k } else { m.approved };
             (approved == Some(true), 1)
         }
-        Media::Tv => (
+        MediaKind::Tv => (
             tv_child(ctx, id, &mut warnings).await?.approved == Some(true),
             0,
         ),
-        Media::Album => {
+        MediaKind::Album => {
             return Err(ToolError::invalid(
                 "/request_type",
                 "Ombi cannot reprocess album requests",
@@ -121,12 +121,12 @@ async fn reprocess(ctx: &CallCtx, media: Media, id: i64, is_4k: bool) -> Outcome
         .seg(type_code)
         .seg(id)
         .seg(is_4k);
-    let r: RequestEngineResult = answer(ctx, route).await?;
+    let r = ctx.write_answer::<RequestEngineResult>(route).await?.value;
     let downloader = media.downloader();
     let mutation = |outcome, message: String| {
         with_answer(
             Mutation::new(outcome)
-                .on_request(media.target(), id)
+                .on_request(media.target_kind(), id)
                 .message(message),
             &r,
         )
@@ -134,7 +134,7 @@ async fn reprocess(ctx: &CallCtx, media: Media, id: i64, is_4k: bool) -> Outcome
     };
     // A TV send that threw is put in the retry queue and answered
     // `result: false` with no error text and the request id.
-    if media == Media::Tv && !r.result && !r.is_error && r.request_id == id {
+    if media == MediaKind::Tv && !r.result && !r.is_error && r.request_id == id {
         warnings.push(format!(
             "{downloader} did not take it now; Ombi queued it for another try (read_requests `retry_queue`)"
         ));
@@ -148,7 +148,7 @@ async fn reprocess(ctx: &CallCtx, media: Media, id: i64, is_4k: bool) -> Outcome
     let data = match media {
         // For TV `result: true` is the sender's success (a throw is queued
         // and answered as above).
-        Media::Tv => mutation(
+        MediaKind::Tv => mutation(
             Done::Completed,
             format!("{what} sent ({downloader} accepted it, or Ombi has no TV downloader enabled)"),
         ),

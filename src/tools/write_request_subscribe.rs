@@ -7,7 +7,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::reply;
-use super::write_support_core::{Media, existing_request, note_api_user};
+use super::read_requests::existing_request;
+use super::writes::note_api_user;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::{Args, Bundle, ToolDef, action};
@@ -41,10 +42,10 @@ pub static TOOL: Tool = Tool {
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
-    Subscribe { media: Media, request_id: i64 },
-    Unsubscribe { media: Media, request_id: i64 },
+    Subscribe { media: MediaKind, request_id: i64 },
+    Unsubscribe { media: MediaKind, request_id: i64 },
 }
 
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -58,12 +59,12 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     })
 }
 
-async fn follow(ctx: &CallCtx, media: Media, id: i64, on: bool) -> Outcome {
+async fn follow(ctx: &CallCtx, media: MediaKind, id: i64, on: bool) -> Outcome {
     let mut warnings = Vec::new();
     let request = existing_request(ctx, media, id, &mut warnings).await?;
     let path = match (media, on) {
-        (Media::Movie, true) => "api/v1/Request/movie/subscribe",
-        (Media::Movie, false) => "api/v1/Request/movie/unsubscribe",
+        (MediaKind::Movie, true) => "api/v1/Request/movie/subscribe",
+        (MediaKind::Movie, false) => "api/v1/Request/movie/unsubscribe",
         (_, true) => "api/v1/Request/tv/subscribe",
         (_, false) => "api/v1/Request/tv/unsubscribe",
     };
@@ -73,8 +74,8 @@ async fn follow(ctx: &CallCtx, media: Media, id: i64, on: bool) -> Outcome {
         .await?;
     note_api_user(ctx, "the subscription is", &mut warnings);
     let what = match request.title.as_deref() {
-        Some(t) => format!("{t} ({} request {id})", media.noun()),
-        None => format!("{} request {id}", media.noun()),
+        Some(t) => format!("{t} ({})", media.request(id)),
+        None => media.request(id),
     };
     let message = if on {
         format!("subscribed to notifications about {what}")
@@ -82,7 +83,7 @@ async fn follow(ctx: &CallCtx, media: Media, id: i64, on: bool) -> Outcome {
         format!("unsubscribed from notifications about {what}")
     };
     let mut m = Mutation::new(Done::Completed)
-        .on_request(media.kind(), id)
+        .on_request(media.target_kind(), id)
         .message(message);
     m.upstream_result = Some(true);
     Ok(reply(m.into_data(), warnings, false))

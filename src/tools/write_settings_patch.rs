@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::ctx::reply;
-use super::write_support_admin::{item, read_section, settle};
+use super::writes::{item, read_section, settle};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};

@@ -18,7 +18,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 use super::ctx::{not_found, not_found_on_500, reply};
-use super::write_support_admin::accounts;
+use super::writes::accounts;
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::{Args, Bundle, ToolDef, action};

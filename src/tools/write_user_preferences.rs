@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ctx::{remember_language, reply};
-use super::write_support_core::{caller_id, me};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -101,7 +100,7 @@ async fn set_language(ctx: &CallCtx, language: &str) -> Outcome {
             Route::post("api/v1/Identity/language").json(&serde_json::json!({ "lang": language })),
         )
         .await?;
-    let now = me(ctx).await?;
+    let now = ctx.me().await?;
     confirm("language", language, now.language.as_deref())?;
     remember_language(ctx, language);
     completed(format!("your Ombi language is {language} now"), now.id)
@@ -129,7 +128,7 @@ async fn set_country(ctx: &CallCtx, country: &str) -> Outcome {
                 .json(&serde_json::json!({ "code": code })),
         )
         .await?;
-    let now = me(ctx).await?;
+    let now = ctx.me().await?;
     confirm("streaming country", &code, now.streaming_country.as_deref())?;
     completed(format!("your streaming country is {code} now"), now.id)
 }
@@ -162,7 +161,7 @@ async fn set_agents(ctx: &CallCtx, agents: &[AgentValue]) -> Outcome {
         }
         codes.push(code);
     }
-    let user_id = caller_id(ctx).await?;
+    let user_id = ctx.caller_id().await?;
     let body: Vec<PreferenceBody> = agents
         .iter()
         .zip(&codes)

@@ -11,9 +11,9 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::reply;
-use super::write_support_core::{
-    Media, caller_id, existing_request, is_pending, partly_done, state_phrase,
-};
+use super::read_requests::existing_request;
+use super::read_votes::votes_route;
+use super::writes::{is_pending, partly_done, state_phrase};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::{Args, Bundle, ToolDef, action};
@@ -43,10 +43,10 @@ pub static TOOL: Tool = Tool {
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
-    Up { media: Media, request_id: i64 },
-    Down { media: Media, request_id: i64 },
+    Up { media: MediaKind, request_id: i64 },
+    Down { media: MediaKind, request_id: i64 },
 }
 
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
@@ -65,7 +65,7 @@ const VOTED_NOT_APPROVED: &str = "Voted succesfully but could not approve!";
 /// `VoteType`: 0 up, 1 down.
 const UPVOTE: i64 = 0;
 
-async fn vote(ctx: &CallCtx, media: Media, id: i64, up: bool) -> Outcome {
+async fn vote(ctx: &CallCtx, media: MediaKind, id: i64, up: bool) -> Outcome {
     ctx.require_ombi_user()?;
     if !ctx.switch_on("api/v1/Settings/voteenabled").await? {
         return Err(ToolError::new(
@@ -80,14 +80,14 @@ async fn vote(ctx: &CallCtx, media: Media, id: i64, up: bool) -> Outcome {
         return Err(ToolError::invalid(
             "/request_id",
             format!(
-                "{} request {id} is {}; only pending requests take votes",
-                media.noun(),
+                "{} is {}; only pending requests take votes",
+                media.request(id),
                 state_phrase(&before, false)
             ),
         )
         .into());
     }
-    let me = caller_id(ctx).await?;
+    let me = ctx.caller_id().await?;
     let others = votes_elsewhere(ctx, media, id, &me, &mut warnings).await?;
     let path = if up {
         "api/v1/Vote/up"
@@ -95,17 +95,13 @@ async fn vote(ctx: &CallCtx, media: Media, id: i64, up: bool) -> Outcome {
         "api/v1/Vote/down"
     };
     let answer = ctx
-        .upstream
-        .write_answer::<VoteEngineResult>(
-            ctx.acting(),
-            Route::post(path).seg(media.segment()).seg(id),
-        )
+        .write_answer::<VoteEngineResult>(Route::post(path).seg(media.label()).seg(id))
         .await?;
     let r = &answer.value;
-    let mut m = Mutation::new(Done::Completed).on_request(media.kind(), id);
+    let mut m = Mutation::new(Done::Completed).on_request(media.target_kind(), id);
     m.upstream_result = Some(r.result);
     m.upstream_is_error = Some(r.is_error);
-    let what = format!("{} request {id}", media.noun());
+    let what = media.request(id);
     if r.error_message.as_deref() == Some(VOTED_NOT_APPROVED) {
         m.outcome = Done::Partial;
         let m = m.message(format!(
@@ -155,23 +151,18 @@ async fn vote(ctx: &CallCtx, media: Media, id: i64, up: bool) -> Outcome {
 /// request id ("album request 12"): Ombi's vote lookup would hit them.
 async fn votes_elsewhere(
     ctx: &CallCtx,
-    media: Media,
+    media: MediaKind,
     id: i64,
     me: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<String>, ToolError> {
     let mut found = Vec::new();
-    for other in [Media::Movie, Media::Tv, Media::Album] {
+    for other in [MediaKind::Movie, MediaKind::Tv, MediaKind::Album] {
         if other == media {
             continue;
         }
-        // The read routes say `music` where the vote routes say `album`.
-        let segment = match other {
-            Media::Album => "music",
-            o => o.segment(),
-        };
         let rows = ctx
-            .read_list::<VoteRow>(Route::get("api/v1/Vote").seg(segment).seg(id), warnings)
+            .read_list::<VoteRow>(votes_route(other, id), warnings)
             .await?;
         if let Some(v) = rows.value.iter().find(|v| v.user_id.as_deref() == Some(me)) {
             let kind = if v.vote_type == Some(UPVOTE) {
@@ -179,7 +170,7 @@ async fn votes_elsewhere(
             } else {
                 "downvote"
             };
-            found.push(format!("{} request {id} ({kind})", other.noun()));
+            found.push(format!("{} ({kind})", other.request(id)));
         }
     }
     Ok(found)

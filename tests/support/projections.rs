@@ -60,16 +60,16 @@ pub fn project_any(v: &Value) -> Result<(), String> {
     if let Some(w) = read(v) {
         request_ok(requests::movie(w))?;
     }
-    if let Some(w) = read::<requests::ChildRequest>(v) {
+    if let Some(w) = read::<requests::WireChildRequest>(v) {
         request_ok(requests::child(w))?;
     }
-    if let Some(w) = read::<requests::ChildRequest<Option<Vec<requests::WireSeason>>>>(v) {
+    if let Some(w) = read::<requests::WireChildRequest<Option<Vec<requests::WireSeason>>>>(v) {
         request_ok(requests::child(w))?;
     }
     if let Some(w) = read(v) {
         request_ok(requests::album(w))?;
     }
-    if let Some(w) = read::<requests::TvParent>(v) {
+    if let Some(w) = read::<requests::WireTvParent>(v) {
         request_ok(requests::parent(&w))?;
     }
     if let Some(w) = read(v) {

@@ -124,20 +124,50 @@ pub fn tv_item(w: SearchTv, origin: Origin) -> Media {
     m
 }
 
+/// `SeasonRequests`: the one season tree shape, in TV details and in TV
+/// child requests alike.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EpisodeWire {
+pub struct WireSeason {
+    pub season_number: Option<i64>,
+    #[serde(default)]
+    pub episodes: Option<Vec<WireEpisode>>,
+}
+
+/// `EpisodeRequests`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireEpisode {
     pub episode_number: Option<i64>,
     pub title: Option<String>,
     pub requested: Option<bool>,
     pub available: Option<bool>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SeasonWire {
-    pub season_number: Option<i64>,
-    pub episodes: Option<Vec<EpisodeWire>>,
+/// One season with at most [`MAX_NESTED`] episodes (`truncated` when more
+/// were left out); `None` without a usable season number. Episodes without a
+/// usable number are skipped.
+pub fn season(s: WireSeason) -> Option<Season> {
+    let season_number = s.season_number.filter(|n| *n >= 0)?;
+    let mut episodes: Vec<Episode> = s
+        .episodes
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| {
+            Some(Episode {
+                episode_number: e.episode_number.filter(|n| *n >= 0)?,
+                title: text(e.title),
+                requested: e.requested,
+                available: e.available,
+            })
+        })
+        .collect();
+    let truncated = crate::projection::paging::cap(&mut episodes, MAX_NESTED);
+    Some(Season {
+        season_number,
+        episodes,
+        truncated,
+    })
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -186,7 +216,7 @@ pub struct TvDetail {
     pub genres: Option<Vec<Named>>,
     pub cast: Option<Vec<TvCast>>,
     pub crew: Option<Vec<TvCrew>>,
-    pub season_requests: Option<Vec<SeasonWire>>,
+    pub season_requests: Option<Vec<WireSeason>>,
     pub requested: Option<bool>,
     pub available: Option<bool>,
     pub fully_available: Option<bool>,
@@ -197,40 +227,15 @@ pub struct TvDetail {
     pub site_rating: Option<i64>,
 }
 
-fn seasons(s: Option<Vec<SeasonWire>>, notes: &mut Notes) -> Option<Vec<Season>> {
+fn seasons(s: Option<Vec<WireSeason>>, notes: &mut Notes) -> Option<Vec<Season>> {
     let all = s?;
     let total = all.len();
-    let mut cut_episodes = 0;
     let out: Vec<Season> = all
         .into_iter()
-        .filter_map(|s| {
-            let number = s.season_number.filter(|n| *n >= 0)?;
-            let eps = s.episodes.unwrap_or_default();
-            let n = eps.len();
-            let episodes: Vec<Episode> = eps
-                .into_iter()
-                .filter_map(|e| {
-                    Some(Episode {
-                        episode_number: e.episode_number.filter(|n| *n >= 0)?,
-                        title: text(e.title),
-                        requested: e.requested,
-                        available: e.available,
-                    })
-                })
-                .take(MAX_NESTED)
-                .collect();
-            let truncated = n > MAX_NESTED;
-            if truncated {
-                cut_episodes += 1;
-            }
-            Some(Season {
-                season_number: number,
-                episodes,
-                truncated,
-            })
-        })
+        .filter_map(season)
         .take(MAX_NESTED)
         .collect();
+    let cut_episodes = out.iter().filter(|s| s.truncated).count();
     if total > MAX_NESTED {
         notes.cut(format!(
             "only the first {MAX_NESTED} of {total} seasons are listed"
