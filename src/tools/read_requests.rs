@@ -203,6 +203,25 @@ fn records_json(records: &[RequestRecord]) -> Vec<Value> {
 
 // ------------------------------------------------------------ list
 
+/// A v2 request list page: `take` records from `skip`, by request date.
+fn v2_list(
+    media: MediaKind,
+    status: RequestStatus,
+    take: u64,
+    skip: u64,
+    direction: SortDirection,
+) -> Route {
+    let mut route = Route::get("api/v2/Requests").seg(media.label());
+    if status != RequestStatus::All {
+        route = route.seg(status.label());
+    }
+    route
+        .seg(take)
+        .seg(skip)
+        .seg("requestedDate")
+        .seg(direction.label())
+}
+
 async fn list(
     ctx: &CallCtx,
     media: MediaKind,
@@ -211,20 +230,12 @@ async fn list(
     page: Page,
 ) -> Outcome {
     // Albums with `unavailable` are refused by the definition's check.
-    let mut route = Route::get("api/v2/Requests").seg(media.label());
-    if status != RequestStatus::All {
-        route = route.seg(status.label());
-    }
     let tv = media == MediaKind::Tv;
     // TV pages are full up to the last one (Ombi merges shows before
     // paging, docs/ombi-notes.md): one row more than the page tells
     // whether more exist.
     let ask = if tv { page.limit + 1 } else { page.limit };
-    let route = route
-        .seg(ask)
-        .seg(page.offset)
-        .seg("requestedDate")
-        .seg(direction.label());
+    let route = v2_list(media, status, ask, page.offset, direction);
     let mut warnings = Vec::new();
     // TV only: Ombi had a row past this page.
     let mut more_tv = false;
@@ -450,6 +461,17 @@ fn add_parent_ids(r: &mut RequestRecord, parent: &ParentIndex) {
     r.identifiers = ids.0;
 }
 
+/// Page `n` of a bounded scan over a v2 request list, most recent first.
+fn scan_route(media: MediaKind, n: u64) -> Route {
+    v2_list(
+        media,
+        RequestStatus::All,
+        SCAN_PAGE,
+        n * SCAN_PAGE,
+        SortDirection::Desc,
+    )
+}
+
 /// Reads the v2 TV list (children with their `parentRequest` embedded, most
 /// recent first) page by page, giving each page's rows to `visit` until it
 /// returns true or the bound is reached. Returns whether the whole list was
@@ -462,12 +484,9 @@ pub(super) async fn scan_tv_list(
 ) -> Result<bool, ToolError> {
     let mut whole = true;
     for n in 0..SCAN_PAGES {
-        let route = Route::get("api/v2/Requests/tv")
-            .seg(SCAN_PAGE)
-            .seg(n * SCAN_PAGE)
-            .seg("requestedDate")
-            .seg("desc");
-        let c = ctx.read_collection::<WireChildRequest>(route).await?;
+        let c = ctx
+            .read_collection::<WireChildRequest>(scan_route(MediaKind::Tv, n))
+            .await?;
         let (rows, cut) = (c.items, c.cut);
         let count = rows.len() as u64;
         // A cut page leaves the rows that did not fit unseen.
@@ -538,12 +557,9 @@ async fn scan_lite_parents(
 /// Albums have no single-get route: a bounded scan of the v2 album list.
 pub(super) async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolError> {
     for n in 0..SCAN_PAGES {
-        let route = Route::get("api/v2/Requests/album")
-            .seg(SCAN_PAGE)
-            .seg(n * SCAN_PAGE)
-            .seg("requestedDate")
-            .seg("desc");
-        let c = ctx.read_collection::<WireAlbumRequest>(route).await?;
+        let c = ctx
+            .read_collection::<WireAlbumRequest>(scan_route(MediaKind::Album, n))
+            .await?;
         let (rows, total, cut) = (c.items, c.total, c.cut);
         let count = rows.len() as u64;
         if let Some(a) = rows
