@@ -147,19 +147,15 @@ pub fn credits(media: &'static str, wire: ActorCredits, person_id: i64, name: &s
         let Some(id) = c.id.known().map(str::to_string) else {
             continue;
         };
-        let credit = Credit {
-            name: name.to_string(),
-            person_id: Some(person_id),
-            role: if acting {
-                text(c.character)
-            } else {
-                text(c.job)
-            },
-            department: if acting {
-                Some("Acting".into())
-            } else {
-                text(c.department)
-            },
+        let credit = if acting {
+            Credit::cast(name.to_string(), Some(person_id), c.character)
+        } else {
+            Credit {
+                name: name.to_string(),
+                person_id: Some(person_id),
+                role: text(c.job),
+                department: text(c.department),
+            }
         };
         if let Some(m) = out
             .iter_mut()

@@ -71,6 +71,31 @@ pub struct Credit {
     pub department: Option<String>,
 }
 
+impl Credit {
+    /// A cast credit: the character played, department "Acting".
+    pub fn cast(name: String, person_id: Option<i64>, character: Option<String>) -> Credit {
+        Credit {
+            name,
+            person_id,
+            role: text(character),
+            department: Some("Acting".into()),
+        }
+    }
+}
+
+/// Keeps at most [`MAX_NESTED`] of a title's credits (cast first: it is
+/// what people ask about), noting how many were left out.
+fn cap_credits(mut credits: Vec<Credit>, notes: &mut Notes) -> Vec<Credit> {
+    if credits.len() > MAX_NESTED {
+        notes.cut(format!(
+            "{} further cast/crew credits were left out (at most {MAX_NESTED})",
+            credits.len() - MAX_NESTED
+        ));
+        credits.truncate(MAX_NESTED);
+    }
+    credits
+}
+
 /// `$defs/provider`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Provider {

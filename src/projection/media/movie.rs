@@ -119,21 +119,15 @@ pub struct MovieFull {
     pub vote_count: Option<i64>,
 }
 
-/// Cast then crew, at most [`MAX_NESTED`] together (cast first: it is what
-/// people ask about); returns the credits and how many were left out.
-fn movie_credits(c: Option<MovieCredits>) -> (Vec<Credit>, usize) {
+/// Cast then crew.
+fn movie_credits(c: Option<MovieCredits>) -> Vec<Credit> {
     let Some(c) = c else {
-        return (Vec::new(), 0);
+        return Vec::new();
     };
     let mut all: Vec<Credit> = Vec::new();
     for p in c.cast.unwrap_or_default() {
         if let Some(name) = text(p.name) {
-            all.push(Credit {
-                name,
-                person_id: p.id.positive(),
-                role: text(p.character),
-                department: Some("Acting".into()),
-            });
+            all.push(Credit::cast(name, p.id.positive(), p.character));
         }
     }
     for p in c.crew.unwrap_or_default() {
@@ -146,9 +140,7 @@ fn movie_credits(c: Option<MovieCredits>) -> (Vec<Credit>, usize) {
             });
         }
     }
-    let dropped = all.len().saturating_sub(MAX_NESTED);
-    all.truncate(MAX_NESTED);
-    (all, dropped)
+    all
 }
 
 fn number(v: f64) -> Value {
@@ -172,13 +164,7 @@ pub fn movie_details(w: MovieFull, notes: &mut Notes) -> Vec<Media> {
     m.requested = movie_requested(w.requested, w.has_4k_request);
     m.request_targets = target(TargetKind::Movie, w.request_id);
     m.genres = genre_names(w.genres);
-    let (credits, dropped) = movie_credits(w.credits);
-    if dropped > 0 {
-        notes.cut(format!(
-            "{dropped} further cast/crew credits were left out (at most {MAX_NESTED})"
-        ));
-    }
-    m.credits = credits;
+    m.credits = cap_credits(movie_credits(w.credits), notes);
     if let Some(v) = w.vote_average.filter(|v| *v > 0.0) {
         m.ratings.push(Rating {
             name: "vote_average".into(),

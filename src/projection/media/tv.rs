@@ -274,12 +274,7 @@ pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
     let mut credits: Vec<Credit> = Vec::new();
     for c in w.cast.unwrap_or_default() {
         if let Some(name) = text(c.person) {
-            credits.push(Credit {
-                name,
-                person_id: c.id.positive(),
-                role: text(c.character),
-                department: Some("Acting".into()),
-            });
+            credits.push(Credit::cast(name, c.id.positive(), c.character));
         }
     }
     for c in w.crew.unwrap_or_default() {
@@ -292,14 +287,7 @@ pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
             });
         }
     }
-    if credits.len() > MAX_NESTED {
-        notes.cut(format!(
-            "{} further cast/crew credits were left out (at most {MAX_NESTED})",
-            credits.len() - MAX_NESTED
-        ));
-        credits.truncate(MAX_NESTED);
-    }
-    m.credits = credits;
+    m.credits = cap_credits(credits, notes);
     if let Some(r) = w.site_rating.filter(|r| *r > 0) {
         m.ratings.push(Rating {
             name: "site_rating".into(),
