@@ -14,6 +14,7 @@ use tokio_util::task::TaskTracker;
 use tracing::{error, info, warn};
 
 use crate::server::{App, McpService, Session};
+use crate::tools;
 use crate::transport::frame::FramedTransport;
 use crate::transport::listener::Listener;
 use crate::transport::policy::{PeerCred, Policy, lookup_user};
@@ -172,7 +173,8 @@ async fn serve_connection(
         bundles = %identity.bundles, read_only = identity.read_only, "accepted peer"
     );
     let (read, write) = stream.into_split();
-    let transport = FramedTransport::new(read, write, MAX_LINE_BYTES);
+    let transport = FramedTransport::new(read, write, MAX_LINE_BYTES)
+        .with_tools_list(tools::listing(identity.bundles, identity.read_only));
     let init = serve_server_with_ct(McpService(Session::new(app, identity)), transport, ct);
     match tokio::time::timeout_at(deadline, init).await {
         Ok(Ok(running)) => {

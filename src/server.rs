@@ -15,7 +15,6 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use tokio_util::task::TaskTracker;
 
-use crate::contract;
 use crate::tools::{self, CallCtx};
 use crate::transport::Identity;
 use crate::upstream::Upstream;
@@ -85,9 +84,7 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(
-            self.visible().map(|t| t.mcp().clone()).collect(),
-        ))
+        Ok(tools::list(self.identity.bundles, self.identity.read_only))
     }
 
     async fn call_tool(
@@ -112,7 +109,7 @@ impl ServerHandler for Session {
             upstream: self.app.upstream.clone(),
         };
         let envelope = tools::call(tool, &ctx, request.arguments.as_ref()).await;
-        Ok(contract::envelope::into_result(envelope).into())
+        Ok(envelope.into_result().into())
     }
 }
 

@@ -64,7 +64,7 @@ fn warnings(env: &Value) -> Vec<String> {
 #[test]
 fn small_results_are_untouched() {
     let data = media_page((0..3).map(|i| media(i, 50)).collect(), 0, 20);
-    let env = Value::Object(envelope("read_search", Ok(reply(data.clone())), "c"));
+    let env = Value::Object(envelope("read_search", Ok(reply(data.clone())), "c").value);
     assert_eq!(env["data"], data);
     assert_eq!(env["truncated"], false);
     assert!(warnings(&env).is_empty());
@@ -74,7 +74,7 @@ fn small_results_are_untouched() {
 fn long_text_is_shortened_before_records_are_dropped() {
     // 100 records × 3000 chars of 2-byte text ≈ 600 KB; shortened text fits.
     let data = media_page((0..100).map(|i| media(i, 3000)).collect(), 0, 100);
-    let env = Value::Object(envelope("read_search", Ok(reply(data)), "c"));
+    let env = Value::Object(envelope("read_search", Ok(reply(data)), "c").value);
     assert!(size(&env) <= MAX_BYTES, "{}", size(&env));
     assert_eq!(env["truncated"], true);
     let items = env["data"]["items"].as_array().unwrap();
@@ -96,7 +96,7 @@ fn long_text_is_shortened_before_records_are_dropped() {
 #[test]
 fn records_beyond_100_are_dropped_and_paging_fixed() {
     let data = media_page((0..1000).map(|i| media(i, 10)).collect(), 40, 100);
-    let env = Value::Object(envelope("read_search", Ok(reply(data)), "c"));
+    let env = Value::Object(envelope("read_search", Ok(reply(data)), "c").value);
     let items = env["data"]["items"].as_array().unwrap();
     assert_eq!(items.len(), 100);
     assert_eq!(items[99]["title"], "Title 99");
@@ -121,7 +121,7 @@ fn records_are_dropped_from_the_end_to_fit_64_kib() {
                "genres": (0..100).map(|g| format!("genre-{g}-{i}")).collect::<Vec<_>>()})
     };
     let data = media_page((0..100).map(item).collect(), 0, 100);
-    let env = Value::Object(envelope("read_search", Ok(reply(data)), "c"));
+    let env = Value::Object(envelope("read_search", Ok(reply(data)), "c").value);
     assert!(size(&env) <= MAX_BYTES);
     let n = env["data"]["items"].as_array().unwrap().len();
     assert!(n < 100 && n > 0, "{n}");
@@ -143,11 +143,8 @@ fn nested_arrays_are_capped_and_flagged() {
     let season = json!({"season_number": 1, "truncated": false,
         "episodes": (0..300).map(|e| json!({"episode_number": e})).collect::<Vec<_>>()});
     let item = json!({"media": "tv", "identifiers": [], "seasons": [season]});
-    let env = Value::Object(envelope(
-        "read_media",
-        Ok(reply(media_page(vec![item], 0, 20))),
-        "c",
-    ));
+    let env =
+        Value::Object(envelope("read_media", Ok(reply(media_page(vec![item], 0, 20))), "c").value);
     let s = &env["data"]["items"][0]["seasons"][0];
     assert_eq!(s["episodes"].as_array().unwrap().len(), 100);
     assert_eq!(s["truncated"], true);
@@ -162,7 +159,7 @@ fn log_lines_are_capped_at_500_and_fit() {
         .map(|i| format!("{i:05} {}", "x".repeat(300)))
         .collect();
     let data = json!({"kind": "logs", "lines": lines, "offset": 1000, "next_offset": 6000, "truncated": false});
-    let env = Value::Object(envelope("read_logs", Ok(reply(data)), "c"));
+    let env = Value::Object(envelope("read_logs", Ok(reply(data)), "c").value);
     assert!(size(&env) <= MAX_BYTES);
     let kept = env["data"]["lines"].as_array().unwrap();
     assert!(kept.len() <= 500 && !kept.is_empty());

@@ -283,7 +283,7 @@ fn tools_list_sizes() {
             .map(|(_, b)| b)
             .collect();
         for read_only in [false, true] {
-            let list: Vec<&rmcp::model::Tool> = tools::visible(bundles, read_only)
+            let list: Vec<rmcp::model::Tool> = tools::visible(bundles, read_only)
                 .map(|t| t.mcp())
                 .collect();
             let bytes = serde_json::to_vec(&serde_json::json!({ "tools": list }))

@@ -347,26 +347,27 @@ fn spawn_activated(listener: &UnixListener, env: &[(String, String)], log: &Path
     cmd.spawn().expect("start the daemon")
 }
 
+/// A write is the call whose interruption matters: Ombi applied it, nobody
+/// saw the answer. The killed daemon's successor must not send it again.
 #[test]
-fn killed_mid_call_the_shim_fails_in_one_line_and_the_next_connection_gets_a_fresh_daemon() {
-    const ROUTE: &str = "/api/v2/Search/Languages";
+fn killed_mid_write_the_shim_fails_in_one_line_the_next_connection_gets_a_fresh_daemon_and_the_write_is_not_replayed()
+ {
+    const ROUTE: &str = "/api/v1/Request/movie";
+    const TMDB: i64 = 27205;
     let ombi = FakeOmbi::start_detached(Options::default());
-    // The first call hangs in Ombi long enough to kill the daemon under it.
-    ombi.add_fault(
-        Fault::on("GET", ROUTE)
-            .delay(Duration::from_secs(3))
-            .times(1),
-    );
+    // The write is applied by Ombi, whose answer never comes: the daemon is
+    // killed while it waits.
+    ombi.add_fault(Fault::on("POST", ROUTE).apply_then_hang().times(1));
     let unit = SocketUnit::start(vec![
         ("OMBI_URL".into(), ombi.url.clone()),
         ("OMBI_AUTH_MODE".into(), "api_key".into()),
         ("OMBI_API_KEY".into(), API_KEY.into()),
+        ("OMBI_USER_NAME".into(), "alice".into()),
     ]);
-    let call = |id: u32| {
-        format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"read_reference","arguments":{{"action":"languages"}}}}}}"#
-        )
-    };
+    let create = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"write_request_create","arguments":{{"action":"movie","tmdb_id":{TMDB}}}}}}}"#
+    );
+    let read = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_requests","arguments":{"action":"list","media":"movie","page":{"limit":100}}}}"#;
     let mut shim = Command::new(SHIM)
         .arg("--socket")
         .arg(&unit.path)
@@ -378,8 +379,7 @@ fn killed_mid_call_the_shim_fails_in_one_line_and_the_next_connection_gets_a_fre
     let mut stdin = shim.stdin.take().unwrap();
     writeln!(
         stdin,
-        "{INITIALIZE}\n{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}}\n{}",
-        call(2)
+        "{INITIALIZE}\n{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}}\n{create}"
     )
     .unwrap();
     let mut stdout = BufReader::new(shim.stdout.take().unwrap());
@@ -387,8 +387,8 @@ fn killed_mid_call_the_shim_fails_in_one_line_and_the_next_connection_gets_a_fre
     stdout.read_line(&mut line).unwrap();
     assert!(line.contains("serverInfo"), "{line}");
     assert!(
-        eventually(Duration::from_secs(10), || ombi.hits("GET", ROUTE) == 1),
-        "the call never reached Ombi"
+        eventually(Duration::from_secs(10), || ombi.hits("POST", ROUTE) == 1),
+        "the write never reached Ombi"
     );
     let first = unit.pids();
     assert_eq!(first.len(), 1);
@@ -398,7 +398,10 @@ fn killed_mid_call_the_shim_fails_in_one_line_and_the_next_connection_gets_a_fre
     stdout.read_to_string(&mut rest).unwrap();
     let run = wait_output(shim, Duration::from_secs(10));
     drop(stdin);
-    assert!(rest.is_empty(), "no answer to the interrupted call: {rest}");
+    assert!(
+        rest.is_empty(),
+        "no answer to the interrupted write: {rest}"
+    );
     assert_eq!(run.status.code(), Some(74), "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     assert!(run.stderr.contains("mid-session"), "{}", run.stderr);
@@ -407,8 +410,7 @@ fn killed_mid_call_the_shim_fails_in_one_line_and_the_next_connection_gets_a_fre
     let run = run_shim(
         &unit.path,
         &format!(
-            "{INITIALIZE}\n{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}}\n{}\n",
-            call(3)
+            "{INITIALIZE}\n{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}}\n{read}\n"
         ),
         None,
         Duration::from_millis(1500),
@@ -420,14 +422,24 @@ fn killed_mid_call_the_shim_fails_in_one_line_and_the_next_connection_gets_a_fre
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
         .find(|r| r["id"] == 3)
         .unwrap_or_else(|| panic!("no answer from the fresh daemon: {}", run.stdout));
-    assert_eq!(
-        answered["result"]["structuredContent"]["ok"], true,
-        "{answered}"
-    );
+    let envelope = &answered["result"]["structuredContent"];
+    assert_eq!(envelope["ok"], true, "{answered}");
+    // Ombi applied the write once, and the fresh daemon reads it back.
+    let requested = envelope["data"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["identifiers"].as_array().unwrap().iter().any(|i| {
+                i["namespace"] == "tmdb" && i["value"] == serde_json::json!(TMDB.to_string())
+            })
+        })
+        .count();
+    assert_eq!(requested, 1, "{envelope}");
     let pids = unit.pids();
     assert_eq!(pids.len(), 2, "one fresh daemon");
     assert_ne!(pids[0], pids[1]);
-    // The interrupted call was not replayed: Ombi saw it once, plus the new one.
+    // The interrupted write was not replayed by anyone.
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(ombi.hits("GET", ROUTE), 2);
+    assert_eq!(ombi.hits("POST", ROUTE), 1);
 }

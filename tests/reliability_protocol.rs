@@ -549,3 +549,54 @@ fn cancelled_requests_free_their_place() {
         started.elapsed()
     );
 }
+
+/// After the handshake the transport answers `tools/list` from the listing it
+/// serialized once; before it, rmcp's handler answers. Both must say the same,
+/// for a full session and a read-only one, with the caller's id echoed.
+#[test]
+fn tools_list_from_the_serialized_listing_equals_rmcps_answer() {
+    for (bundles, read_only) in [("core,moderation,administration", false), ("core", true)] {
+        let policy = format!(
+            r#"{{"peers":[{{"uid":{},"bundles":["{}"],"read_only":{read_only}}}]}}"#,
+            nix::unistd::getuid(),
+            bundles.replace(',', "\",\"")
+        );
+        let mut env = offline_env();
+        env.push(("OMBI_BUNDLES".into(), bundles.into()));
+        let d = Daemon::start(DaemonOpts {
+            env,
+            policy: Some(policy),
+            ..DaemonOpts::default()
+        });
+        let mut raw = Raw::connect(&d.socket);
+        raw.send(INITIALIZE);
+        raw.recv().expect("initialize reply");
+        raw.send(r#"{"jsonrpc":"2.0","id":"before","method":"tools/list"}"#);
+        let by_rmcp = raw.recv().expect("tools/list before initialized");
+        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        raw.send(r#"{"jsonrpc":"2.0","id":77,"method":"tools/list","params":{}}"#);
+        let listed = raw.recv().expect("tools/list after initialized");
+        assert_eq!(by_rmcp["id"], "before");
+        assert_eq!(listed["id"], 77);
+        assert_eq!(listed["jsonrpc"], "2.0");
+        assert_eq!(
+            listed["result"], by_rmcp["result"],
+            "{bundles} read_only={read_only}"
+        );
+        let names: Vec<&str> = listed["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert!(!names.is_empty());
+        assert_eq!(
+            names.iter().any(|n| n.starts_with("write_")),
+            !read_only,
+            "{names:?}"
+        );
+        // The session goes on: a call after the served listing is answered.
+        raw.send(r#"{"jsonrpc":"2.0","id":78,"method":"ping"}"#);
+        assert_eq!(raw.recv().unwrap()["id"], 78);
+    }
+}

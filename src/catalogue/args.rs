@@ -56,7 +56,8 @@ impl Args {
     /// Validation already enforced the definition, so a mismatch is a bug
     /// in the tool (its enum and its definition disagree).
     pub fn parse<A: serde::de::DeserializeOwned>(&self) -> Result<A, ToolError> {
-        serde_json::from_value(Value::Object(self.map.clone())).map_err(|e| {
+        // Read from the map in place: no copy of the arguments per call.
+        serde::Deserialize::deserialize(&self.map).map_err(|e| {
             ToolError::internal(format!(
                 "the tool's definition and its actions disagree: {e}"
             ))

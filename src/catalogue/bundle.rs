@@ -66,6 +66,11 @@ impl BundleSet {
         self.0 == 0
     }
 
+    /// The set as a number below 8 (one bit per bundle), e.g. to index a table.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
     pub fn iter(self) -> impl Iterator<Item = Bundle> {
         Bundle::ALL.into_iter().filter(move |b| self.contains(*b))
     }

@@ -78,8 +78,10 @@ pub fn size_of<T: serde::Serialize + ?Sized>(v: &T) -> usize {
 }
 
 /// Applies every budget to an envelope object in place (`data`, `warnings`,
-/// `truncated`, `error`). Afterwards the envelope serializes to ≤ [`MAX_BYTES`].
-pub fn apply(env: &mut Map<String, Value>) {
+/// `truncated`, `error`) and returns its serialization, ≤ [`MAX_BYTES`]. A
+/// result within budget (the usual case) is serialized exactly once: the
+/// measurement is the text that goes on the wire.
+pub fn apply(env: &mut Map<String, Value>) -> String {
     let mut notes: Vec<String> = Vec::new();
     let mut cut = false;
 
@@ -113,7 +115,12 @@ pub fn apply(env: &mut Map<String, Value>) {
     }
 
     let target = MAX_BYTES - SLACK;
-    if size_of(&*env) > target {
+    let json = serialize(env);
+    if json.len() <= target && notes.is_empty() && env.get("warnings").is_some_and(Value::is_array)
+    {
+        return json;
+    }
+    if json.len() > target {
         cut |= shorten_texts(env, target, &mut notes);
     }
     if size_of(&*env) > target {
@@ -138,21 +145,22 @@ pub fn apply(env: &mut Map<String, Value>) {
         }
     }
 
-    let w = match env.get_mut("warnings") {
-        Some(Value::Array(w)) => w,
-        _ => {
-            env.insert("warnings".into(), Value::Array(Vec::new()));
-            match env.get_mut("warnings") {
-                Some(Value::Array(w)) => w,
-                _ => return,
-            }
-        }
-    };
-    w.truncate(MAX_WARNINGS.saturating_sub(notes.len()));
-    w.extend(notes.into_iter().map(Value::String));
+    if !env.get("warnings").is_some_and(Value::is_array) {
+        env.insert("warnings".into(), Value::Array(Vec::new()));
+    }
+    if let Some(Value::Array(w)) = env.get_mut("warnings") {
+        w.truncate(MAX_WARNINGS.saturating_sub(notes.len()));
+        w.extend(notes.into_iter().map(Value::String));
+    }
     if cut {
         env.insert("truncated".into(), Value::Bool(true));
     }
+    serialize(env)
+}
+
+/// An object with string keys always serializes; the fallback is unreachable.
+fn serialize(env: &Map<String, Value>) -> String {
+    serde_json::to_string(env).unwrap_or_default()
 }
 
 /// Caps every array in `data`: 500 for log `lines`, 100 otherwise.
@@ -357,8 +365,30 @@ mod tests {
             json!({"kind": "metrics", "values": [{"name": "n", "value": 1, "scope": "instance"}]}),
         );
         let before = e.clone();
-        apply(&mut e);
+        let json = apply(&mut e);
         assert_eq!(e, before);
+        assert_eq!(json, serde_json::to_string(&e).unwrap());
+    }
+
+    /// The returned text is the envelope as cut, whichever path was taken.
+    #[test]
+    fn returns_the_serialization_of_what_it_kept() {
+        let long = "x".repeat(5000);
+        let items: Vec<Value> = (0..100)
+            .map(|i| json!({"id": i, "overview": long}))
+            .collect();
+        let mut cut = env(json!({"kind": "media_page", "items": items}));
+        let mut many_warnings = env(json!({"kind": "metrics", "values": []}));
+        many_warnings.insert("warnings".into(), json!(vec!["w"; 300]));
+        let mut no_warnings = env(json!({"kind": "metrics", "values": []}));
+        no_warnings.remove("warnings");
+        for e in [&mut cut, &mut many_warnings, &mut no_warnings] {
+            let json = apply(e);
+            assert_eq!(json, serde_json::to_string(&*e).unwrap());
+            assert!(json.len() <= MAX_BYTES);
+        }
+        assert_eq!(cut["truncated"], true);
+        assert_eq!(no_warnings["warnings"], json!([]));
     }
 
     #[test]

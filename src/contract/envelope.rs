@@ -2,14 +2,45 @@
 //! correlation_id}` in the template's key order, bounded by [`super::budget`],
 //! returned as `structuredContent` plus the same JSON as one text block.
 
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
 use super::Outcome;
 use super::budget;
 
-/// The bounded envelope object of one call.
-pub fn envelope(tool: &str, outcome: Outcome, correlation_id: &str) -> Map<String, Value> {
+/// The bounded envelope of one call, with its serialization (made once, by
+/// the budget's measurement).
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    /// `structuredContent`.
+    pub value: Map<String, Value>,
+    /// `value` serialized: the text block, and on the wire `structuredContent`
+    /// too (see `transport::frame`, which splices it rather than serializing
+    /// the envelope a second time).
+    pub json: String,
+}
+
+impl Envelope {
+    pub fn ok(&self) -> bool {
+        self.value
+            .get("ok")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// The `tools/call` result: `structuredContent` = the envelope, one text
+    /// block with the same minified JSON, `isError = !ok`.
+    pub fn into_result(self) -> CallToolResult {
+        let ok = self.ok();
+        let mut result = CallToolResult::success(vec![ContentBlock::text(self.json)]);
+        result.structured_content = Some(Value::Object(self.value));
+        result.is_error = Some(!ok);
+        result
+    }
+}
+
+/// The bounded envelope of one call.
+pub fn envelope(tool: &str, outcome: Outcome, correlation_id: &str) -> Envelope {
     let mut env = Map::new();
     let (ok, data, error, warnings, truncated) = match outcome {
         Ok(r) => (true, Some(r.data), None, r.warnings, r.truncated),
@@ -35,23 +66,11 @@ pub fn envelope(tool: &str, outcome: Outcome, correlation_id: &str) -> Map<Strin
         "correlation_id".into(),
         Value::String(correlation_id.into()),
     );
-    budget::apply(&mut env);
-    env
+    let json = budget::apply(&mut env);
+    Envelope { value: env, json }
 }
 
-/// The `tools/call` result: `structuredContent` = the envelope, one text block
-/// with the same minified JSON, `isError = !ok`.
+/// The `tools/call` result of one outcome (see [`Envelope::into_result`]).
 pub fn render(tool: &str, outcome: Outcome, correlation_id: &str) -> CallToolResult {
-    into_result(envelope(tool, outcome, correlation_id))
-}
-
-/// An envelope as the `tools/call` result.
-pub fn into_result(env: Map<String, Value>) -> CallToolResult {
-    let ok = env.get("ok").and_then(Value::as_bool).unwrap_or(false);
-    let value = Value::Object(env);
-    if ok {
-        CallToolResult::structured(value)
-    } else {
-        CallToolResult::structured_error(value)
-    }
+    envelope(tool, outcome, correlation_id).into_result()
 }

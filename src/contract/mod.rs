@@ -10,7 +10,7 @@ pub mod outcome;
 pub mod schema;
 pub mod target;
 
-pub use envelope::{envelope, render};
+pub use envelope::{Envelope, envelope, render};
 pub use error::{ErrorCode, ToolError};
 pub use family::Family;
 pub use outcome::{Failure, Outcome, Reply};

@@ -45,16 +45,17 @@ pub mod write_user_preferences;
 pub mod write_vote;
 
 use std::panic::AssertUnwindSafe;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
+use rmcp::model::{ListToolsResult, ServerResult};
 use serde_json::{Map, Value};
 use tracing::{info, warn};
 
 use crate::catalogue::{Args, BundleSet, ToolDef, mcp};
-use crate::contract::{self, Failure, Outcome, ToolError};
+use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
 
 pub use ctx::CallCtx;
 
@@ -124,18 +125,35 @@ pub fn visible(bundles: BundleSet, read_only: bool) -> impl Iterator<Item = &'st
         .filter(move |t| bundles.contains(t.def.bundle) && !(read_only && t.def.is_write()))
 }
 
-/// The `tools/list` objects, built once (index = position in [`TOOLS`]).
-static MCP_TOOLS: LazyLock<Vec<rmcp::model::Tool>> =
-    LazyLock::new(|| TOOLS.iter().map(|t| mcp::build(&t.def)).collect());
+/// The `tools/list` result a session sees (rmcp's path, before the session
+/// is initialized; [`listing`] afterwards).
+pub fn list(bundles: BundleSet, read_only: bool) -> ListToolsResult {
+    ListToolsResult::with_all_items(visible(bundles, read_only).map(Tool::mcp).collect())
+}
+
+/// The serialized `tools/list` result per visible set (index: bundle bits
+/// times two, plus one when read-only), made on first use. The catalogue never changes while the
+/// daemon runs, so the ~140 KB answer is written out, not rebuilt per request.
+static LISTINGS: [OnceLock<Box<str>>; 16] = [const { OnceLock::new() }; 16];
+
+/// [`list`] as the JSON rmcp would send to a peer on protocol 2025-11-25
+/// (rmcp drops `resultType` for peers before 2026-07-28).
+pub fn listing(bundles: BundleSet, read_only: bool) -> &'static str {
+    let slot = usize::from(bundles.bits()) * 2 + usize::from(read_only);
+    LISTINGS[slot % LISTINGS.len()].get_or_init(|| {
+        let mut result = ServerResult::ListToolsResult(list(bundles, read_only));
+        // What rmcp's handler does to every result for such a peer.
+        result.strip_result_type_for_legacy_peer();
+        result.strip_non_object_output_for_legacy_peer();
+        serde_json::to_string(&result).unwrap_or_default().into()
+    })
+}
 
 impl Tool {
-    /// This tool as `tools/list` advertises it.
-    pub fn mcp(&'static self) -> &'static rmcp::model::Tool {
-        let i = TOOLS
-            .iter()
-            .position(|t| std::ptr::eq(*t, self))
-            .unwrap_or_default();
-        &MCP_TOOLS[i]
+    /// This tool as `tools/list` advertises it, built on each use: the daemon
+    /// keeps only the serialized [`listing`], not the schema trees behind it.
+    pub fn mcp(&self) -> rmcp::model::Tool {
+        mcp::build(&self.def)
     }
 }
 
@@ -147,7 +165,7 @@ pub async fn call(
     tool: &'static Tool,
     ctx: &CallCtx,
     arguments: Option<&Map<String, Value>>,
-) -> Map<String, Value> {
+) -> Envelope {
     let started = Instant::now();
     let (args, outcome) = match tool.def.validate(arguments) {
         Ok(args) => {
@@ -160,10 +178,10 @@ pub async fn call(
     let elapsed = started.elapsed();
     let elapsed_ms = elapsed.as_millis() as u64;
     let (name, uid, correlation_id) = (tool.def.name, ctx.identity.uid, &ctx.correlation_id);
-    match envelope.get("error") {
+    match envelope.value.get("error") {
         None => info!(
             tool = name, %correlation_id, uid, elapsed_ms,
-            truncated = ?envelope.get("truncated"), "tool call ok"
+            truncated = ?envelope.value.get("truncated"), "tool call ok"
         ),
         Some(e) => warn!(
             tool = name, %correlation_id, uid, elapsed_ms,
@@ -171,7 +189,7 @@ pub async fn call(
         ),
     }
     if tool.def.is_write() {
-        audit::record(&tool.def, ctx, args.as_ref(), &envelope, elapsed);
+        audit::record(&tool.def, ctx, args.as_ref(), &envelope.value, elapsed);
     }
     envelope
 }

@@ -22,7 +22,8 @@ use std::sync::{Arc, Mutex as StdMutex};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, ContentBlock, JsonRpcMessage,
+    RequestId, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
@@ -256,6 +257,50 @@ fn diagnose(line: &[u8]) -> Frame {
     }
 }
 
+/// One outgoing message as a line. A `tools/call` result holds its envelope
+/// twice: as `structuredContent` and as the text block, which is that same
+/// JSON already serialized (`contract::Envelope`). The text is spliced in as
+/// `structuredContent` instead of serializing the envelope a second time.
+pub fn encode(mut item: ServerJsonRpcMessage) -> serde_json::Result<Vec<u8>> {
+    let spliced = match &mut item {
+        JsonRpcMessage::Response(r) => match &mut r.result {
+            ServerResult::CallToolResult(result) => match result.content.as_slice() {
+                [ContentBlock::Text(t)] => result.structured_content.take().map(|structured| {
+                    debug_assert_eq!(
+                        serde_json::from_str::<Value>(&t.text).ok().as_ref(),
+                        Some(&structured),
+                        "a tool result's text block must be its structuredContent"
+                    );
+                    t.text.clone()
+                }),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut line = serde_json::to_vec(&item)?;
+    if let Some(json) = spliced {
+        // `{"jsonrpc":..,"id":..,"result":{..}}`: `result` is the last member,
+        // so the line ends with the result's `}` and then the message's.
+        let (head, tail) = line.split_at(line.len().saturating_sub(2));
+        let mut out = Vec::with_capacity(line.len() + json.len() + 24);
+        out.extend_from_slice(head);
+        out.extend_from_slice(b",\"structuredContent\":");
+        out.extend_from_slice(json.as_bytes());
+        out.extend_from_slice(tail);
+        line = out;
+    }
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// A response line around an already serialized `result`.
+fn response_line(id: &RequestId, result: &str) -> Vec<u8> {
+    let id = serde_json::to_string(id).unwrap_or_else(|_| "null".into());
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}\n").into_bytes()
+}
+
 type Writer<W> = Arc<Mutex<W>>;
 type PendingWrite = Pin<Box<dyn Future<Output = io::Result<()>> + Send>>;
 
@@ -298,6 +343,10 @@ pub struct FramedTransport<R, W> {
     /// A request read but waiting for an in-flight slot (kept across a
     /// cancelled `receive`, like `pending`).
     held: Option<ClientJsonRpcMessage>,
+    /// The session's `tools/list` result, serialized ([`Self::with_tools_list`]).
+    tools_list: Option<&'static str>,
+    /// The client sent `notifications/initialized`: rmcp's handshake is over.
+    initialized: bool,
 }
 
 impl<R, W> FramedTransport<R, W>
@@ -316,7 +365,17 @@ where
                 ids: StdMutex::new(HashMap::new()),
             }),
             held: None,
+            tools_list: None,
+            initialized: false,
         }
+    }
+
+    /// Answers `tools/list` after the handshake with `result` (the session's
+    /// listing, serialized once for the daemon's life) instead of handing it
+    /// to rmcp, which would clone and serialize every tool definition again.
+    pub fn with_tools_list(mut self, result: &'static str) -> Self {
+        self.tools_list = Some(result);
+        self
     }
 
     /// The next line event, or `None` at EOF or on a read error.
@@ -362,10 +421,7 @@ where
             JsonRpcMessage::Error(e) => e.id.clone(),
             _ => None,
         };
-        let encoded = serde_json::to_vec(&item).map(|mut line| {
-            line.push(b'\n');
-            line
-        });
+        let encoded = encode(item);
         let (write, in_flight) = (self.write.clone(), self.in_flight.clone());
         async move {
             let written = match encoded {
@@ -399,11 +455,24 @@ where
                 Split::Oversized => ErrorReply::oversized(self.split.max),
                 Split::Line => match decode(self.split.line()) {
                     Frame::Message(msg) => match *msg {
+                        JsonRpcMessage::Request(r)
+                            if self.initialized
+                                && matches!(r.request, ClientRequest::ListToolsRequest(_))
+                                && let Some(result) = self.tools_list =>
+                        {
+                            let line = response_line(&r.id, result);
+                            self.pending = Some(Box::pin(write_line(self.write.clone(), line)));
+                            continue;
+                        }
                         request @ JsonRpcMessage::Request(_) => {
                             self.held = Some(request);
                             continue;
                         }
                         JsonRpcMessage::Notification(n) => {
+                            if let ClientNotification::InitializedNotification(_) = &n.notification
+                            {
+                                self.initialized = true;
+                            }
                             // rmcp sends no answer to a cancelled request.
                             if let ClientNotification::CancelledNotification(c) = &n.notification
                                 && let Some(id) = &c.params.request_id
@@ -516,6 +585,32 @@ mod tests {
         }
         for skip in ["", "   ", "\r"] {
             assert!(matches!(decode(skip.as_bytes()), Frame::Skip), "{skip:?}");
+        }
+    }
+
+    /// A tool result's envelope is written from its text block: the line is
+    /// the same JSON as serializing the message whole.
+    #[test]
+    fn call_results_splice_their_text_as_structured_content() {
+        use rmcp::model::CallToolResult;
+        let envelope = json!({"ok": true, "operation": "t", "data": {"kind": "x", "s": "é\"\n"},
+            "warnings": [], "truncated": false, "correlation_id": "c"});
+        for result in [
+            CallToolResult::structured(envelope.clone()),
+            CallToolResult::structured_error(envelope.clone()),
+            CallToolResult::success(vec![ContentBlock::text("plain")]),
+        ] {
+            for id in [RequestId::Number(7), RequestId::String("a\"b".into())] {
+                let item = ServerJsonRpcMessage::response(
+                    ServerResult::CallToolResult(result.clone()),
+                    id,
+                );
+                let whole: Value = serde_json::to_value(&item).unwrap();
+                let line = encode(item).unwrap();
+                assert_eq!(line.last(), Some(&b'\n'));
+                let spliced: Value = serde_json::from_slice(&line).unwrap();
+                assert_eq!(spliced, whole);
+            }
         }
     }
 

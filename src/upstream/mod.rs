@@ -39,7 +39,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The Ombi client shared by every call of the daemon.
 pub struct Upstream {
-    client: reqwest::Client,
+    client: HttpClient,
     base: Url,
     timeout: Duration,
     session: Session,
@@ -65,7 +65,8 @@ pub struct Answer<R> {
     pub status: u16,
 }
 
-/// The HTTP client could not be built (TLS setup); the daemon cannot start.
+/// The HTTP client could not be built (TLS setup): at start for an `http://`
+/// Ombi, on first use (every call then fails with this) for `https://`.
 #[derive(Debug)]
 pub struct ClientError(reqwest::Error);
 
@@ -81,6 +82,59 @@ impl std::error::Error for ClientError {
     }
 }
 
+/// The HTTP client (connection pool, keep-alive, no redirects: a redirect
+/// would mean OMBI_URL is wrong, and following one could carry credentials
+/// elsewhere). For an `https://` Ombi it is built on first use, because that
+/// loads and parses the system's TLS roots: a daemon started by its first
+/// connection answers `initialize` without paying for them. An `http://` Ombi
+/// needs no roots (redirects are never followed), so its client trusts none
+/// and is built at once.
+struct HttpClient {
+    connect_timeout: Duration,
+    built: std::sync::OnceLock<Result<reqwest::Client, String>>,
+}
+
+impl HttpClient {
+    fn new(config: &Config) -> Result<HttpClient, ClientError> {
+        // Another part of the process may have installed it already.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = HttpClient {
+            connect_timeout: CONNECT_TIMEOUT.min(config.http_timeout),
+            built: std::sync::OnceLock::new(),
+        };
+        if config.ombi_url.scheme() == "http" {
+            let built = client.build(false).map_err(ClientError)?;
+            let _ = client.built.set(Ok(built));
+        }
+        Ok(client)
+    }
+
+    fn build(&self, tls_roots: bool) -> Result<reqwest::Client, reqwest::Error> {
+        let builder = reqwest::Client::builder()
+            .user_agent(concat!("ombi-mcp/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(self.connect_timeout)
+            .pool_idle_timeout(Duration::from_secs(60))
+            .tcp_keepalive(Duration::from_secs(30))
+            .redirect(reqwest::redirect::Policy::none());
+        let builder = if tls_roots {
+            builder
+        } else {
+            builder.tls_certs_only(Vec::new())
+        };
+        builder.build()
+    }
+
+    /// The client, built now if this is its first use.
+    fn get(&self) -> Result<&reqwest::Client, ToolError> {
+        let built = self
+            .built
+            .get_or_init(|| self.build(true).map_err(|e| ClientError(e).to_string()));
+        built
+            .as_ref()
+            .map_err(|why| ToolError::new(ErrorCode::InternalError, why.clone()))
+    }
+}
+
 /// Why one attempt failed: a transport error may be retried (reads), a
 /// final error is returned as is.
 enum AttemptError {
@@ -91,22 +145,10 @@ enum AttemptError {
 }
 
 impl Upstream {
-    /// Builds the client (connection pool, keep-alive, no redirects: a
-    /// redirect would mean OMBI_URL is wrong, and following one could carry
-    /// credentials elsewhere).
+    /// The client for `config` (see [`HttpClient`] for when TLS is set up).
     pub fn new(config: &Config) -> Result<Upstream, ClientError> {
-        // Another part of the process may have installed it already.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .user_agent(concat!("ombi-mcp/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(CONNECT_TIMEOUT.min(config.http_timeout))
-            .pool_idle_timeout(Duration::from_secs(60))
-            .tcp_keepalive(Duration::from_secs(30))
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(ClientError)?;
         Ok(Upstream {
-            client,
+            client: HttpClient::new(config)?,
             base: config.ombi_url.clone(),
             timeout: config.http_timeout,
             session: Session::from_config(&config.auth),
@@ -309,11 +351,13 @@ impl Upstream {
         match &self.session {
             Session::Jwt(j) => {
                 let deadline = Instant::now() + self.timeout;
-                let token =
-                    tokio::time::timeout_at(deadline, j.renew(&self.client, &self.base, None))
-                        .await
-                        .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
-                        .map_err(|e| self.scrub(e))?;
+                let token = tokio::time::timeout_at(
+                    deadline,
+                    j.renew(self.client.get()?, &self.base, None),
+                )
+                .await
+                .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
+                .map_err(|e| self.scrub(e))?;
                 Ok(format!(
                     "logged in to Ombi at {} as {}{} (token valid until {})",
                     self.base,
@@ -355,7 +399,7 @@ impl Upstream {
 
     async fn credentials(&self, acting_user: Option<&str>) -> Result<Credentials, ToolError> {
         match &self.session {
-            Session::Jwt(j) => j.credentials(&self.client, &self.base).await,
+            Session::Jwt(j) => j.credentials(self.client.get()?, &self.base).await,
             Session::ApiKey { key, user_name } => Ok(Credentials {
                 headers: session::api_key_headers(key, user_name.as_deref(), acting_user)?,
                 generation: None,
@@ -487,7 +531,11 @@ impl Upstream {
         // 401 is answered before any controller runs, so resending a write
         // is safe.
         let token = j
-            .renew(&self.client, &self.base, Some(generation))
+            .renew(
+                self.client.get().map_err(Failed::Final)?,
+                &self.base,
+                Some(generation),
+            )
             .await
             .map_err(AttemptError::Final)?;
         let creds = session::bearer(&token).map_err(AttemptError::Final)?;
@@ -517,6 +565,8 @@ impl Upstream {
         };
         let mut req = self
             .client
+            .get()
+            .map_err(Failed::Final)?
             .request(route.method.clone(), url.clone())
             .headers(auth)
             .header(ACCEPT, accept);
@@ -687,5 +737,36 @@ fn transport_error(e: &reqwest::Error, desc: &str, kind: Kind) -> ToolError {
             ),
         )
         .retryable(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Env;
+
+    fn upstream(url: &str) -> Upstream {
+        let env = Env::from_pairs(vec![
+            ("OMBI_URL", url),
+            ("OMBI_AUTH_MODE", "api_key"),
+            ("OMBI_API_KEY", "k123"),
+        ]);
+        let config = Config::from_env(&env, None).unwrap_or_else(|e| panic!("{e}"));
+        Upstream::new(&config).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// TLS roots are loaded only for an https:// Ombi, and only once a call
+    /// needs the client; an http:// Ombi's client is ready at once.
+    #[tokio::test]
+    async fn tls_roots_wait_for_the_first_https_call() {
+        assert!(upstream("http://127.0.0.1:9/").client.built.get().is_some());
+        let tls = upstream("https://127.0.0.1:9/");
+        assert!(tls.client.built.get().is_none());
+        // Port 9 refuses: the call fails in transport, after building the client.
+        let failed = tls
+            .get_json::<serde_json::Value>(None, Route::get("api/v1/Status"))
+            .await;
+        assert!(failed.is_err());
+        assert!(tls.client.built.get().is_some());
     }
 }

@@ -16,7 +16,6 @@ use std::sync::Arc;
 
 use ombi_mcp::catalogue::BundleSet;
 use ombi_mcp::config::{Config, Env};
-use ombi_mcp::contract::envelope::into_result;
 use ombi_mcp::tools::{self, CallCtx};
 use ombi_mcp::transport::Identity;
 use ombi_mcp::upstream::Upstream;
@@ -88,7 +87,7 @@ impl Rig {
         let t = tools::find(tool).unwrap_or_else(|| panic!("{tool} is not a served tool"));
         let arguments: Option<&Map<String, Value>> = args.as_object();
         let envelope = tools::call(t, &self.ctx, arguments).await;
-        let result = into_result(envelope);
+        let result = envelope.into_result();
         let sc = result
             .structured_content
             .clone()
