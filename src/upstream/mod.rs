@@ -532,7 +532,7 @@ impl Upstream {
         // is safe.
         let token = j
             .renew(
-                self.client.get().map_err(Failed::Final)?,
+                self.client.get().map_err(AttemptError::Final)?,
                 &self.base,
                 Some(generation),
             )
@@ -566,7 +566,7 @@ impl Upstream {
         let mut req = self
             .client
             .get()
-            .map_err(Failed::Final)?
+            .map_err(AttemptError::Final)?
             .request(route.method.clone(), url.clone())
             .headers(auth)
             .header(ACCEPT, accept);
