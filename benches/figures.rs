@@ -122,11 +122,12 @@ fn per_call(cpu: Duration, calls: usize) -> String {
     format!("{:.0} µs", cpu.as_secs_f64() * 1e6 / calls as f64)
 }
 
-fn ratio(a: f64, b: f64) -> String {
-    if b > 0.0 {
-        format!("{:.2}×", a / b)
-    } else {
-        "–".into()
+/// `a ÷ b` as "N× what".
+fn ratio(a: f64, b: f64, what: &str) -> String {
+    match a / b {
+        r if !r.is_finite() => "–".into(),
+        r if r >= 10.0 => format!("{r:.0}× {what}"),
+        r => format!("{r:.2}× {what}"),
     }
 }
 
@@ -531,14 +532,14 @@ fn latency_and_memory(fake: &FakeOmbi, t: &mut Table, ours: &mut Ours) {
         ms(direct),
     );
     t.add("tools/call through shim + daemon (median)", ms(shimmed))
-        .ratio(ratio(f(shimmed), f(direct)));
+        .ratio(ratio(f(shimmed), f(direct), "direct"));
     t.add("  added by shim + daemon", ms(added))
         .goal("≤ 0.100 ms", f(added), 0.1);
     t.add(
         "tools/call on the raw socket, daemon only (median)",
         ms(socket),
     )
-    .ratio(ratio(f(socket), f(direct)));
+    .ratio(ratio(f(socket), f(direct), "direct"));
     t.add(
         "  added by the daemon alone",
         ms(socket.saturating_sub(direct)),
@@ -663,10 +664,7 @@ fn cpu_versus_sample(rt: &tokio::runtime::Runtime, t: &mut Table) {
         per_call(oc, calls),
     );
     t.add("  daemon CPU per call against it", per_call(dc, calls))
-        .ratio(format!(
-            "{} of Ombi's",
-            ratio(dc.as_secs_f64(), oc.as_secs_f64())
-        ));
+        .ratio(ratio(dc.as_secs_f64(), oc.as_secs_f64(), "Ombi's"));
 }
 
 /// Cold starts: connect → `initialize` reply on a socket-activated daemon,
@@ -932,18 +930,25 @@ fn peer(t: &mut Table, ours: &Ours) {
         "start → initialize reply (ours: shim exec, cold daemon)",
         ms(ours.shim_cold_init),
     )
-    .peer(ms(init), ratio(f(init), f(ours.shim_cold_init)));
+    .peer(ms(init), ratio(f(init), f(ours.shim_cold_init), "ours"));
     t.add("start → tools/list reply (same)", ms(ours.shim_cold_list))
-        .peer(ms(list), ratio(f(list), f(ours.shim_cold_list)));
+        .peer(ms(list), ratio(f(list), f(ours.shim_cold_list), "ours"));
     t.add("RSS per client (ours: idle daemon + shim)", mib(ours_rss))
-        .peer(mib(peer_rss), ratio(peer_rss as f64, ours_rss as f64));
+        .peer(
+            mib(peer_rss),
+            ratio(peer_rss as f64, ours_rss as f64, "ours"),
+        );
     t.add(
         "tools/list bytes (ours: all bundles)",
         kib(ours.list_bytes_all),
     )
     .peer(
         kib(runs[0].list_bytes),
-        ratio(runs[0].list_bytes as f64, ours.list_bytes_all as f64),
+        ratio(
+            runs[0].list_bytes as f64,
+            ours.list_bytes_all as f64,
+            "ours",
+        ),
     );
 }
 
