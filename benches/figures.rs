@@ -77,7 +77,7 @@ fn ms(d: Duration) -> String {
 }
 
 fn mib(kib: u64) -> String {
-    format!("{:.1} MiB", kib as f64 / 1024.0)
+    format!("{:.2} MiB", kib as f64 / 1024.0)
 }
 
 fn kib(bytes: usize) -> String {
