@@ -95,6 +95,45 @@ pub struct Daemon {
 
 impl Daemon {
     pub fn start(opts: DaemonOpts) -> Daemon {
+        let activated = opts.activated;
+        let d = Daemon::spawn(opts);
+        d.wait_for_socket(activated);
+        d
+    }
+
+    /// Under `systemd-socket-activate`, not yet started: returns once the
+    /// socket listens, without connecting (a connect would exec the daemon),
+    /// so the caller's first connection meets a cold start.
+    pub fn start_cold(opts: DaemonOpts) -> Daemon {
+        let d = Daemon::spawn(DaemonOpts {
+            activated: true,
+            ..opts
+        });
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !d.listening() {
+            assert!(
+                Instant::now() < deadline,
+                "systemd-socket-activate never listened"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        d
+    }
+
+    /// Whether the socket is in the listening state (`/proc/net/unix` flag
+    /// `__SO_ACCEPTCON`), seen without connecting to it.
+    fn listening(&self) -> bool {
+        let path = self.socket.to_string_lossy();
+        std::fs::read_to_string("/proc/net/unix")
+            .unwrap_or_default()
+            .lines()
+            .any(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                f.len() == 8 && f[3] == "00010000" && f[7] == path
+            })
+    }
+
+    fn spawn(opts: DaemonOpts) -> Daemon {
         let dir = tempfile::Builder::new()
             .prefix("ombi-mcp-test")
             .tempdir()
@@ -131,14 +170,12 @@ impl Daemon {
             .stdout(File::create(&log).unwrap())
             .stderr(File::create(&log).unwrap());
         let child = cmd.spawn().expect("spawn ombi-mcpd");
-        let d = Daemon {
+        Daemon {
             child,
             socket,
             dir,
             log,
-        };
-        d.wait_for_socket(opts.activated);
-        d
+        }
     }
 
     /// Waits until the daemon accepts connections, as a user's script would.

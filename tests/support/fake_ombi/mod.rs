@@ -25,6 +25,7 @@ pub mod state_requests;
 pub mod state_writes;
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -90,6 +91,9 @@ pub struct Shared {
     pub auth: auth::TokenStore,
     pub faults: faults::FaultTable,
     pub log: Mutex<Vec<LoggedRequest>>,
+    /// TCP connections accepted so far: shows whether a client pools its
+    /// connections (benches/figures.rs) without changing what Ombi answers.
+    pub connections: AtomicUsize,
 }
 
 /// A running fake. Dropping it stops the server.
@@ -124,10 +128,15 @@ impl FakeOmbi {
             auth: auth::TokenStore::default(),
             faults: faults::FaultTable::default(),
             log: Mutex::new(Vec::new()),
+            connections: AtomicUsize::new(0),
         });
         let app = axum::Router::new()
             .fallback(handle)
             .with_state(shared.clone());
+        let counted = shared.clone();
+        let listener = axum::serve::ListenerExt::tap_io(listener, move |_| {
+            counted.connections.fetch_add(1, Ordering::Relaxed);
+        });
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
@@ -156,6 +165,11 @@ impl FakeOmbi {
     /// Successful and failed logins (`POST /api/v1/Token`).
     pub fn logins(&self) -> usize {
         self.hits("POST", "/api/v1/Token")
+    }
+
+    /// TCP connections the fake has accepted.
+    pub fn connections(&self) -> usize {
+        self.shared.connections.load(Ordering::Relaxed)
     }
 
     pub fn add_fault(&self, fault: Fault) {
