@@ -145,7 +145,7 @@ pub struct CalendarExtra {
 /// `CalendarViewModel`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CalendarWire {
+pub struct WireCalendar {
     pub title: Option<String>,
     pub start: Option<String>,
     #[serde(rename = "type")]
@@ -168,7 +168,7 @@ pub struct CalendarEntry {
 
 /// A calendar entry. TV titles are EPISODE titles upstream, and TV provider
 /// ids are usually 0 there (not loaded): a 0 id is simply left out.
-pub fn calendar_entry(w: CalendarWire) -> CalendarEntry {
+pub fn calendar_entry(w: WireCalendar) -> CalendarEntry {
     let media = match w.kind {
         Some(1) => "movie",
         Some(0) => "tv",
@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn calendar_entries_keep_known_values_only() {
-        let wire: Vec<CalendarWire> = serde_json::from_value(json!([
+        let wire: Vec<WireCalendar> = serde_json::from_value(json!([
             {"title": "The Matrix", "start": "2026-05-01T00:00:00Z", "backgroundColor": "#469c83", "type": 1, "borderColor": "#ff0000",
              "extraParams": [{"providerId": 603, "overview": "o", "type": 1, "releaseDate": "2026-05-01T00:00:00Z", "requestStatus": "Common.Available"}]},
             {"title": "Pilot", "start": "2026-05-02T00:00:00Z", "backgroundColor": "blue", "type": 0, "borderColor": "#00ff00",

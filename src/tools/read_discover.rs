@@ -19,7 +19,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
 use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
-    self, ActorCredits, ArtistInfo, CollectionWire, Media, RecentlyRequested, SearchMovie, SearchTv,
+    self, ActorCredits, ArtistInfo, WireCollection, Media, RecentlyRequested, SearchMovie, SearchTv,
 };
 use crate::projection::paging::{self, Window};
 use crate::upstream::Route;
@@ -558,7 +558,7 @@ async fn collection(ctx: &CallCtx, id: i64, language: Option<&str>, page: Page) 
     let what = format!("collection {id}");
     let wire = ctx
         .upstream
-        .get_json::<CollectionWire>(
+        .get_json::<WireCollection>(
             ctx.acting(),
             Route::get("api/v2/Search/movie/collection").seg(id),
         )

@@ -13,7 +13,7 @@ use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
-use crate::projection::library::{self, CalendarWire, RecentlyAdded};
+use crate::projection::library::{self, WireCalendar, RecentlyAdded};
 use crate::projection::media;
 use crate::projection::paging;
 use crate::upstream::Route;
@@ -145,7 +145,7 @@ async fn recently_added(ctx: &CallCtx, media: MovieOrTv, page: Page) -> Outcome 
 async fn calendar(ctx: &CallCtx, page: Page) -> Outcome {
     let b = ctx
         .upstream
-        .get_array::<CalendarWire>(ctx.acting(), Route::get("api/v2/Calendar"))
+        .get_array::<WireCalendar>(ctx.acting(), Route::get("api/v2/Calendar"))
         .await?;
     let mut warnings = vec![
         "Ombi's calendar covers requested titles released within 90 days of the server's date, for all users; TV entries are titled by episode".to_string(),

@@ -14,7 +14,7 @@ use crate::contract::ToolError;
 use crate::contract::{Outcome, Reply};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
-    self, ArtistInfo, Media, MovieFull, Notes, RatingsWire, ReleaseGroup, StreamingData, TvDetail,
+    self, ArtistInfo, Media, MovieFull, Notes, WireRatings, ReleaseGroup, StreamingData, TvDetail,
 };
 use crate::projection::paging;
 use crate::upstream::Route;
@@ -367,7 +367,7 @@ async fn ratings(ctx: &CallCtx, media: MovieOrTv, name: &str, year: i64) -> Outc
     let what = format!("Rotten Tomatoes rating for {name:?} ({year})");
     let wire = ctx
         .upstream
-        .get_json::<RatingsWire>(ctx.acting(), route)
+        .get_json::<WireRatings>(ctx.acting(), route)
         .await?
         .ok_or_else(|| not_found(&what))?;
     let item = media::ratings_item(media.label(), name, year, wire);

@@ -21,7 +21,7 @@ use crate::catalogue::shape::{ArgDefault, Field, Ty};
 use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
-use crate::projection::media::{CollectionWire, TvDetail};
+use crate::projection::media::{WireCollection, TvDetail};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::server::{WireFeature, feature_enabled};
 use crate::upstream::{Answer, RequestEngineResult, Route};
@@ -746,7 +746,7 @@ async fn collection(ctx: &CallCtx, collection_id: i64) -> Outcome {
     let what = format!("collection {collection_id}");
     // An unknown collection answers 500 here (Ombi maps a null TMDB answer).
     let wire = ctx
-        .get_json::<CollectionWire>(Route::get("api/v2/Search/movie/collection").seg(collection_id))
+        .get_json::<WireCollection>(Route::get("api/v2/Search/movie/collection").seg(collection_id))
         .await
         .map_err(|e| not_found_on_500(e, &what))?
         .ok_or_else(|| not_found(&what))?;

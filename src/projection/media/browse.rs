@@ -72,7 +72,7 @@ pub struct CollectionMember {
 /// `MovieCollectionsViewModel`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CollectionWire {
+pub struct WireCollection {
     pub name: Option<String>,
     pub overview: Option<String>,
     pub collection: Option<Vec<CollectionMember>>,
@@ -81,7 +81,7 @@ pub struct CollectionWire {
 /// The collection record (its own TMDB collection id) followed by its
 /// members. Members' request flags are never filled upstream (an Ombi bug),
 /// so they are not reported.
-pub fn collection(w: CollectionWire, collection_id: i64) -> Vec<Media> {
+pub fn collection(w: WireCollection, collection_id: i64) -> Vec<Media> {
     let mut ids = Ids::new();
     ids.push(Namespace::Tmdb, Some(&collection_id.to_string()));
     let mut col = Media::new("collection", ids);
@@ -106,7 +106,7 @@ pub fn collection(w: CollectionWire, collection_id: i64) -> Vec<Media> {
 
 /// One entry of `ActorCredits.cast` / `.crew` (TMDB snake_case names).
 #[derive(Debug, Clone, Deserialize)]
-pub struct ActorCreditWire {
+pub struct WireActorCredit {
     #[serde(default)]
     pub id: WireId,
     pub title: Option<String>,
@@ -124,8 +124,8 @@ pub struct ActorCreditWire {
 /// `ActorCredits`: `{id, cast, crew}`; the person's name is NOT included.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ActorCredits {
-    pub cast: Option<Vec<ActorCreditWire>>,
-    pub crew: Option<Vec<ActorCreditWire>>,
+    pub cast: Option<Vec<WireActorCredit>>,
+    pub crew: Option<Vec<WireActorCredit>>,
 }
 
 /// The titles a person is credited on, one record per title with the
@@ -213,7 +213,7 @@ pub fn providers_item(media: &'static str, tmdb_id: i64, mut wire: Vec<Streaming
 
 /// `MovieRatings` and `TvRatings` (Rotten Tomatoes), in one struct.
 #[derive(Debug, Clone, Deserialize)]
-pub struct RatingsWire {
+pub struct WireRatings {
     pub critics_rating: Option<String>,
     pub critics_score: Option<i64>,
     pub audience_rating: Option<String>,
@@ -222,7 +222,7 @@ pub struct RatingsWire {
     pub score: Option<i64>,
 }
 
-pub fn ratings_item(media: &'static str, title: &str, year: i64, w: RatingsWire) -> Media {
+pub fn ratings_item(media: &'static str, title: &str, year: i64, w: WireRatings) -> Media {
     let mut m = Media::new(media, Ids::new());
     m.title = Some(title.to_string());
     m.year = Some(year);

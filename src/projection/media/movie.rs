@@ -64,7 +64,7 @@ pub struct BelongsToCollection {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct CastWire {
+pub struct WireCast {
     #[serde(default)]
     pub id: WireId,
     pub name: Option<String>,
@@ -72,7 +72,7 @@ pub struct CastWire {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct CrewWire {
+pub struct WireCrew {
     #[serde(default)]
     pub id: WireId,
     pub name: Option<String>,
@@ -82,8 +82,8 @@ pub struct CrewWire {
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct MovieCredits {
-    pub cast: Option<Vec<CastWire>>,
-    pub crew: Option<Vec<CrewWire>>,
+    pub cast: Option<Vec<WireCast>>,
+    pub crew: Option<Vec<WireCrew>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

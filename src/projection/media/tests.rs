@@ -411,13 +411,13 @@ fn providers_and_ratings() {
         .map(|p| p.name.as_str())
         .collect();
     assert_eq!(names, vec!["Netflix", "Max"]);
-    let r: RatingsWire =
+    let r: WireRatings =
         serde_json::from_value(json!({"critics_rating": "Certified Fresh", "critics_score": 83, "audience_rating": null, "audience_score": 0}))
             .unwrap();
     let rt = ratings_item("movie", "The Matrix", 1999, r);
     let names: Vec<&str> = rt.ratings.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, vec!["critics_score", "critics_rating"]);
-    let tv: RatingsWire = serde_json::from_value(json!({"class": "fresh", "score": 96})).unwrap();
+    let tv: WireRatings = serde_json::from_value(json!({"class": "fresh", "score": 96})).unwrap();
     assert_eq!(
         ratings_item("tv", "Breaking Bad", 2008, tv).ratings.len(),
         2
