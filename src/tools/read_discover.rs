@@ -19,7 +19,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
 use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
-    self, ActorCredits, ArtistInfo, WireCollection, Media, RecentlyRequested, SearchMovie, SearchTv,
+    self, ActorCredits, ArtistInfo, Media, RecentlyRequested, SearchMovie, SearchTv, WireCollection,
 };
 use crate::projection::paging::{self, Window};
 use crate::upstream::Route;

@@ -13,7 +13,7 @@ use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
-use crate::projection::library::{self, WireCalendar, RecentlyAdded};
+use crate::projection::library::{self, RecentlyAdded, WireCalendar};
 use crate::projection::media;
 use crate::projection::paging;
 use crate::upstream::Route;

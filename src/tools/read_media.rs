@@ -14,7 +14,7 @@ use crate::contract::ToolError;
 use crate::contract::{Outcome, Reply};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
-    self, ArtistInfo, Media, MovieFull, Notes, WireRatings, ReleaseGroup, StreamingData, TvDetail,
+    self, ArtistInfo, Media, MovieFull, Notes, ReleaseGroup, StreamingData, TvDetail, WireRatings,
 };
 use crate::projection::paging;
 use crate::upstream::Route;

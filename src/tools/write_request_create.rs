@@ -21,7 +21,7 @@ use crate::catalogue::shape::{ArgDefault, Field, Ty};
 use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
-use crate::projection::media::{WireCollection, TvDetail};
+use crate::projection::media::{TvDetail, WireCollection};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::server::{WireFeature, feature_enabled};
 use crate::upstream::{Answer, RequestEngineResult, Route};
