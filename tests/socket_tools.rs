@@ -122,7 +122,6 @@ async fn bundles_and_read_only_filter_list_and_call() {
         assert!(err.is_err(), "{name} must be unknown here");
     }
     client.cancel().await.unwrap();
-    let _ = Duration::ZERO;
 }
 
 /// SIGTERM while a call is in flight: the call finishes and is answered,
@@ -131,7 +130,12 @@ async fn bundles_and_read_only_filter_list_and_call() {
 async fn shutdown_lets_in_flight_calls_finish() {
     use support::fake_ombi::Fault;
     let fake = FakeOmbi::start(Options::default()).await;
-    fake.add_fault(Fault::on("GET", "api/v1/Status*").delay(Duration::from_millis(1500)));
+    // Ombi answers the status read slowly, so SIGTERM lands mid-call.
+    fake.add_fault(
+        Fault::on("GET", "/api/v1/Status*")
+            .delay(Duration::from_millis(1500))
+            .times(1),
+    );
     let mut d = Daemon::start(DaemonOpts {
         env: env_for(&fake, "core,moderation,administration"),
         ..DaemonOpts::default()
@@ -142,6 +146,7 @@ async fn shutdown_lets_in_flight_calls_finish() {
         listed.iter().any(|t| t.name == "read_server"),
         "read_server is served"
     );
+    let started = std::time::Instant::now();
     let in_flight = tokio::spawn(async move {
         let r = client
             .call_tool(call(
@@ -155,6 +160,15 @@ async fn shutdown_lets_in_flight_calls_finish() {
     nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGTERM).unwrap();
     let (result, _client) = in_flight.await.unwrap();
     let result = result.expect("the in-flight call is answered during shutdown");
+    assert!(
+        started.elapsed() >= Duration::from_millis(1400),
+        "the call was still waiting on Ombi when SIGTERM came"
+    );
+    assert_eq!(
+        fake.hits("GET", "/api/v1/Status"),
+        1,
+        "the slow read reached Ombi"
+    );
     let sc = result.structured_content.expect("structuredContent");
     assert_eq!(sc["ok"], true, "{sc}");
     let status = tokio::task::spawn_blocking(move || {
