@@ -129,9 +129,11 @@ fn down_then_back_then_flapping_fails_fast_and_recovers() {
     }
 }
 
-/// A login endpoint that fails: concurrent calls share one login, later
-/// calls back off instead of logging in each time, and the first call after
-/// the endpoint recovers (and the backoff ends) succeeds.
+/// A login endpoint that fails (503: Ombi starting, or a proxy without it):
+/// concurrent calls share one login, later calls back off instead of logging
+/// in each time, each says Ombi is unavailable (not that the password is
+/// wrong) and may be retried, and the first call after the endpoint recovers
+/// (and the backoff ends) succeeds.
 #[test]
 fn failing_logins_back_off_and_never_storm() {
     let ombi = FakeOmbi::start_detached(Options::default());
@@ -141,14 +143,16 @@ fn failing_logins_back_off_and_never_storm() {
         let client = connect(&d).await;
         let burst = futures::future::join_all((0..20).map(|_| call(&client))).await;
         for (envelope, _) in &burst {
-            assert_eq!(code(envelope), "AUTHENTICATION_FAILED", "{envelope}");
+            assert_eq!(code(envelope), "UPSTREAM_REJECTED", "{envelope}");
+            assert_eq!(envelope["error"]["retryable"], true, "{envelope}");
+            assert_eq!(envelope["error"]["http_status"], 503, "{envelope}");
         }
         assert_eq!(ombi.logins(), 1, "20 concurrent calls, one login");
         let started = Instant::now();
         let mut calls = 0;
         while started.elapsed() < Duration::from_millis(1500) {
             let (envelope, took) = call(&client).await;
-            assert_eq!(code(&envelope), "AUTHENTICATION_FAILED", "{envelope}");
+            assert_eq!(code(&envelope), "UPSTREAM_REJECTED", "{envelope}");
             assert!(took < Duration::from_millis(500), "{took:?}");
             calls += 1;
             tokio::time::sleep(Duration::from_millis(50)).await;
