@@ -46,7 +46,7 @@ pub static TOOL: Tool = Tool {
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     Test { target: String },
 }

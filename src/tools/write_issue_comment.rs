@@ -40,7 +40,7 @@ pub static TOOL: Tool = Tool {
 
 /// The action, as validated arguments deserialize into it.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     Comment { issue_id: i64, comment: String },
 }

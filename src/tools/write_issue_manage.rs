@@ -64,7 +64,7 @@ pub static TOOL: Tool = Tool {
 };
 
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     SetStatus { issue_id: i64, status: String },
     Delete { issue_id: i64 },

@@ -34,7 +34,7 @@ pub static TOOL: Tool = Tool {
 /// The actions, as validated arguments deserialize into them. `job` is
 /// one of [`JOBS`] (validated): the wiping jobs are not among them.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     Run { job: String },
 }

@@ -135,7 +135,7 @@ struct Options {
 }
 
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     Advanced {
         media: Kind,

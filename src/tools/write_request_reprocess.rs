@@ -60,7 +60,7 @@ pub static TOOL: Tool = Tool {
 };
 
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     Reprocess {
         request_type: MediaKind,

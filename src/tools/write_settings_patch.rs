@@ -75,7 +75,7 @@ fn features_bool(_action: &str, args: &Map<String, Value>) -> Result<(), ToolErr
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     Patch {
         section: String,

@@ -122,7 +122,7 @@ fn user_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolError> 
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     Create { user: UserFields },
     Update { user_id: String, user: UserFields },
