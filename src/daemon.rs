@@ -8,6 +8,7 @@ use std::time::Duration;
 use rmcp::service::serve_server_with_ct;
 use sd_notify::NotifyState;
 use tokio::net::{UnixListener, UnixStream};
+use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -35,6 +36,7 @@ pub async fn run(
     policy: Arc<Policy>,
     app: Arc<App>,
     init_timeout: Duration,
+    signals: StopSignals,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     let Listener {
@@ -44,7 +46,7 @@ pub async fn run(
     } = listener;
     let tokio_listener = UnixListener::from_std(std)?;
 
-    let signals = tokio::spawn(wait_for_signal(shutdown.clone()));
+    let signals = tokio::spawn(signals.wait(shutdown.clone()));
     let watchdog = tokio::spawn(watchdog(shutdown.clone()));
 
     notify(&[
@@ -192,20 +194,31 @@ async fn serve_connection(
     }
 }
 
-async fn wait_for_signal(shutdown: CancellationToken) {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        error!("cannot install signal handlers");
-        return;
-    };
-    tokio::select! {
-        _ = term.recv() => info!("SIGTERM received"),
-        _ = int.recv() => info!("SIGINT received"),
+/// SIGTERM and SIGINT, owned by the runtime. Install them before the socket
+/// can be seen or READY is sent: systemd may stop us at once, and a signal
+/// that finds no handler kills the process without STOPPING, draining or
+/// removing the socket.
+pub struct StopSignals {
+    term: Signal,
+    int: Signal,
+}
+
+impl StopSignals {
+    /// Must be called inside the runtime (`Runtime::enter`).
+    pub fn install() -> std::io::Result<Self> {
+        Ok(Self {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+        })
     }
-    shutdown.cancel();
+
+    async fn wait(mut self, shutdown: CancellationToken) {
+        tokio::select! {
+            _ = self.term.recv() => info!("SIGTERM received"),
+            _ = self.int.recv() => info!("SIGINT received"),
+        }
+        shutdown.cancel();
+    }
 }
 
 /// Pings the systemd watchdog at half its interval while the runtime is alive.

@@ -7,7 +7,7 @@ mod harness;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixDatagram, UnixListener};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use harness::*;
 
@@ -358,6 +358,57 @@ fn notifies_systemd_ready_status_watchdog_and_stopping() {
         seen.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
     assert!(child.wait().unwrap().success());
+}
+
+/// systemd may send SIGTERM the moment READY=1 arrives (a quick `systemctl
+/// restart`): the daemon must already own SIGTERM then, or it dies by the
+/// signal without STOPPING, draining or removing its socket.
+#[test]
+fn sigterm_right_after_ready_still_stops_gracefully() {
+    for round in 0..40 {
+        let dir = tempfile::tempdir().unwrap();
+        let notify_path = dir.path().join("notify.sock");
+        let notify = UnixDatagram::bind(&notify_path).unwrap();
+        notify
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let socket = dir.path().join("mcp.sock");
+        let mut child = Command::new(DAEMON)
+            .arg("--socket")
+            .arg(&socket)
+            .envs(offline_env())
+            .env("NOTIFY_SOCKET", &notify_path)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Odd rounds signal as soon as the socket file exists (a hand-run
+        // daemon, a client that gives up), even rounds on READY (systemd).
+        if round % 2 == 1 {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !socket.exists() {
+                assert!(Instant::now() < deadline, "socket within 10 s");
+                std::hint::spin_loop();
+            }
+        } else {
+            let mut seen = String::new();
+            let mut buf = [0u8; 4096];
+            while !seen.contains("READY=1") {
+                let n = notify.recv(&mut buf).expect("READY within 10 s");
+                seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        }
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            status.success(),
+            "round {round}: SIGTERM right after READY ended the daemon with {status}"
+        );
+        assert!(!socket.exists(), "round {round}: socket left behind");
+    }
 }
 
 #[test]

@@ -5,11 +5,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use ombi_mcp::config::{Config, Env};
+use ombi_mcp::daemon::{self, StopSignals};
+use ombi_mcp::logging;
 use ombi_mcp::server::App;
 use ombi_mcp::transport::listener::{self, Listener};
 use ombi_mcp::transport::policy::Policy;
 use ombi_mcp::upstream::Upstream;
-use ombi_mcp::{daemon, logging};
 use tokio_util::sync::CancellationToken;
 
 /// sysexits.h: configuration error (systemd units use RestartPreventExitStatus=78).
@@ -150,6 +151,28 @@ fn main() -> ExitCode {
         return check_config(&config, cli.offline);
     }
 
+    // The runtime and its signal handlers come before the socket can be
+    // seen: whoever connects or signals from then on meets a daemon that
+    // stops gracefully.
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ombi-mcpd: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let installed = {
+        let _inside = rt.enter();
+        StopSignals::install()
+    };
+    let signals = match installed {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("ombi-mcpd: cannot install signal handlers: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+
     let listener = match activated {
         Ok(Some(l)) => l,
         Ok(None) => match listener::bind(&config.socket) {
@@ -178,7 +201,7 @@ fn main() -> ExitCode {
         "configuration loaded"
     );
 
-    run(listener, policy, config)
+    run(rt, signals, listener, policy, config)
 }
 
 fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
@@ -188,14 +211,13 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
-fn run(listener: Listener, policy: Policy, config: Config) -> ExitCode {
-    let rt = match runtime() {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("ombi-mcpd: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+fn run(
+    rt: tokio::runtime::Runtime,
+    signals: StopSignals,
+    listener: Listener,
+    policy: Policy,
+    config: Config,
+) -> ExitCode {
     let upstream = match Upstream::new(&config) {
         Ok(u) => u,
         Err(e) => {
@@ -209,6 +231,7 @@ fn run(listener: Listener, policy: Policy, config: Config) -> ExitCode {
         Arc::new(policy),
         app,
         config.init_timeout,
+        signals,
         CancellationToken::new(),
     ));
     match result {
