@@ -652,8 +652,10 @@ async fn counts_are_instance_scoped() {
     assert_eq!(h.gets("/api/v1/Request/count").len(), 1);
 }
 
+/// Album totals and quotas come from Ombi's database (MusicRequestController
+/// `total`/`remaining`): Lidarr off changes nothing, and it is not asked.
 #[tokio::test]
-async fn totals_are_principal_scoped_and_skip_albums_without_lidarr() {
+async fn totals_and_quotas_are_principal_scoped_and_include_albums_without_lidarr() {
     let h = Rig::start().await;
     let env = h
         .call("read_request_stats", json!({"action": "totals"}))
@@ -665,8 +667,26 @@ async fn totals_are_principal_scoped_and_skip_albums_without_lidarr() {
     let env = h
         .call("read_request_stats", json!({"action": "totals"}))
         .await;
-    assert!(value(&env, "album.total").is_none());
-    assert_eq!(h.gets("/api/v1/request/music/total").len(), 1);
+    let album_total = value(&env, "album.total").unwrap()["value"].clone();
+    assert!(album_total.as_i64().is_some_and(|n| n >= 1), "{env}");
+    assert!(
+        env["warnings"].as_array().is_none_or(|w| w.is_empty()),
+        "{env}"
+    );
+    assert_eq!(h.gets("/api/v1/request/music/total").len(), 2);
+    let env = h
+        .call("read_request_stats", json!({"action": "quota"}))
+        .await;
+    assert!(value(&env, "album.has_limit").is_some(), "{env}");
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "quota", "media": "album"}),
+        )
+        .await;
+    assert!(value(&env, "has_limit").is_some(), "{env}");
+    assert_eq!(h.gets("/api/v1/request/music/remaining").len(), 2);
+    assert!(h.gets("/api/v1/Lidarr/enabled").is_empty());
 }
 
 #[tokio::test]

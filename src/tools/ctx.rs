@@ -203,6 +203,13 @@ pub struct Me {
     pub id: Option<String>,
     pub language: Option<String>,
     pub streaming_country: Option<String>,
+    /// Of the e-mail address only whether one is set.
+    #[serde(
+        default,
+        rename = "emailAddress",
+        deserialize_with = "crate::projection::users::is_set"
+    )]
+    pub has_email: bool,
 }
 
 /// A `RequestsViewModel` page as read.

@@ -12,8 +12,8 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::ctx::reply;
-use super::writes::{Account, item, read_section, settle};
+use super::ctx::{Me, reply};
+use super::writes::{item, read_section, settle};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -163,25 +163,15 @@ async fn agent(ctx: &CallCtx, target: &str) -> Outcome {
     )
 }
 
-/// The acting Ombi user (`GET /api/v1/Identity`); the e-mail, WhatsApp and
-/// mobile tests deliver to this user, so a bare API key (Ombi's internal
-/// `Api` user, no user row) is refused.
-async fn me(ctx: &CallCtx) -> Result<Account, ToolError> {
+/// The e-mail, WhatsApp and mobile tests deliver to the acting Ombi user, so
+/// a bare API key (Ombi's internal `Api` user, no user row) is refused.
+async fn recipient(ctx: &CallCtx) -> Result<Me, ToolError> {
     ctx.require_ombi_user()?;
-    ctx.get_json::<Account>(Route::get("api/v1/Identity"))
-        .await?
-        .filter(|a| !a.id.is_empty())
-        .ok_or_else(|| {
-            ToolError::new(
-                ErrorCode::NotFound,
-                "Ombi returned no record for the acting user",
-            )
-        })
+    ctx.me().await
 }
 
 async fn email(ctx: &CallCtx) -> Outcome {
-    let me = me(ctx).await?;
-    if !me.has_email {
+    if !recipient(ctx).await?.has_email {
         return Err(ToolError::invalid(
             "/target",
             "the test e-mail goes to the acting Ombi user's address, and that user has none: set one first",
@@ -202,7 +192,7 @@ async fn email(ctx: &CallCtx) -> Outcome {
 }
 
 async fn whatsapp(ctx: &CallCtx) -> Outcome {
-    me(ctx).await?;
+    recipient(ctx).await?;
     let raw = saved(ctx, "notifications/twilio").await?;
     let inner = raw.get("whatsAppSettings").cloned().unwrap_or(Value::Null);
     if !inner.is_object() {
@@ -227,9 +217,10 @@ async fn whatsapp(ctx: &CallCtx) -> Outcome {
 }
 
 async fn mobile(ctx: &CallCtx) -> Outcome {
-    let me = me(ctx).await?;
+    ctx.require_ombi_user()?;
+    let user_id = ctx.caller_id().await?;
     let raw = saved(ctx, "notifications/mobile").await?;
-    if !run_bool(ctx, "mobile", &json!({"userId": me.id, "settings": raw})).await? {
+    if !run_bool(ctx, "mobile", &json!({"userId": user_id, "settings": raw})).await? {
         return Err(failed("mobile", "the push service refused it").into());
     }
     done(
