@@ -22,14 +22,41 @@ fn is_rmcp(target: &str) -> bool {
     target == "rmcp" || target.starts_with("rmcp::")
 }
 
+/// Whether stderr is the journal stream systemd gave us. `JOURNAL_STREAM`
+/// (`<device>:<inode>` of that stream) is inherited by everything the
+/// service starts, so only a stderr with that device and inode counts: a
+/// daemon started by hand from a unit's shell, or by a test that captures
+/// its stderr, logs to that stderr (systemd.exec(5), "$JOURNAL_STREAM").
+fn stderr_is_the_journal() -> bool {
+    let Some(stream) = std::env::var_os("JOURNAL_STREAM") else {
+        return false;
+    };
+    let Ok(stat) = nix::sys::stat::fstat(std::io::stderr()) else {
+        return false;
+    };
+    names_stream(
+        &stream.to_string_lossy(),
+        stat.st_dev as u64,
+        stat.st_ino as u64,
+    )
+}
+
+/// `JOURNAL_STREAM`'s value names the stream with this device and inode.
+fn names_stream(value: &str, dev: u64, ino: u64) -> bool {
+    value
+        .split_once(':')
+        .and_then(|(d, i)| Some((d.parse::<u64>().ok()?, i.parse::<u64>().ok()?)))
+        == Some((dev, ino))
+}
+
 /// Installs the global subscriber. Returns where logs go, for the first log line.
 pub fn init() -> &'static str {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let cap = filter_fn(allowed);
-    // JOURNAL_STREAM is set by systemd when stderr is connected to the journal.
-    let under_journal = std::env::var_os("JOURNAL_STREAM").is_some();
-    if under_journal && let Ok(journald) = tracing_journald::layer() {
+    if stderr_is_the_journal()
+        && let Ok(journald) = tracing_journald::layer()
+    {
         // Fields keep their own names (`TOOL=`, `PEER_UID=`, ...: the audit
         // record's fields are queried by name, see docs/security.md); none of
         // ours collides with a journal field of its own.
@@ -79,6 +106,16 @@ mod tests {
         type Writer = Buf;
         fn make_writer(&'a self) -> Buf {
             self.clone()
+        }
+    }
+
+    #[test]
+    fn journal_stream_must_name_this_stream() {
+        assert!(names_stream("64769:1234567", 64769, 1_234_567));
+        assert!(!names_stream("64769:1234567", 64769, 7));
+        assert!(!names_stream("64769:1234567", 1, 1_234_567));
+        for bad in ["", "64769", ":", "x:1", "1:y", "1:2:3"] {
+            assert!(!names_stream(bad, 1, 2), "{bad}");
         }
     }
 

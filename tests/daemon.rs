@@ -411,6 +411,41 @@ fn sigterm_right_after_ready_still_stops_gracefully() {
     }
 }
 
+/// `JOURNAL_STREAM` is inherited by whatever a unit starts; it means "stderr
+/// is the journal" only when it names stderr's own device and inode. A
+/// daemon whose stderr is elsewhere (a pipe here) logs there.
+#[test]
+fn an_inherited_journal_stream_does_not_hide_the_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("mcp.sock");
+    let mut child = Command::new(DAEMON)
+        .arg("--socket")
+        .arg(&socket)
+        .envs(offline_env())
+        .env("JOURNAL_STREAM", "8:12345")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !socket.exists() {
+        assert!(Instant::now() < deadline, "socket within 10 s");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let logs = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        logs.contains("logs=\"stderr\"") || logs.contains("logs=stderr"),
+        "{logs}"
+    );
+    assert!(logs.contains("listening"), "{logs}");
+}
+
 #[test]
 fn configuration_errors_name_the_variable_and_never_print_secrets() {
     let secret = "s3cr3t-Pa55w0rd-never-print";

@@ -156,7 +156,16 @@ async fn shutdown_lets_in_flight_calls_finish() {
             .await;
         (r, client)
     });
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // SIGTERM once the read has reached Ombi (the fake logs a request before
+    // its delay), so the call is surely in flight in the daemon.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while fake.hits("GET", "/api/v1/Status") == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the read reached Ombi"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     nix::sys::signal::kill(d.pid(), nix::sys::signal::Signal::SIGTERM).unwrap();
     let (result, _client) = in_flight.await.unwrap();
     let result = result.expect("the in-flight call is answered during shutdown");
