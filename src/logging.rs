@@ -34,11 +34,7 @@ fn stderr_is_the_journal() -> bool {
     let Ok(stat) = nix::sys::stat::fstat(std::io::stderr()) else {
         return false;
     };
-    names_stream(
-        &stream.to_string_lossy(),
-        stat.st_dev as u64,
-        stat.st_ino as u64,
-    )
+    names_stream(&stream.to_string_lossy(), stat.st_dev, stat.st_ino)
 }
 
 /// `JOURNAL_STREAM`'s value names the stream with this device and inode.

@@ -418,7 +418,7 @@ fn sigterm_right_after_ready_still_stops_gracefully() {
 fn an_inherited_journal_stream_does_not_hide_the_logs() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("mcp.sock");
-    let mut child = Command::new(DAEMON)
+    let child = Command::new(DAEMON)
         .arg("--socket")
         .arg(&socket)
         .envs(offline_env())
