@@ -323,41 +323,73 @@ fn protocol_edges_discover_unknown_methods_and_garbage() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
 }
 
+/// A self-bound daemon with a `NOTIFY_SOCKET` the test reads.
+struct Notified {
+    dir: tempfile::TempDir,
+    notify: UnixDatagram,
+    child: std::process::Child,
+    /// Every notification so far, concatenated.
+    seen: String,
+}
+
+impl Notified {
+    fn start(extra_env: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let notify_path = dir.path().join("notify.sock");
+        let notify = UnixDatagram::bind(&notify_path).unwrap();
+        notify
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let child = Command::new(DAEMON)
+            .arg("--socket")
+            .arg(dir.path().join("mcp.sock"))
+            .envs(offline_env())
+            .env("NOTIFY_SOCKET", &notify_path)
+            .envs(extra_env.iter().copied())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        Notified {
+            dir,
+            notify,
+            child,
+            seen: String::new(),
+        }
+    }
+
+    fn socket(&self) -> std::path::PathBuf {
+        self.dir.path().join("mcp.sock")
+    }
+
+    /// Reads notifications until every one of `states` has been seen.
+    fn wait_for(&mut self, states: &[&str]) {
+        let mut buf = [0u8; 4096];
+        while !states.iter().all(|s| self.seen.contains(s)) {
+            let n = self
+                .notify
+                .recv(&mut buf)
+                .unwrap_or_else(|e| panic!("{states:?} within 10 s ({e}); seen: {}", self.seen));
+            self.seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    }
+
+    fn sigterm(&self) {
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(self.child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+    }
+}
+
 #[test]
 fn notifies_systemd_ready_status_watchdog_and_stopping() {
-    let dir = tempfile::tempdir().unwrap();
-    let notify_path = dir.path().join("notify.sock");
-    let notify = UnixDatagram::bind(&notify_path).unwrap();
-    notify
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let socket = dir.path().join("mcp.sock");
-    let mut child = Command::new(DAEMON)
-        .arg("--socket")
-        .arg(&socket)
-        .envs(offline_env())
-        .env("NOTIFY_SOCKET", &notify_path)
-        .env("WATCHDOG_USEC", "400000")
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut seen = String::new();
-    let mut buf = [0u8; 4096];
-    while !(seen.contains("READY=1") && seen.contains("WATCHDOG=1")) {
-        let n = notify.recv(&mut buf).expect("notification within 10 s");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    assert!(seen.contains("STATUS=listening on"), "{seen}");
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
-        nix::sys::signal::Signal::SIGTERM,
-    )
-    .unwrap();
-    while !seen.contains("STOPPING=1") {
-        let n = notify.recv(&mut buf).expect("STOPPING within 10 s");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    assert!(child.wait().unwrap().success());
+    let mut d = Notified::start(&[("WATCHDOG_USEC", "400000")]);
+    d.wait_for(&["READY=1", "WATCHDOG=1"]);
+    assert!(d.seen.contains("STATUS=listening on"), "{}", d.seen);
+    d.sigterm();
+    d.wait_for(&["STOPPING=1"]);
+    assert!(d.child.wait().unwrap().success());
 }
 
 /// systemd may send SIGTERM the moment READY=1 arrives (a quick `systemctl
@@ -366,21 +398,8 @@ fn notifies_systemd_ready_status_watchdog_and_stopping() {
 #[test]
 fn sigterm_right_after_ready_still_stops_gracefully() {
     for round in 0..40 {
-        let dir = tempfile::tempdir().unwrap();
-        let notify_path = dir.path().join("notify.sock");
-        let notify = UnixDatagram::bind(&notify_path).unwrap();
-        notify
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        let socket = dir.path().join("mcp.sock");
-        let mut child = Command::new(DAEMON)
-            .arg("--socket")
-            .arg(&socket)
-            .envs(offline_env())
-            .env("NOTIFY_SOCKET", &notify_path)
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut d = Notified::start(&[]);
+        let socket = d.socket();
         // Odd rounds signal as soon as the socket file exists (a hand-run
         // daemon, a client that gives up), even rounds on READY (systemd).
         if round % 2 == 1 {
@@ -390,19 +409,10 @@ fn sigterm_right_after_ready_still_stops_gracefully() {
                 std::hint::spin_loop();
             }
         } else {
-            let mut seen = String::new();
-            let mut buf = [0u8; 4096];
-            while !seen.contains("READY=1") {
-                let n = notify.recv(&mut buf).expect("READY within 10 s");
-                seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
+            d.wait_for(&["READY=1"]);
         }
-        nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(child.id() as i32),
-            nix::sys::signal::Signal::SIGTERM,
-        )
-        .unwrap();
-        let status = child.wait().unwrap();
+        d.sigterm();
+        let status = d.child.wait().unwrap();
         assert!(
             status.success(),
             "round {round}: SIGTERM right after READY ended the daemon with {status}"
