@@ -166,12 +166,12 @@ async fn serve_connection(
         Ok(identity) => identity,
         Err(refusal) => {
             // Dropping the stream closes it before any MCP byte was read.
-            warn!(uid = cred.uid, gid = cred.gid, pid = ?cred.pid, user = ?user, reason = %refusal.0, "refused peer");
+            warn!(uid = cred.uid, gid = cred.gid, pid = cred.pid, user = user.as_deref(), reason = %refusal.0, "refused peer");
             return;
         }
     };
     info!(
-        uid = cred.uid, gid = cred.gid, pid = ?cred.pid, user = ?user, rule = %identity.rule,
+        uid = cred.uid, gid = cred.gid, pid = cred.pid, user = user.as_deref(), rule = %identity.rule,
         bundles = %identity.bundles, read_only = identity.read_only, "accepted peer"
     );
     let (read, write) = stream.into_split();
@@ -180,15 +180,20 @@ async fn serve_connection(
     let init = serve_server_with_ct(McpService(Session::new(app, identity)), transport, ct);
     match tokio::time::timeout_at(deadline, init).await {
         Ok(Ok(running)) => {
-            let reason = running.waiting().await;
-            info!(uid = cred.uid, pid = ?cred.pid, reason = ?reason.ok(), "session ended");
+            let reason = match running.waiting().await {
+                Ok(quit) => format!("{quit:?}"),
+                Err(e) => e.to_string(),
+            };
+            info!(uid = cred.uid, pid = cred.pid, %reason, "session ended");
         }
         Ok(Err(e)) => {
-            info!(uid = cred.uid, pid = ?cred.pid, error = %e, "session ended before initialization")
+            info!(uid = cred.uid, pid = cred.pid, error = %e, "session ended before initialization")
         }
         // Dropping the handshake drops the transport: the stream closes.
         Err(_) => info!(
-            uid = cred.uid, pid = ?cred.pid, timeout_s = init_timeout.as_secs(),
+            uid = cred.uid,
+            pid = cred.pid,
+            timeout_s = init_timeout.as_secs(),
             "closed a connection that did not initialize in time"
         ),
     }

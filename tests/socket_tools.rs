@@ -85,6 +85,13 @@ async fn invalid_arguments_are_refused_before_anything_leaves_the_process() {
         assert!(exercised >= 60, "only {exercised} invalid calls exercised");
     }
     client.cancel().await.unwrap();
+    // The log names each failure in plain values an operator can grep.
+    let logs = d.logs();
+    assert!(
+        logs.contains("tool call failed") && logs.contains("code=INVALID_ARGUMENT field=/"),
+        "{logs}"
+    );
+    assert!(!logs.contains("Some("), "{logs}");
 }
 
 /// The session's bundles and read-only flag decide what is listed and callable.

@@ -178,15 +178,17 @@ pub async fn call(
     let elapsed = started.elapsed();
     let elapsed_ms = elapsed.as_millis() as u64;
     let (name, uid, correlation_id) = (tool.def.name, ctx.identity.uid, &ctx.correlation_id);
+    // Plain values in the log (`code=NOT_FOUND`), not JSON `Value` debug forms.
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
     match envelope.value.get("error") {
-        None => info!(
-            tool = name, %correlation_id, uid, elapsed_ms,
-            truncated = ?envelope.value.get("truncated"), "tool call ok"
-        ),
-        Some(e) => warn!(
-            tool = name, %correlation_id, uid, elapsed_ms,
-            code = ?e.get("code"), field = ?e.get("field"), "tool call failed"
-        ),
+        None => {
+            let truncated = envelope.value.get("truncated") == Some(&Value::Bool(true));
+            info!(tool = name, %correlation_id, uid, elapsed_ms, truncated, "tool call ok")
+        }
+        Some(e) => {
+            let (code, field) = (text(e, "code"), text(e, "field"));
+            warn!(tool = name, %correlation_id, uid, elapsed_ms, %code, %field, "tool call failed")
+        }
     }
     if tool.def.is_write() {
         audit::record(&tool.def, ctx, args.as_ref(), &envelope.value, elapsed);
