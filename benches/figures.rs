@@ -84,15 +84,9 @@ fn kib(bytes: usize) -> String {
     format!("{:.1} KiB", bytes as f64 / 1024.0)
 }
 
-/// A `Field: N kB` line of a /proc file (`/proc/<pid>/status`, `/proc/meminfo`).
+/// A `Field: N kB` line of a /proc file, 0 when it cannot be read.
 fn proc_kib(file: &str, field: &str) -> u64 {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix(field))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
+    harness::proc_kib(file, field).unwrap_or(0)
 }
 
 fn rss(pid: u32) -> u64 {

@@ -179,14 +179,14 @@ pub async fn call(
     let elapsed_ms = elapsed.as_millis() as u64;
     let (name, uid, correlation_id) = (tool.def.name, ctx.identity.uid, &ctx.correlation_id);
     // Plain values in the log (`code=NOT_FOUND`), not JSON `Value` debug forms.
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
+    let text = |key| envelope.value["error"][key].as_str().unwrap_or("");
     match envelope.value.get("error") {
         None => {
             let truncated = envelope.value.get("truncated") == Some(&Value::Bool(true));
             info!(tool = name, %correlation_id, uid, elapsed_ms, truncated, "tool call ok")
         }
-        Some(e) => {
-            let (code, field) = (text(e, "code"), text(e, "field"));
+        Some(_) => {
+            let (code, field) = (text("code"), text("field"));
             warn!(tool = name, %correlation_id, uid, elapsed_ms, %code, %field, "tool call failed")
         }
     }

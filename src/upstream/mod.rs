@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use reqwest::Url;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use tokio::time::Instant;
@@ -588,7 +588,7 @@ impl Upstream {
                 .map(str::to_string)
         };
         let content_type = header(CONTENT_TYPE);
-        let retry_after = retry::parse_retry_after(header(RETRY_AFTER).as_deref());
+        let retry_after = retry::retry_after(resp.headers());
         let (body, cut) = body::read_capped(resp, cap).await.map_err(|e| {
             if status == 401 {
                 AttemptError::Cut401(e)

@@ -34,9 +34,18 @@ pub fn after_transport(kind: Kind, attempt: u32, remaining: Duration) -> Option<
     (DEFAULT_BACKOFF + MIN_ATTEMPT_TIME <= remaining).then_some(DEFAULT_BACKOFF)
 }
 
+/// An answer's `Retry-After`, see [`parse_retry_after`].
+pub fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    parse_retry_after(
+        headers
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok()),
+    )
+}
+
 /// `Retry-After` in seconds (the HTTP-date form is not used by proxies in
 /// front of Ombi in practice and is ignored).
-pub fn parse_retry_after(value: Option<&str>) -> Option<Duration> {
+fn parse_retry_after(value: Option<&str>) -> Option<Duration> {
     value?.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 

@@ -386,11 +386,6 @@ impl JwtSession {
             .await
             .map_err(|e| super::transport_error(&e, "POST api/v1/Token", super::Kind::Read))?;
         let status = resp.status().as_u16();
-        let retry_after = super::retry::parse_retry_after(
-            resp.headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok()),
-        );
         if status == 401 {
             return Err(ToolError::new(
                 ErrorCode::AuthenticationFailed,
@@ -401,26 +396,27 @@ impl JwtSession {
             )
             .with_status(401));
         }
-        let (bytes, _) = super::body::read_capped(resp, 64 * 1024)
-            .await
-            .map_err(|e| super::transport_error(&e, "POST api/v1/Token", super::Kind::Read))?;
         if !(200..300).contains(&status) {
             // Ombi answers every refused login with 401 (above; see
             // docs/ombi-notes.md). Any other status is Ombi failing or a proxy
             // in front of it (503 while Ombi starts, 429, 502): not the
             // credentials, so the general status rules say what it is.
-            // Ombi's text is left out: a login answer may echo what it was sent.
+            // Ombi's text is left out (not even read): a login answer may
+            // echo what it was sent.
             let answer = super::UpstreamResponse {
                 status,
                 content_type: None,
                 body: Vec::new(),
                 cut: false,
-                retry_after,
+                retry_after: super::retry::retry_after(resp.headers()),
                 route: "POST api/v1/Token".into(),
                 kind: super::Kind::Read,
             };
             return Err(answer.status_error());
         }
+        let (bytes, _) = super::body::read_capped(resp, 64 * 1024)
+            .await
+            .map_err(|e| super::transport_error(&e, "POST api/v1/Token", super::Kind::Read))?;
         let parsed: TokenBody = serde_json::from_slice(&bytes).map_err(|_| {
             ToolError::new(
                 ErrorCode::UpstreamSchemaMismatch,

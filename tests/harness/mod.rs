@@ -435,18 +435,20 @@ pub struct ProcStats {
     pub threads: usize,
 }
 
+/// A `Field: N kB` line of a /proc file (`/proc/<pid>/status`, `/proc/meminfo`).
+pub fn proc_kib(file: &str, field: &str) -> Option<u64> {
+    std::fs::read_to_string(file)
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
 pub fn proc_stats(pid: u32) -> ProcStats {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("process alive");
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.split_whitespace().next())
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("{name} in /proc/{pid}/status"))
-    };
+    let status = format!("/proc/{pid}/status");
     ProcStats {
-        rss_kib: field("VmRSS:"),
+        rss_kib: proc_kib(&status, "VmRSS:").unwrap_or_else(|| panic!("VmRSS: in {status}")),
         fds: std::fs::read_dir(format!("/proc/{pid}/fd"))
             .unwrap()
             .count(),
