@@ -82,9 +82,10 @@ async fn search_tv_is_multi_restricted_to_tv() {
         .await;
     let req = rig.last("POST", "/api/v2/Search/multi/");
     let body: Value = serde_json::from_str(&req.body).unwrap();
+    // Every TMDB kind, filtered here: so a full TMDB page is seen as such.
     assert_eq!(
         body,
-        json!({"movies": false, "tvShows": true, "music": false, "people": false})
+        json!({"movies": true, "tvShows": true, "music": false, "people": true})
     );
     assert_eq!(
         rig.fake.hits("GET", "/api/v1/Search/tv/breaking"),

@@ -10,11 +10,11 @@ use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
 use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
-use crate::contract::ToolError;
+use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
-    self, ArtistInfo, Media, MovieFull, Notes, ReleaseGroup, StreamingData, TvDetail, WireRatings,
+    self, AlbumSearch, ArtistInfo, Media, MovieFull, Notes, StreamingData, TvDetail, WireRatings,
 };
 use crate::projection::paging;
 use crate::upstream::Route;
@@ -255,16 +255,7 @@ async fn details(
             ]
         }
         (DetailsMedia::Album, Some(DetailsId::MusicBrainz(mbid))) => {
-            let what = format!("album (release group) {mbid}");
-            let rg = ctx
-                .upstream
-                .get_json::<ReleaseGroup>(
-                    ctx.acting(),
-                    Route::get("api/v2/Search/artist/album").seg(&mbid),
-                )
-                .await?
-                .ok_or_else(|| not_found(&what))?;
-            vec![media::release_group_item(rg)]
+            vec![media::album_item(album_lookup(ctx, &mbid).await?)]
         }
         (DetailsMedia::Artist, Some(DetailsId::MusicBrainz(mbid))) => {
             vec![
@@ -287,6 +278,34 @@ async fn details(
         }
     };
     Ok(single_page(items, notes))
+}
+
+/// An album by its MusicBrainz release-group id (the id every tool hands out
+/// and album requests store), with the request state Ombi's search rules
+/// give it. Ombi's v2 album route looks a *release* up and fails for every
+/// release-group id; the one lookup by release-group id is Lidarr's exact
+/// `lidarr:{id}` term through Ombi's album search (docs/ombi-notes.md,
+/// "Album lookups"), so it needs Lidarr, as album requests do.
+pub(super) async fn album_lookup(ctx: &CallCtx, mbid: &str) -> Result<AlbumSearch, ToolError> {
+    ctx.require_lidarr().await?;
+    let route = Route::get("api/v1/Search/music/album").seg(format_args!("lidarr:{mbid}"));
+    let rows = ctx
+        .upstream
+        .get_array::<AlbumSearch>(ctx.acting(), route)
+        .await?;
+    rows.value
+        .into_iter()
+        .find(|a| {
+            a.foreign_album_id
+                .as_deref()
+                .is_some_and(|id| id.eq_ignore_ascii_case(mbid))
+        })
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::NotFound,
+                format!("Lidarr's metadata knows no album (release group) {mbid}: pass a release-group id as read_search `album` or artist details give it"),
+            )
+        })
 }
 
 async fn artist(

@@ -1,0 +1,286 @@
+//! The read tools against Ombi v4.59.3's C# as read a third time (issue 24)
+//! and the read side of issue 23: the fake answers as Ombi's source does
+//! (album lookups, caps, TV ranks, inverted flags), and each test pins what
+//! the tool makes of it. docs/ombi-notes.md has one section per behaviour.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
+
+#[path = "support/rig.rs"]
+mod rig;
+#[path = "support/mod.rs"]
+mod support;
+
+use rig::{Rig, err_code, items};
+use serde_json::{Value, json};
+use support::fake_ombi::routes::media::data;
+use support::fake_ombi::state::{search_movie, search_tv, user_id};
+
+fn warnings(env: &Value) -> String {
+    env["warnings"].to_string()
+}
+
+fn page(env: &Value) -> &Value {
+    &env["data"]["page"]
+}
+
+fn musicbrainz(item: &Value) -> Option<&str> {
+    item["identifiers"]
+        .as_array()?
+        .iter()
+        .find(|i| i["namespace"] == "musicbrainz")?["value"]
+        .as_str()
+}
+
+// ------------------------------------------------------------ album lookups
+
+/// Ombi's v2 album route looks a MusicBrainz *release* up: every
+/// release-group id the tools hand out fails there. Details go through
+/// Lidarr's exact lookup instead, with the request state.
+#[tokio::test]
+async fn album_details_answer_for_release_group_ids() {
+    let h = Rig::start().await;
+    let env = h
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "album", "musicbrainz_id": data::HYBRID_THEORY}),
+        )
+        .await;
+    let album = &items(&env)[0];
+    assert_eq!(album["title"], "Hybrid Theory");
+    assert_eq!(musicbrainz(album), Some(data::HYBRID_THEORY));
+    // The sample holds an album request for it (id 4).
+    assert_eq!(album["requested"], true);
+    assert_eq!(album["request_targets"], json!([{"kind": "album", "id": 4}]));
+    assert_eq!(
+        h.gets("/api/v1/Search/music/album/lidarr:")[0].path,
+        format!("/api/v1/Search/music/album/lidarr:{}", data::HYBRID_THEORY)
+    );
+    assert!(h.gets("/api/v2/Search/artist/album").is_empty());
+}
+
+#[tokio::test]
+async fn album_details_say_why_without_lidarr_or_for_an_unknown_id() {
+    let h = Rig::start().await;
+    let env = h
+        .err(
+            "read_media",
+            json!({"action": "details", "media": "album", "musicbrainz_id": "11111111-2222-3333-4444-555555555555"}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert!(env["error"]["message"].as_str().unwrap().contains("release-group"));
+    h.fake.with_data(|d| d.requests.lidarr_enabled = false);
+    let env = h
+        .err(
+            "read_media",
+            json!({"action": "details", "media": "album", "musicbrainz_id": data::HYBRID_THEORY}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "UNSUPPORTED_CAPABILITY");
+}
+
+/// The create reads the album's state before writing: through the lookup
+/// that compares release-group ids, so an existing request is seen.
+#[tokio::test]
+async fn album_create_sees_the_existing_request_by_release_group() {
+    let h = Rig::start_with(Default::default(), Some("bob")).await;
+    let env = h
+        .err(
+            "write_request_create",
+            json!({"action": "album", "musicbrainz_id": data::HYBRID_THEORY}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "CONFLICT", "{env:#}");
+    assert!(h.gets("/api/v2/Search/artist/album").is_empty());
+}
+
+// ------------------------------------------------------------ capped lists
+
+fn plant_movies(h: &Rig, n: i64) {
+    h.fake.with_data(|d| {
+        for i in 0..n {
+            d.movies.push(search_movie(
+                800_000 + i,
+                &format!("Alien Saga {i}"),
+                "1990-01-01",
+                &format!("tt{:07}", 800_000 + i),
+            ));
+        }
+    });
+}
+
+#[tokio::test]
+async fn movie_search_at_ombis_ten_result_cap_does_not_claim_the_end() {
+    let h = Rig::start().await;
+    plant_movies(&h, 12);
+    let env = h
+        .ok("read_search", json!({"action": "movie", "query": "alien saga"}))
+        .await;
+    assert_eq!(items(&env).len(), 10);
+    assert_eq!(page(&env)["has_more"], Value::Null);
+    assert_eq!(page(&env)["total"], Value::Null);
+    assert!(warnings(&env).contains("at most 10 movies"), "{env:#}");
+    // Below the cap the list is Ombi's whole answer.
+    let env = h
+        .ok("read_search", json!({"action": "movie", "query": "matrix"}))
+        .await;
+    assert_eq!(page(&env)["has_more"], false);
+    assert!(!warnings(&env).contains("at most"));
+}
+
+#[tokio::test]
+async fn multi_search_at_tmdbs_first_page_does_not_claim_the_end() {
+    let h = Rig::start().await;
+    plant_movies(&h, 25);
+    let env = h
+        .ok("read_search", json!({"action": "multi", "query": "alien saga"}))
+        .await;
+    assert_eq!(items(&env).len(), 20);
+    assert_eq!(page(&env)["has_more"], Value::Null);
+    assert!(warnings(&env).contains("TMDB's first page"), "{env:#}");
+    // `tv` filters TMDB's page here: its fullness is still seen.
+    let env = h
+        .ok("read_search", json!({"action": "tv", "query": "alien saga"}))
+        .await;
+    assert!(items(&env).is_empty());
+    assert_eq!(page(&env)["has_more"], Value::Null);
+}
+
+#[tokio::test]
+async fn recent_requests_at_seven_per_type_do_not_claim_the_end() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        let row = d.requests.recent[0].clone();
+        d.requests.recent = (0..9)
+            .map(|i| {
+                let mut r = row.clone();
+                r["requestId"] = json!(2);
+                r["title"] = json!(format!("Movie {i}"));
+                r
+            })
+            .collect();
+    });
+    let env = h.ok("read_requests", json!({"action": "recent"})).await;
+    assert_eq!(items(&env).len(), 7);
+    assert_eq!(page(&env)["has_more"], Value::Null);
+    assert!(warnings(&env).contains("7 newest"), "{env:#}");
+}
+
+#[tokio::test]
+async fn artist_albums_at_musicbrainzs_embed_cap_do_not_claim_the_end() {
+    let h = Rig::start().await;
+    let env = h
+        .ok(
+            "read_discover",
+            json!({"action": "artist_albums", "artist_id": data::PROLIFIC_ARTIST, "page": {"limit": 100}}),
+        )
+        .await;
+    assert_eq!(items(&env).len(), 25);
+    assert_eq!(page(&env)["has_more"], Value::Null);
+    assert!(warnings(&env).contains("25 albums"), "{env:#}");
+    let env = h
+        .ok(
+            "read_discover",
+            json!({"action": "artist_albums", "artist_id": data::LINKIN_PARK}),
+        )
+        .await;
+    assert_eq!(page(&env)["has_more"], false);
+}
+
+// ------------------------------------------------------------ TV ranks
+
+/// Ombi serves TMDB ranks 1–10, 21–30, ... of its TV lists: a page stops at
+/// each gap and says so, and the next offset continues past it.
+#[tokio::test]
+async fn tv_discover_pages_stop_where_ombi_skips_ranks() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        d.tv = (1..=40)
+            .map(|i| search_tv(700_000 + i, &format!("Rank {i}"), 1, 1))
+            .collect();
+    });
+    let env = h
+        .ok(
+            "read_discover",
+            json!({"action": "trending", "media": "tv", "page": {"offset": 5, "limit": 20}}),
+        )
+        .await;
+    let titles: Vec<&str> = items(&env)
+        .iter()
+        .map(|i| i["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["Rank 6", "Rank 7", "Rank 8", "Rank 9", "Rank 10"]);
+    assert_eq!(page(&env)["has_more"], true);
+    assert_eq!(page(&env)["next_offset"], 10);
+    assert!(warnings(&env).contains("ranks 1–10 of every 20"), "{env:#}");
+    assert_eq!(
+        h.gets("/api/v2/Search/tv/trending")[0].path,
+        "/api/v2/Search/tv/trending/5/5"
+    );
+    let env = h
+        .ok(
+            "read_discover",
+            json!({"action": "trending", "media": "tv", "page": {"offset": 10, "limit": 3}}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["title"], "Rank 21");
+    assert!(!warnings(&env).contains("ranks 1–10"));
+}
+
+// ------------------------------------------------------------ flags Ombi gets wrong
+
+#[tokio::test]
+async fn landing_page_expired_is_the_truth_not_ombis_inverted_flag() {
+    let h = Rig::start().await;
+    let expired = |env: &Value| {
+        env["data"]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == "/expired")
+            .unwrap()["value"]
+            .clone()
+    };
+    // Ended long ago: Ombi says `expired: false`.
+    let env = h
+        .ok("read_settings", json!({"action": "read", "section": "landing_page"}))
+        .await;
+    assert_eq!(expired(&env), true);
+    // Still running: Ombi says `expired: true`.
+    h.fake.with_data(|d| {
+        d.admin.settings.get_mut("landingpage").unwrap()["endDateTime"] =
+            json!("2999-01-01T00:00:00Z");
+    });
+    let env = h
+        .ok("read_settings", json!({"action": "read", "section": "landing_page"}))
+        .await;
+    assert_eq!(expired(&env), false);
+}
+
+#[tokio::test]
+async fn open_votes_need_voting_enabled() {
+    let h = Rig::start().await;
+    h.ok("read_votes", json!({"action": "open"})).await;
+    h.fake.with_data(|d| {
+        d.admin.settings.get_mut("vote").unwrap()["enabled"] = json!(false);
+    });
+    let env = h.err("read_votes", json!({"action": "open"})).await;
+    assert_eq!(err_code(&env), "UNSUPPORTED_CAPABILITY");
+}
+
+/// Ombi never computes `subscribed` on the caller's own movie requests.
+#[tokio::test]
+async fn movie_subscribed_is_absent_on_ones_own_requests() {
+    let h = Rig::start_with(Default::default(), Some("bob")).await;
+    let env = h
+        .ok("read_requests", json!({"action": "list", "media": "movie"}))
+        .await;
+    let bob = user_id("bob");
+    let mut own = 0;
+    for r in items(&env) {
+        if r["requested_user_id"] == json!(bob) {
+            own += 1;
+            assert!(r.get("subscribed").is_none(), "{r:#}");
+        }
+    }
+    assert!(own > 0, "the sample has bob's requests: {env:#}");
+}
