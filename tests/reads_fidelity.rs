@@ -13,6 +13,7 @@ use rig::{Rig, err_code, items};
 use serde_json::{Value, json};
 use support::fake_ombi::routes::media::data;
 use support::fake_ombi::state::{search_movie, search_tv, user_id};
+use support::fake_ombi::state_requests::album;
 
 fn warnings(env: &Value) -> String {
     env["warnings"].to_string()
@@ -32,12 +33,27 @@ fn musicbrainz(item: &Value) -> Option<&str> {
 
 // ------------------------------------------------------------ album lookups
 
+/// Album request 7 for Hybrid Theory (its release-group id).
+fn plant_album_request(h: &Rig) {
+    h.fake.with_data(|d| {
+        d.requests.albums.push(album(
+            7,
+            data::HYBRID_THEORY,
+            "Hybrid Theory",
+            "Linkin Park",
+            "bob",
+            false,
+        ))
+    });
+}
+
 /// Ombi's v2 album route looks a MusicBrainz *release* up: every
 /// release-group id the tools hand out fails there. Details go through
 /// Lidarr's exact lookup instead, with the request state.
 #[tokio::test]
 async fn album_details_answer_for_release_group_ids() {
     let h = Rig::start().await;
+    plant_album_request(&h);
     let env = h
         .ok(
             "read_media",
@@ -47,9 +63,8 @@ async fn album_details_answer_for_release_group_ids() {
     let album = &items(&env)[0];
     assert_eq!(album["title"], "Hybrid Theory");
     assert_eq!(musicbrainz(album), Some(data::HYBRID_THEORY));
-    // The sample holds an album request for it (id 4).
     assert_eq!(album["requested"], true);
-    assert_eq!(album["request_targets"], json!([{"kind": "album", "id": 4}]));
+    assert_eq!(album["request_targets"], json!([{"kind": "album", "id": 7}]));
     assert_eq!(
         h.gets("/api/v1/Search/music/album/lidarr:")[0].path,
         format!("/api/v1/Search/music/album/lidarr:{}", data::HYBRID_THEORY)
@@ -82,7 +97,8 @@ async fn album_details_say_why_without_lidarr_or_for_an_unknown_id() {
 /// that compares release-group ids, so an existing request is seen.
 #[tokio::test]
 async fn album_create_sees_the_existing_request_by_release_group() {
-    let h = Rig::start_with(Default::default(), Some("bob")).await;
+    let h = Rig::start().await;
+    plant_album_request(&h);
     let env = h
         .err(
             "write_request_create",
@@ -242,7 +258,7 @@ async fn landing_page_expired_is_the_truth_not_ombis_inverted_flag() {
     };
     // Ended long ago: Ombi says `expired: false`.
     let env = h
-        .ok("read_settings", json!({"action": "read", "section": "landing_page"}))
+        .ok("read_settings", json!({"section": "landing_page"}))
         .await;
     assert_eq!(expired(&env), true);
     // Still running: Ombi says `expired: true`.
@@ -251,7 +267,7 @@ async fn landing_page_expired_is_the_truth_not_ombis_inverted_flag() {
             json!("2999-01-01T00:00:00Z");
     });
     let env = h
-        .ok("read_settings", json!({"action": "read", "section": "landing_page"}))
+        .ok("read_settings", json!({"section": "landing_page"}))
         .await;
     assert_eq!(expired(&env), false);
 }
