@@ -300,3 +300,130 @@ async fn movie_subscribed_is_absent_on_ones_own_requests() {
     }
     assert!(own > 0, "the sample has bob's requests: {env:#}");
 }
+
+// ------------------------------------------------------------ users for moderators
+
+/// "Which users have hit their quota?" in one call: roles, user type and
+/// the quotas Ombi's user list already computes, never contact details.
+#[tokio::test]
+async fn user_list_gives_moderators_roles_types_and_quotas() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        let bob = d
+            .admin
+            .users
+            .iter_mut()
+            .find(|u| u["userName"] == "bob")
+            .unwrap();
+        bob["movieRequestLimit"] = json!(2);
+        bob["movieRequestQuota"] =
+            json!({"hasLimit": true, "limit": 2, "remaining": 0, "nextRequest": "2026-05-09T08:00:00Z"});
+        // Without a limit of their own Ombi computes no quota.
+        let carol = d
+            .admin
+            .users
+            .iter_mut()
+            .find(|u| u["userName"] == "carol")
+            .unwrap();
+        carol["movieRequestQuota"] = json!({"hasLimit": true, "limit": 9, "remaining": 9});
+    });
+    let env = h.ok("read_users", json!({"action": "list"})).await;
+    let user = |name: &str| {
+        items(&env)
+            .iter()
+            .find(|u| u["user_name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let bob = user("bob");
+    assert_eq!(bob["roles"], json!(["RequestMovie", "RequestTv"]));
+    assert_eq!(bob["user_type"], "local");
+    let remaining = bob["quotas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "movie.remaining")
+        .unwrap()
+        .clone();
+    assert_eq!(remaining["value"], 0);
+    assert_eq!(remaining["scope"], "selected_user");
+    assert!(user("carol").get("quotas").is_none());
+    assert_eq!(user("alice")["roles"], json!(["Admin"]));
+    let text = env.to_string();
+    assert!(!text.contains("example.org"), "no e-mail: {text}");
+    // `get` is the same projection.
+    let id = bob["id"].as_str().unwrap();
+    let one = h
+        .ok("read_users", json!({"action": "get", "user_id": id}))
+        .await;
+    assert_eq!(items(&one)[0], bob);
+}
+
+// ------------------------------------------------------------ logs for triage
+
+fn plant_log(h: &Rig, lines: usize) {
+    let text: String = (0..lines)
+        .map(|i| {
+            if i % 10 == 3 {
+                format!("2026-05-03 10:00:{:02} [ERR] Radarr refused movie {i}: apikey=s3cr3tRadarrKey\n", i % 60)
+            } else {
+                format!("2026-05-03 10:00:{:02} [INF] line {i}\n", i % 60)
+            }
+        })
+        .collect();
+    h.fake.with_data(|d| {
+        d.logs.push(("log20260503.txt".into(), text));
+        d.logs.push(("notes.json".into(), "{}".into()));
+    });
+}
+
+#[tokio::test]
+async fn log_list_is_newest_first_with_the_day_of_each_file() {
+    let h = Rig::start().await;
+    plant_log(&h, 5);
+    let env = h.ok("read_logs", json!({"action": "list"})).await;
+    let files = env["data"]["files"].as_array().unwrap();
+    // SystemController lists `*.txt` only, by name descending.
+    assert_eq!(files[0]["file_id"], "log20260503.txt");
+    assert_eq!(files[0]["modified"], "2026-05-03");
+    assert!(files.iter().all(|f| f["file_id"] != "notes.json"));
+}
+
+#[tokio::test]
+async fn log_read_tails_and_matches_after_redaction() {
+    let h = Rig::start().await;
+    plant_log(&h, 200);
+    let env = h
+        .ok(
+            "read_logs",
+            json!({"action": "read", "file_id": "log20260503.txt", "tail": 3}),
+        )
+        .await;
+    let lines = env["data"]["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[2].as_str().unwrap().ends_with("line 199"), "{env:#}");
+    assert_eq!(env["data"]["offset"], 197);
+    let env = h
+        .ok(
+            "read_logs",
+            json!({"action": "read", "file_id": "log20260503.txt", "match": "RADARR REFUSED", "tail": 2}),
+        )
+        .await;
+    let lines: Vec<&str> = env["data"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[1].contains("movie 193"), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.contains("s3cr3t")));
+    // A match never probes a redacted value.
+    let env = h
+        .ok(
+            "read_logs",
+            json!({"action": "read", "file_id": "log20260503.txt", "match": "s3cr3tRadarr"}),
+        )
+        .await;
+    assert!(env["data"]["lines"].as_array().unwrap().is_empty());
+}

@@ -156,7 +156,7 @@ async fn quota(ctx: &CallCtx, given: Option<MediaKind>) -> Outcome {
             .get_json::<Quota>(ctx.acting(), Route::get(path))
             .await
         {
-            Ok(Some(q)) => values.extend(metrics::quota(m.label(), &q, given.is_none())),
+            Ok(Some(q)) => values.extend(metrics::quota(m.label(), &q, given.is_none(), metrics::Scope::Principal)),
             // 204: Ombi could not resolve the calling user.
             Ok(None) => unresolved += 1,
             Err(e) => {
