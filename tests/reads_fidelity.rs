@@ -13,7 +13,7 @@ use rig::{Rig, err_code, items};
 use serde_json::{Value, json};
 use support::fake_ombi::routes::media::data;
 use support::fake_ombi::state::{search_movie, search_tv, user_id};
-use support::fake_ombi::state_requests::album;
+use support::fake_ombi::state_requests::{album, issue};
 
 fn warnings(env: &Value) -> String {
     env["warnings"].to_string()
@@ -336,7 +336,7 @@ async fn user_list_gives_moderators_roles_types_and_quotas() {
             .clone()
     };
     let bob = user("bob");
-    assert_eq!(bob["roles"], json!(["RequestMovie", "RequestTv"]));
+    assert_eq!(bob["roles"], json!(["RequestTv", "RequestMovie"]));
     assert_eq!(bob["user_type"], "local");
     let remaining = bob["quotas"]
         .as_array()
@@ -426,4 +426,60 @@ async fn log_read_tails_and_matches_after_redaction() {
         )
         .await;
     assert!(env["data"]["lines"].as_array().unwrap().is_empty());
+}
+
+// ------------------------------------------------------------ where Ombi files issues
+
+/// Ombi's UI files a movie's issues under its IMDb id: by_provider for a
+/// movie finds those beside the TMDB-filed ones.
+#[tokio::test]
+async fn issues_by_provider_for_a_movie_find_its_imdb_filed_issues() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        d.issues.push(issue(
+            9,
+            "The Matrix",
+            1,
+            Some("tt0133093"),
+            Some(1),
+            0,
+            "bob",
+        ))
+    });
+    for args in [
+        json!({"action": "by_provider", "provider_id": "603", "request_type": "movie"}),
+        json!({"action": "by_provider", "provider_id": "tt0133093"}),
+    ] {
+        let env = h.ok("read_issues", args.clone()).await;
+        let mut ids: Vec<i64> = items(&env)
+            .iter()
+            .map(|i| i["id"].as_i64().unwrap())
+            .collect();
+        ids.sort();
+        assert_eq!(ids, vec![1, 3, 9], "{args}: {env:#}");
+    }
+}
+
+/// write_issue_create files a movie issue under the IMDb id and a TV issue
+/// under the show's parent request, as Ombi's UI does.
+#[tokio::test]
+async fn issue_create_files_where_ombis_ui_files() {
+    let h = Rig::start().await;
+    h.ok(
+        "write_issue_create",
+        json!({"title": "The Matrix", "description": "No subtitles", "category_id": 1,
+               "request_type": "movie", "provider_id": "603"}),
+    )
+    .await;
+    let body: Value = serde_json::from_str(&h.last("POST", "/api/v1/Issues").body).unwrap();
+    assert_eq!(body["providerId"], "tt0133093");
+    // Child 1396 of show request 10 → filed under parent 10.
+    h.ok(
+        "write_issue_create",
+        json!({"title": "Breaking Bad", "description": "Wrong audio", "category_id": 1,
+               "request_type": "tv", "request_id": 1396}),
+    )
+    .await;
+    let body: Value = serde_json::from_str(&h.last("POST", "/api/v1/Issues").body).unwrap();
+    assert_eq!((body["requestId"].clone(), body["providerId"].clone()), (json!(10), json!("1396")));
 }
