@@ -483,3 +483,19 @@ async fn issue_create_files_where_ombis_ui_files() {
     let body: Value = serde_json::from_str(&h.last("POST", "/api/v1/Issues").body).unwrap();
     assert_eq!((body["requestId"].clone(), body["providerId"].clone()), (json!(10), json!("1396")));
 }
+
+// ------------------------------------------------------------ TV availability
+
+/// Ombi's `available` on a show means "on the media server, possibly in
+/// part"; details say `available` only when the whole show is there.
+#[tokio::test]
+async fn tv_details_are_available_only_when_fully_available() {
+    let h = Rig::start().await;
+    let env = h
+        .ok(
+            "read_media",
+            json!({"action": "details", "media": "tv", "tmdb_id": 1396}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["available"], false, "{env:#}");
+}

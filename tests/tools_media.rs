@@ -306,7 +306,7 @@ async fn discover_tv_lists_label_tmdb_and_drop_season_trees() {
             .await;
         assert_eq!(
             rig.fake
-                .hits("GET", &format!("/api/v2/Search/tv/{slug}/0/20")),
+                .hits("GET", &format!("/api/v2/Search/tv/{slug}/0/10")),
             1
         );
         let it = items(&env);
@@ -317,7 +317,8 @@ async fn discover_tv_lists_label_tmdb_and_drop_season_trees() {
 }
 
 /// The TV popular payload with hydrated `seasonRequests` near the 8 MiB read
-/// cap: the page is complete, bounded (64 KiB) and schema-valid.
+/// cap: the page is complete, bounded (64 KiB) and schema-valid. (A TV page
+/// holds at most the 10 titles Ombi serves per TMDB page.)
 #[tokio::test]
 async fn discover_tv_popular_near_8_mib_is_bounded() {
     let rig = Rig::start().await;
@@ -327,9 +328,9 @@ async fn discover_tv_popular_near_8_mib_is_bounded() {
         - serde_json::to_vec(&data::heavy_tv(1, 0, 40)[0])
             .unwrap()
             .len();
-    let target = 7 * 1024 * 1024 + 700 * 1024; // ≈ 7.7 MiB for 20 shows
-    let seasons = (target / 20 / season_bytes) as i64;
-    let shows = data::heavy_tv(20, seasons, 40);
+    let target = 7 * 1024 * 1024 + 700 * 1024; // ≈ 7.7 MiB for 10 shows
+    let seasons = (target / 10 / season_bytes) as i64;
+    let shows = data::heavy_tv(10, seasons, 40);
     let size = serde_json::to_vec(&shows).unwrap().len();
     assert!(
         size > 7 * 1024 * 1024 && size < 8 * 1024 * 1024,
@@ -348,7 +349,7 @@ async fn discover_tv_popular_near_8_mib_is_bounded() {
         serde_json::to_vec(&env).unwrap().len(),
         started.elapsed()
     );
-    assert_eq!(items(&env).len(), 20);
+    assert_eq!(items(&env).len(), 10);
     assert_eq!(env["truncated"], false);
     assert!(serde_json::to_vec(&env).unwrap().len() <= 64 * 1024);
     assert!(!env.to_string().contains("episodeNumber"));
@@ -357,17 +358,18 @@ async fn discover_tv_popular_near_8_mib_is_bounded() {
 #[tokio::test]
 async fn discover_over_the_read_cap_returns_what_fit() {
     let rig = Rig::start().await;
-    let shows = data::heavy_tv(30, 40, 40);
+    // The 10 shows Ombi serves for one TMDB page, over the cap together.
+    let shows = data::heavy_tv(10, 120, 40);
     assert!(serde_json::to_vec(&shows).unwrap().len() > 8 * 1024 * 1024);
     rig.fake.with_data(|d| d.tv = shows);
     let env = rig
         .ok(
             "read_discover",
-            json!({"action": "popular", "media": "tv", "page": {"limit": 30}}),
+            json!({"action": "popular", "media": "tv", "page": {"limit": 10}}),
         )
         .await;
     let n = items(&env).len();
-    assert!(n > 0 && n < 30, "{n}");
+    assert!(n > 0 && n < 10, "{n}");
     assert_eq!(env["truncated"], true);
     assert!(env["warnings"].to_string().contains("8 MiB"));
     assert_eq!(env["data"]["page"]["has_more"], Value::Null);

@@ -25,7 +25,7 @@ pub static TOOL: Tool = Tool {
         title: "Media details",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it.",
+        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it. A show is `available` only when fully on the media server (its seasons say which episodes are). Ombi caches details for 12 hours by id, so availability and request state here can be that old: for a title with a request, read_requests gives its current state. Album details need Lidarr.",
         families: &[Family::MediaPage],
         params: &[Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type."), TMDB_ID, IMDB_ID, TVDB_ID, MUSICBRAINZ_ID, TARGET, Field::opt("name", Ty::Str { min: 1, max: 200 }, "Title to look up ratings for."), YEAR, LANGUAGE],
         actions: &[

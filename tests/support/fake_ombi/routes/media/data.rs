@@ -138,7 +138,9 @@ pub fn tv_full(tmdb: i64) -> Option<Value> {
     if tmdb != 1396 {
         return None;
     }
-    let mut b = base(1396, 0, true, 10, false);
+    // On the media server in part: `MediaServerAvailabilityRule` sets
+    // `available` for any episode, `partlyAvailable` beside it.
+    let mut b = base(1396, 0, true, 10, true);
     b["imdbId"] = json!("tt0903747");
     b["theTvDbId"] = json!("81189");
     b["theMovieDbId"] = json!("1396");
