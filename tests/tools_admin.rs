@@ -87,7 +87,8 @@ async fn users_list_is_windowed_locally_without_pii() {
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
         r["data"]["items"],
-        json!([{"id": support::fake_ombi::state::user_id("bob"), "user_name": "bob", "streaming_country": "US"}])
+        json!([{"id": support::fake_ombi::state::user_id("bob"), "user_name": "bob", "streaming_country": "US",
+                "roles": ["RequestTv", "RequestMovie"], "user_type": "local"}])
     );
     assert_eq!(
         r["data"]["page"],
@@ -644,7 +645,7 @@ async fn logs_list_and_read_with_redaction() {
     let r = h.call("read_logs", json!({"action": "list"})).await;
     assert_eq!(
         r["data"]["files"][0],
-        json!({"file_id": "log20260502.txt", "name": "log20260502.txt"})
+        json!({"file_id": "log20260502.txt", "name": "log20260502.txt", "modified": "2026-05-02"})
     );
     let r = h
         .call(
