@@ -98,7 +98,8 @@ async fn users_list_is_windowed_locally_without_pii() {
     let all = h.call("read_users", json!({"action": "list"})).await;
     assert_eq!(
         all["data"]["items"][2],
-        json!({"id": support::fake_ombi::state::user_id("carol"), "user_name": "carol", "alias": "Caz", "language": "fr", "streaming_country": "FR"})
+        json!({"id": support::fake_ombi::state::user_id("carol"), "user_name": "carol", "alias": "Caz", "language": "fr", "streaming_country": "FR",
+               "roles": ["RequestMovie"], "user_type": "local"})
     );
     assert_no_leak(&all);
     assert_eq!(h.fake.hits("GET", "/api/v1/Identity/Users"), 2);
