@@ -74,6 +74,7 @@ impl Session {
 /// One task's replay: its calls, in order, each with what it answered.
 struct Task {
     name: &'static str,
+    /// (tool and action, and the error code when it failed; ok; bytes)
     calls: Vec<(String, bool, usize)>,
     answered: bool,
 }
@@ -88,9 +89,13 @@ impl Task {
     }
 
     fn call(&mut self, s: &mut Session, tool: &str, args: Value) -> Value {
-        let label = format!("{tool} {}", args["action"].as_str().unwrap_or(""));
+        let mut label = format!("{tool} {}", args["action"].as_str().unwrap_or(""));
         let (env, bytes) = s.call(tool, args);
-        self.calls.push((label, env["ok"] == true, bytes));
+        if env["ok"] != true {
+            label = format!("{label} → {}", env["error"]["code"].as_str().unwrap_or("?"));
+            eprintln!("{label}: {}", env["error"]["message"]);
+        }
+        self.calls.push((label.trim().to_string(), env["ok"] == true, bytes));
         env
     }
 }
@@ -147,14 +152,14 @@ fn replay(s: &mut Session) -> Vec<Task> {
         "read_requests",
         json!({"action": "list", "media": "movie", "status": "pending"}),
     );
-    if let Some(target) = items(&pending)
+    if let Some(id) = items(&pending)
         .first()
-        .and_then(|r| r["target"].as_object().cloned())
+        .and_then(|r| r["target"]["id"].as_i64())
     {
         let env = t.call(
             s,
             "write_request_moderate",
-            json!({"action": "approve", "target": target}),
+            json!({"action": "approve", "media": "movie", "request_id": id}),
         );
         t.answered = env["ok"] == true;
     }
@@ -215,7 +220,7 @@ fn main() {
         let made: Vec<String> = t
             .calls
             .iter()
-            .map(|(l, ok, _)| if *ok { l.clone() } else { format!("{l} (error)") })
+            .map(|(l, _, _)| l.clone())
             .collect();
         println!(
             "| {} | {} | {} | {} | {} |",
