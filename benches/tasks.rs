@@ -95,7 +95,8 @@ impl Task {
             label = format!("{label} → {}", env["error"]["code"].as_str().unwrap_or("?"));
             eprintln!("{label}: {}", env["error"]["message"]);
         }
-        self.calls.push((label.trim().to_string(), env["ok"] == true, bytes));
+        self.calls
+            .push((label.trim().to_string(), env["ok"] == true, bytes));
         env
     }
 }
@@ -110,11 +111,23 @@ fn replay(s: &mut Session) -> Vec<Task> {
     // 1. "Find Parasite and request it": the movie search carries the
     //    request state, so the create follows at once.
     let mut t = Task::new("find a movie and request it");
-    let found = t.call(s, "read_search", json!({"action": "movie", "query": "parasite"}));
+    let found = t.call(
+        s,
+        "read_search",
+        json!({"action": "movie", "query": "parasite"}),
+    );
     let hit = items(&found).into_iter().next();
     if let Some(m) = hit.filter(|m| m["requested"] != true) {
-        let tmdb: i64 = m["identifiers"][0]["value"].as_str().unwrap().parse().unwrap();
-        let env = t.call(s, "write_request_create", json!({"action": "movie", "tmdb_id": tmdb}));
+        let tmdb: i64 = m["identifiers"][0]["value"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let env = t.call(
+            s,
+            "write_request_create",
+            json!({"action": "movie", "tmdb_id": tmdb}),
+        );
         t.answered = env["ok"] == true;
     }
     tasks.push(t);
@@ -127,13 +140,21 @@ fn replay(s: &mut Session) -> Vec<Task> {
 
     // 3. "What TV is popular?"
     let mut t = Task::new("popular TV");
-    let env = t.call(s, "read_discover", json!({"action": "popular", "media": "tv"}));
+    let env = t.call(
+        s,
+        "read_discover",
+        json!({"action": "popular", "media": "tv"}),
+    );
     t.answered = env["ok"] == true;
     tasks.push(t);
 
     // 4. "The Matrix has the wrong poster": find it, a category, report.
     let mut t = Task::new("report a wrong poster");
-    t.call(s, "read_search", json!({"action": "movie", "query": "matrix"}));
+    t.call(
+        s,
+        "read_search",
+        json!({"action": "movie", "query": "matrix"}),
+    );
     let cats = t.call(s, "read_reference", json!({"action": "issue_categories"}));
     let category = cats["data"]["items"][0]["id"].as_i64().unwrap_or(1);
     let env = t.call(
@@ -168,9 +189,7 @@ fn replay(s: &mut Session) -> Vec<Task> {
     // 6. "Which users have hit their quota?": the user list carries quotas.
     let mut t = Task::new("who hit their quota?");
     let env = t.call(s, "read_users", json!({"action": "list"}));
-    t.answered = items(&env)
-        .iter()
-        .any(|u| u.get("roles").is_some());
+    t.answered = items(&env).iter().any(|u| u.get("roles").is_some());
     tasks.push(t);
 
     // 7. "Why did Radarr fail?": the retry queue names the request and its
@@ -217,11 +236,7 @@ fn main() {
         let b: usize = t.calls.iter().map(|c| c.2).sum();
         calls += t.calls.len();
         bytes += b;
-        let made: Vec<String> = t
-            .calls
-            .iter()
-            .map(|(l, _, _)| l.clone())
-            .collect();
+        let made: Vec<String> = t.calls.iter().map(|(l, _, _)| l.clone()).collect();
         println!(
             "| {} | {} | {} | {} | {} |",
             t.name,

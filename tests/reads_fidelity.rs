@@ -64,7 +64,10 @@ async fn album_details_answer_for_release_group_ids() {
     assert_eq!(album["title"], "Hybrid Theory");
     assert_eq!(musicbrainz(album), Some(data::HYBRID_THEORY));
     assert_eq!(album["requested"], true);
-    assert_eq!(album["request_targets"], json!([{"kind": "album", "id": 7}]));
+    assert_eq!(
+        album["request_targets"],
+        json!([{"kind": "album", "id": 7}])
+    );
     assert_eq!(
         h.gets("/api/v1/Search/music/album/lidarr:")[0].path,
         format!("/api/v1/Search/music/album/lidarr:{}", data::HYBRID_THEORY)
@@ -82,7 +85,12 @@ async fn album_details_say_why_without_lidarr_or_for_an_unknown_id() {
         )
         .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
-    assert!(env["error"]["message"].as_str().unwrap().contains("release-group"));
+    assert!(
+        env["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("release-group")
+    );
     h.fake.with_data(|d| d.requests.lidarr_enabled = false);
     let env = h
         .err(
@@ -129,7 +137,10 @@ async fn movie_search_at_ombis_ten_result_cap_does_not_claim_the_end() {
     let h = Rig::start().await;
     plant_movies(&h, 12);
     let env = h
-        .ok("read_search", json!({"action": "movie", "query": "alien saga"}))
+        .ok(
+            "read_search",
+            json!({"action": "movie", "query": "alien saga"}),
+        )
         .await;
     assert_eq!(items(&env).len(), 10);
     assert_eq!(page(&env)["has_more"], Value::Null);
@@ -148,14 +159,20 @@ async fn multi_search_at_tmdbs_first_page_does_not_claim_the_end() {
     let h = Rig::start().await;
     plant_movies(&h, 25);
     let env = h
-        .ok("read_search", json!({"action": "multi", "query": "alien saga"}))
+        .ok(
+            "read_search",
+            json!({"action": "multi", "query": "alien saga"}),
+        )
         .await;
     assert_eq!(items(&env).len(), 20);
     assert_eq!(page(&env)["has_more"], Value::Null);
     assert!(warnings(&env).contains("TMDB's first page"), "{env:#}");
     // `tv` filters TMDB's page here: its fullness is still seen.
     let env = h
-        .ok("read_search", json!({"action": "tv", "query": "alien saga"}))
+        .ok(
+            "read_search",
+            json!({"action": "tv", "query": "alien saga"}),
+        )
         .await;
     assert!(items(&env).is_empty());
     assert_eq!(page(&env)["has_more"], Value::Null);
@@ -481,7 +498,10 @@ async fn issue_create_files_where_ombis_ui_files() {
     )
     .await;
     let body: Value = serde_json::from_str(&h.last("POST", "/api/v1/Issues").body).unwrap();
-    assert_eq!((body["requestId"].clone(), body["providerId"].clone()), (json!(10), json!("1396")));
+    assert_eq!(
+        (body["requestId"].clone(), body["providerId"].clone()),
+        (json!(10), json!("1396"))
+    );
 }
 
 // ------------------------------------------------------------ TV availability
@@ -498,4 +518,27 @@ async fn tv_details_are_available_only_when_fully_available() {
         )
         .await;
     assert_eq!(items(&env)[0]["available"], false, "{env:#}");
+}
+
+// ------------------------------------------------------------ warnings that matter
+
+/// A first discovery page carries no warning about paging mechanics: only
+/// a later page, where titles can have shifted, says so.
+#[tokio::test]
+async fn a_first_discover_page_has_no_paging_warning() {
+    let h = Rig::start().await;
+    let env = h
+        .ok(
+            "read_discover",
+            json!({"action": "popular", "media": "movie"}),
+        )
+        .await;
+    assert_eq!(env["warnings"], json!([]), "{env:#}");
+    let env = h
+        .ok(
+            "read_discover",
+            json!({"action": "popular", "media": "movie", "page": {"offset": 2, "limit": 2}}),
+        )
+        .await;
+    assert!(warnings(&env).contains("shifted"), "{env:#}");
 }

@@ -113,38 +113,18 @@ pub fn quota(media: &str, q: &Quota, prefixed: bool, scope: Scope) -> Vec<Value>
     let Some(has_limit) = q.has_limit else {
         return out;
     };
-    out.push(metric(
-        &name("has_limit"),
-        has_limit.into(),
-        scope,
-        None,
-    ));
+    out.push(metric(&name("has_limit"), has_limit.into(), scope, None));
     if !has_limit {
         return out;
     }
     if let Some(l) = q.limit {
-        out.push(metric(
-            &name("limit"),
-            l.into(),
-            scope,
-            Some(unit),
-        ));
+        out.push(metric(&name("limit"), l.into(), scope, Some(unit)));
     }
     if let Some(r) = q.remaining {
-        out.push(metric(
-            &name("remaining"),
-            r.into(),
-            scope,
-            Some(unit),
-        ));
+        out.push(metric(&name("remaining"), r.into(), scope, Some(unit)));
     }
     if let Some(d) = date(q.next_request.clone()) {
-        out.push(metric(
-            &name("next_request"),
-            d.into(),
-            scope,
-            None,
-        ));
+        out.push(metric(&name("next_request"), d.into(), scope, None));
     }
     out
 }

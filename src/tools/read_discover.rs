@@ -30,8 +30,7 @@ const TITLE_LOOKUPS: usize = 20;
 /// Concurrent title lookups.
 const LOOKUP_CONCURRENCY: usize = 4;
 
-const SNAPSHOT_NOTE: &str =
-    "Ombi pages this list itself without a snapshot: titles may shift between pages";
+const SNAPSHOT_NOTE: &str = "Ombi pages this list itself without a snapshot: titles may have shifted since the earlier pages, so one can repeat or be missed";
 
 pub static TOOL: Tool = Tool {
     def: ToolDef {
@@ -294,7 +293,10 @@ fn upstream_reply(
     mut warnings: Vec<String>,
 ) -> Reply {
     super::ctx::note_read_limit(cut, &mut warnings);
-    warnings.push(SNAPSHOT_NOTE.into());
+    // Only a later page can repeat or miss titles that moved meanwhile.
+    if page.offset > 0 {
+        warnings.push(SNAPSHOT_NOTE.into());
+    }
     let mut w = paging::upstream(items, page, "media");
     if cut {
         // The list was cut while reading: whether more exist is unknown.

@@ -205,7 +205,10 @@ fn issues_window(rows: Vec<Issue>, page: Page, cut: bool, mut warnings: Vec<Stri
 /// id (`movie-details.component.ts`), and shows the IMDb-filed ones on the
 /// title's page (docs/ombi-notes.md, "Where Ombi files issues"). A lookup
 /// that fails leaves that id unknown.
-pub(super) async fn movie_provider_ids(ctx: &CallCtx, given: &str) -> (Option<i64>, Option<String>) {
+pub(super) async fn movie_provider_ids(
+    ctx: &CallCtx,
+    given: &str,
+) -> (Option<i64>, Option<String>) {
     let route = if given.starts_with("tt") {
         Route::get("api/v2/Search/movie/imdb").seg(given)
     } else if let Ok(tmdb) = given.parse::<i64>() {
@@ -386,7 +389,11 @@ async fn by_provider(
         for issue in got.value {
             // The spelling not given may be another title's: movies only.
             let movie_issue = issue.request_type.and_then(request_type_label) == Some("movie");
-            let keep = if id == provider { of_kind(&issue) } else { movie_issue };
+            let keep = if id == provider {
+                of_kind(&issue)
+            } else {
+                movie_issue
+            };
             if keep && !rows.iter().any(|r| r.id.is_some() && r.id == issue.id) {
                 rows.push(issue);
             }

@@ -32,7 +32,12 @@ pub static TOOL: Tool = Tool {
             Field::opt("to", Ty::Date, "Last day, `YYYY-MM-DD`."),
         ],
         actions: &[
-            action("counts", "instance-wide movie and TV request counts (no albums)", &[], &[]),
+            action(
+                "counts",
+                "instance-wide movie and TV request counts (no albums)",
+                &[],
+                &[],
+            ),
             action("totals", "request totals you can see", &[], &[]),
             action(
                 "quota",
@@ -156,7 +161,12 @@ async fn quota(ctx: &CallCtx, given: Option<MediaKind>) -> Outcome {
             .get_json::<Quota>(ctx.acting(), Route::get(path))
             .await
         {
-            Ok(Some(q)) => values.extend(metrics::quota(m.label(), &q, given.is_none(), metrics::Scope::Principal)),
+            Ok(Some(q)) => values.extend(metrics::quota(
+                m.label(),
+                &q,
+                given.is_none(),
+                metrics::Scope::Principal,
+            )),
             // 204: Ombi could not resolve the calling user.
             Ok(None) => unresolved += 1,
             Err(e) => {

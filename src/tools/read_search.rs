@@ -142,7 +142,10 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
         let Found { items, cut, capped } = found?;
         note_read_limit(cut, &mut warnings);
         if let Some(cap) = capped {
-            warnings.push(paging::capped_warning(cap, "narrow the query (a fuller title, the year) to reach titles past it"));
+            warnings.push(paging::capped_warning(
+                cap,
+                "narrow the query (a fuller title, the year) to reach titles past it",
+            ));
         }
         let w = paging::local(items, page, !cut && capped.is_none(), "media");
         Ok(reply(media::media_page(w), warnings, cut))

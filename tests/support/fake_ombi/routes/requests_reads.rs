@@ -11,10 +11,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use super::super::super::state::Data;
 use super::super::super::{error_500, faults, json, no_content};
 use super::super::Ctx;
 use super::NRE;
-use super::super::super::state::Data;
 
 fn spa() -> Response {
     (
@@ -84,10 +84,12 @@ fn movie_subscriptions(data: &Data, user: &str, mut rows: Vec<Value>) -> Vec<Val
         r["showSubscribe"] =
             json!(open("available") && open("available4K") && open("denied") && open("denied4K"));
         let id = r["id"].as_i64().unwrap_or(0);
-        r["subscribed"] = json!(data.writes.subscriptions.iter().any(|s| s.user
-            == user
-            && s.request_id == id
-            && s.request_type == 1));
+        r["subscribed"] = json!(
+            data.writes
+                .subscriptions
+                .iter()
+                .any(|s| s.user == user && s.request_id == id && s.request_type == 1)
+        );
     }
     rows
 }
