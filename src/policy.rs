@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::catalogue::{Bundle, BundleSet, UnknownBundle};
+use crate::definition::{Bundle, BundleSet, UnknownBundle};
 
 /// The identity of one accepted connection, decided before any MCP byte is
 /// read. It travels with the MCP session into every tool call.

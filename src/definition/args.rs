@@ -3,7 +3,6 @@
 use serde_json::{Map, Value};
 
 use crate::contract::ToolError;
-pub use crate::projection::paging::Page;
 
 /// Arguments that passed validation against the tool's catalogue entry, with
 /// documented defaults filled in (`action`, `is_4k`, `status`, `page`, ...).
@@ -62,6 +61,23 @@ impl Args {
                 "the tool's definition and its actions disagree: {e}"
             ))
         })
+    }
+}
+
+/// The `page` argument: `{offset ≥ 0 (default 0), limit 1–100 (default 20)}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(default)]
+pub struct Page {
+    pub offset: u64,
+    pub limit: u64,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Page {
+            offset: 0,
+            limit: 20,
+        }
     }
 }
 

@@ -668,11 +668,4 @@ mod tests {
         assert_mirrors(ISSUE_STATUS, IssueStatus::label);
         assert_mirrors(REQUEST_STATUS, RequestStatus::label);
     }
-
-    /// `read_issues` sends a status as the code the projection maps it to.
-    #[test]
-    fn issue_statuses_have_ombi_codes() {
-        let coded = crate::projection::issues::ISSUE_STATUSES.map(|(label, _)| label);
-        assert_eq!(coded, ISSUE_STATUS);
-    }
 }

@@ -6,7 +6,7 @@ use super::metrics::metrics;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::upstream::sanitize::sanitize;
+use crate::text::message::sanitize;
 
 /// One `$defs/metric` about the instance.
 pub fn metric(name: &str, value: Value) -> Value {

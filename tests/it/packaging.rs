@@ -10,7 +10,6 @@
 //!
 //! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
 //! package's own build does not run it (nixos/package.nix).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
@@ -729,7 +728,7 @@ fn package_fileset(package_nix: &str) -> Vec<String> {
                 .unwrap_or_else(|| {
                     panic!(
                         "nixos/package.nix: fileset element {element:?} is not (root + \"/PATH\"); \
-                         teach package_fileset in tests/packaging.rs to read it"
+                         teach package_fileset in tests/it/packaging.rs to read it"
                     )
                 })
                 .to_string()
@@ -822,7 +821,7 @@ fn package_build_runs_the_hermetic_tests() {
             lib = lib // {{ inherit fileset; }};
             rustPlatform.buildRustPackage = args: args;
           }};
-        in {{ inherit (package) src cargoTestFlags env; inherit (package.meta) mainProgram; }}"#
+        in {{ inherit (package) src cargoTestFlags checkFlags env; inherit (package.meta) mainProgram; }}"#
     );
     let out = run(Command::new(&nix)
         .current_dir(root())
@@ -836,20 +835,33 @@ fn package_build_runs_the_hermetic_tests() {
         serde_json::json!(package_fileset(&package_nix)),
         "the fileset as Nix sees it"
     );
-    let mut files = Vec::new();
-    files_with_ext(&root().join("tests"), "rs", &mut files);
-    let mut want = vec!["--lib".to_string(), "--bins".to_string()];
-    let mut targets: Vec<String> = files
-        .iter()
-        .filter(|f| f.parent() == Some(&root().join("tests")))
-        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
-        .filter(|name| name != "packaging")
+    // Cargo's integration-test targets: `tests/NAME.rs` and `tests/NAME/main.rs`.
+    let mut targets: Vec<String> = std::fs::read_dir(root().join("tests"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter_map(|p| {
+            let target = if p.join("main.rs").is_file() {
+                p.file_name()
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                p.file_stem()
+            } else {
+                None
+            };
+            target.map(|t| t.to_string_lossy().into_owned())
+        })
         .collect();
     targets.sort();
+    let mut want = vec!["--lib".to_string(), "--bins".to_string()];
     for t in targets {
         want.extend(["--test".to_string(), t]);
     }
     assert_eq!(v["cargoTestFlags"], serde_json::json!(want));
+    // This module reads what the package's source leaves out.
+    let this_module = module_path!().split_once("::").unwrap().1;
+    assert_eq!(
+        v["checkFlags"],
+        serde_json::json!(["--skip", format!("{this_module}::")])
+    );
     assert_eq!(v["env"]["OMBI_MCP_HERMETIC_TESTS"], "1");
     assert_eq!(v["mainProgram"], "ombi-mcp", "`nix run` starts the shim");
 }

@@ -2,20 +2,15 @@
 //! drives the real shim: tools/list and a call whose structuredContent the
 //! TypeScript client checks against the advertised outputSchema. `.ci/run`
 //! installs it (with Node 22) into `.inspector/`.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/mod.rs"]
-mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use harness::{Daemon, DaemonOpts, SHIM};
-use ombi_mcp::catalogue::{Bundle, BundleSet};
+use ombi_mcp::definition::{Bundle, BundleSet};
 use serde_json::Value;
-use support::fake_ombi::{API_KEY, FakeOmbi, Options};
+
+use crate::harness::{Daemon, DaemonOpts, SHIM};
+use crate::support::fake_ombi::{API_KEY, FakeOmbi, Options};
 
 fn inspector() -> Option<(PathBuf, PathBuf)> {
     let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".inspector/node_modules/.bin");

@@ -3,18 +3,15 @@
 //! set-ups: jwt over HTTP, and api_key over HTTPS with a test CA (nixos/tests/make-test-ca.sh)
 //! and a group peer with `ombi_user`. The VM itself needs full Nix and KVM (docs/install-nixos.md);
 //! this keeps its scripts honest on every CI pass. Needs python3 and openssl.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use harness::*;
 use serde_json::Value;
+
+use crate::harness::*;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

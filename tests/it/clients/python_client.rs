@@ -1,15 +1,11 @@
 //! The official MCP Python SDK (PyPI `mcp` 2.x, installed by `.ci/run` into
 //! `.venv`) drives the real shim and daemon. The SDK probes `server/discover`
 //! first and validates `structuredContent` against each tool's `outputSchema`.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use harness::*;
+use crate::harness::*;
 
 fn python() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("OMBI_MCP_PYTHON") {

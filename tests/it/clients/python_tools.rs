@@ -3,18 +3,14 @@
 //! fake Ombi. The SDK validates each `structuredContent` against the tool's
 //! `outputSchema` and raises on any mismatch, so one bad projection fails here.
 
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::path::PathBuf;
 use std::process::Command;
 
-use harness::*;
 use serde_json::{Value, json};
-use support::fake_ombi::state::user_id;
-use support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, FakeOmbi, Options};
+
+use crate::harness::*;
+use crate::support::fake_ombi::state::user_id;
+use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, FakeOmbi, Options};
 
 const LINKIN_PARK: &str = "f59c5520-5f46-4d2c-b2c4-822eabf53419";
 const HYBRID_THEORY: &str = "2a0981fb-9593-3019-864b-ce934d97a16e";

@@ -3,12 +3,6 @@
 //! `ssh_config`, a real rmcp client on its stdio, and a tool call through to the fake Ombi. The
 //! daemon's peer policy applies to the SSH login user. Needs root (sshd, a login user) and
 //! OpenSSH (Debian packages `openssh-server`, `openssh-client`).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/mod.rs"]
-mod support;
 
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
@@ -16,11 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use harness::*;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
-use support::fake_ombi::{API_KEY, FakeOmbi, Options, PLAIN_USER};
+
+use crate::harness::*;
+use crate::support::fake_ombi::{API_KEY, FakeOmbi, Options, PLAIN_USER};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const SSHD: &str = "/usr/sbin/sshd";

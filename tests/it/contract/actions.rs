@@ -6,20 +6,14 @@
 //! its actions disagree"; a panic or an undeclared family would be one too).
 //! Everything is derived from `tools::TOOLS` and the advertised input schemas.
 
-#[path = "support/contract_gen.rs"]
-mod contract_gen;
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::collections::BTreeSet;
 
-use contract_gen::argument_instances;
-use ombi_mcp::catalogue::{ActionDef, ToolDef};
+use ombi_mcp::definition::{ActionDef, ToolDef};
 use ombi_mcp::tools;
-use rig::Rig;
 use serde_json::{Map, Value};
+
+use crate::support::contract_gen::argument_instances;
+use crate::support::rig::Rig;
 
 /// One argument of an action and the values to try for it.
 type Choices = Vec<(&'static str, Vec<Value>)>;

@@ -1,12 +1,11 @@
 //! Argument validation: the bad-arguments table and valid calls with defaults.
 
-#[path = "support/bad_args.rs"]
-mod bad_args;
-
 use std::collections::BTreeSet;
 
-use ombi_mcp::catalogue::{ToolDef, mcp};
+use ombi_mcp::definition::{ToolDef, mcp};
 use ombi_mcp::tools;
+
+use crate::support::bad_args;
 
 fn find(name: &str) -> Option<&'static ToolDef> {
     tools::definitions().find(|d| d.name == name)

@@ -1,7 +1,6 @@
 //! The budget engine through the envelope: never more than 64 KiB, records and
 //! log lines capped, text shortened before records are dropped, and every cut
 //! reported with `truncated: true` and a warning; paging stays honest.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 use ombi_mcp::contract::budget::{self, MAX_BYTES};
 use ombi_mcp::contract::schema::output_schema;

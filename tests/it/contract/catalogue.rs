@@ -1,11 +1,10 @@
 //! The catalogue as `tools/list` shows it, derived from `tools::TOOLS`:
 //! visible sets, annotations, input schema rules, one
 //! snapshot per tool, and the list's byte size per bundle combination.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 use std::path::PathBuf;
 
-use ombi_mcp::catalogue::{Bundle, BundleSet, ToolDef, mcp};
+use ombi_mcp::definition::{Bundle, BundleSet, ToolDef, mcp};
 use ombi_mcp::tools;
 use serde_json::Value;
 
@@ -271,7 +270,7 @@ fn short(v: &Value) -> String {
 
 /// Every combination of bundles, read-write and read-only: the tools a
 /// session sees and the minified `tools/list` size, computed from the tool
-/// list (`cargo test --test contract_catalogue -- --nocapture tools_list_sizes`).
+/// list (`cargo test --test it -- --nocapture contract::catalogue::tools_list_sizes`).
 #[test]
 fn tools_list_sizes() {
     let subsets = 1u8 << Bundle::ALL.len();

@@ -2,17 +2,14 @@
 //! JSON Schema 2020-12, and generated envelopes of every tool × family
 //! validating against the owning tool's schema (and only there). Tools and
 //! their families come from the tool definitions.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "support/contract_gen.rs"]
-mod contract_gen;
 
 use std::collections::BTreeSet;
 
-use contract_gen::Gen;
-use ombi_mcp::catalogue::ToolDef;
 use ombi_mcp::contract::{ErrorCode, Failure, Family, Reply, ToolError, render};
+use ombi_mcp::definition::ToolDef;
 use serde_json::{Map, Value, json};
+
+use crate::support::contract_gen::Gen;
 
 /// The families a tool declares, as `$defs` names.
 fn families_of(def: &ToolDef) -> Vec<&'static str> {
@@ -20,7 +17,8 @@ fn families_of(def: &ToolDef) -> Vec<&'static str> {
 }
 
 fn library() -> Map<String, Value> {
-    let root: Value = serde_json::from_str(include_str!("../src/contract/defs.json")).unwrap();
+    let root: Value =
+        serde_json::from_str(include_str!("../../../src/contract/defs.json")).unwrap();
     root["$defs"].as_object().unwrap().clone()
 }
 

@@ -1,15 +1,11 @@
 //! The daemon, the socket and the shim, run as a user runs them.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixDatagram, UnixListener};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use harness::*;
+use crate::harness::*;
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()

@@ -1,19 +1,15 @@
 //! Tools over the real socket: the real daemon and shim, an rmcp client, and
 //! the fake Ombi (real shapes) in this test process.
 
-#[path = "support/bad_args.rs"]
-mod bad_args;
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::time::Duration;
 
-use harness::*;
 use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
-use support::fake_ombi::{API_KEY, FakeOmbi, Options};
+
+use crate::harness::*;
+use crate::support;
+use crate::support::bad_args;
+use crate::support::fake_ombi::{API_KEY, FakeOmbi, Options};
 
 fn env_for(fake: &FakeOmbi, bundles: &str) -> Vec<(String, String)> {
     vec![
@@ -115,7 +111,7 @@ async fn bundles_and_read_only_filter_list_and_call() {
         let def = &ombi_mcp::tools::find(&t.name)
             .expect("listed tools are served tools")
             .def;
-        assert_eq!(def.bundle, ombi_mcp::catalogue::Bundle::Core, "{}", t.name);
+        assert_eq!(def.bundle, ombi_mcp::definition::Bundle::Core, "{}", t.name);
         assert!(t.output_schema.is_some(), "{} has an outputSchema", t.name);
     }
     // Tools of other bundles or write tools are unknown to this session.

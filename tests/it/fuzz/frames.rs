@@ -3,7 +3,6 @@
 //! never panics and its error replies are well-formed JSON-RPC, and the
 //! whole transport hands rmcp exactly the valid messages, in order, while
 //! answering every bad frame. `OMBI_MCP_SOAK=1` runs ten times as many cases.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 use ombi_mcp::transport::frame::{
     ErrorReply, Frame, FramedTransport, INVALID_PARAMS, INVALID_REQUEST, LineSplitter, PARSE_ERROR,

@@ -4,17 +4,14 @@
 //! what comes out keeps the contract's invariants (ids ≥ 1, identifier
 //! values non-empty). `OMBI_MCP_SOAK=1` runs ten times as many cases.
 
-#[path = "support/projections.rs"]
-mod projections;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Value};
-use support::fake_ombi::Data;
+
+use crate::support::fake_ombi::Data;
+use crate::support::projections;
 
 fn cases() -> u32 {
     if std::env::var("OMBI_MCP_SOAK").is_ok_and(|v| v == "1") {

@@ -4,9 +4,6 @@
 //! tables' own names and values (so deep rules are reached), mixed with
 //! arbitrary JSON. `OMBI_MCP_SOAK=1` runs ten times as many cases.
 
-#[path = "support/bad_args.rs"]
-mod bad_args;
-
 use std::collections::BTreeMap;
 
 use ombi_mcp::contract::ErrorCode;
@@ -14,6 +11,8 @@ use ombi_mcp::tools::TOOLS;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Value};
+
+use crate::support::bad_args;
 
 fn cases() -> u32 {
     if std::env::var("OMBI_MCP_SOAK").is_ok_and(|v| v == "1") {

@@ -2,12 +2,6 @@
 //! peers, a thousand connects and disconnects (some mid-request), and the
 //! daemon killed mid-call under socket activation.
 //! `OMBI_MCP_SOAK=1` runs ten times as many cycles.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/mod.rs"]
-mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
@@ -18,8 +12,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use harness::*;
-use support::fake_ombi::{API_KEY, FakeOmbi, Fault, Options};
+use crate::harness::*;
+use crate::support::fake_ombi::{API_KEY, FakeOmbi, Fault, Options};
 
 const HALF_INITIALIZE: &str =
     r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11"#;

@@ -2,19 +2,15 @@
 //! the JSON-RPC 2.0 error it calls for (or, for notifications and responses,
 //! nothing), the session goes on, and the daemon's memory stays flat.
 //! `OMBI_MCP_SOAK=1` sends ten times as many.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "support/bad_args.rs"]
-mod bad_args;
-#[path = "harness/mod.rs"]
-mod harness;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::time::{Duration, Instant};
 
-use harness::*;
 use serde_json::{Value, json};
+
+use crate::harness::*;
+use crate::support::bad_args;
 
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;

@@ -2,20 +2,17 @@
 //! the real daemon and shim: calls fail fast with the right code, the
 //! daemon recovers when Ombi does, and logins never storm (one in flight,
 //! backoff between failures).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/mod.rs"]
-mod support;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use harness::*;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
-use support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, API_KEY, Detached, FakeOmbi, Fault, Options};
+
+use crate::harness::*;
+use crate::support::fake_ombi::{
+    ADMIN_PASSWORD, ADMIN_USER, API_KEY, Detached, FakeOmbi, Fault, Options,
+};
 
 const ROUTE: &str = "/api/v2/Search/Languages";
 const TOKEN: &str = "/api/v1/Token";

@@ -1,9 +1,6 @@
 //! Invalid and valid `tools/call` arguments, as data, for the catalogue's
-//! validator (`tests/contract_args.rs`) and for over-the-socket tests: every
+//! validator (`tests/it/contract/args.rs`) and for over-the-socket tests: every
 //! invalid call must answer `INVALID_ARGUMENT` with exactly this `field`.
-// Test support: a broken fixture should stop the test (the crate denies unwrap
-// and expect outside tests, and these helpers are not `#[test]` functions).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
 

@@ -2,9 +2,6 @@
 //! a proptest dependency: [`Gen`] for the per-tool outputSchemas (every
 //! family, every optional field, edge values: empty and full arrays, nulls
 //! where allowed), [`argument_instances`] for an inputSchema's arguments.
-// Test support: a broken fixture should stop the test (the crate denies unwrap
-// and expect outside tests, and these helpers are not `#[test]` functions).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Map, Value, json};
 

@@ -1,8 +1,10 @@
-//! Test support shared by the integration tests:
-//! `#[path = "support/mod.rs"] mod support;`
-// Test support: a broken fixture should stop the test (the crate denies unwrap
-// and expect outside tests, and these helpers are not `#[test]` functions).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+//! Test support shared by the integration tests (and, by `#[path]`, the
+//! benches, which use `fake_ombi` and `client` only: hence `dead_code`).
+#![allow(dead_code)]
 
+pub mod bad_args;
 pub mod client;
+pub mod contract_gen;
 pub mod fake_ombi;
+pub mod projections;
+pub mod rig;

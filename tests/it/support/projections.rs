@@ -2,7 +2,7 @@
 //! value as each wire type Ombi's answer could be, projects what reads, and
 //! checks the contract's invariants on the output (request ids ≥ 1,
 //! identifier values trimmed, non-empty and not "0"). Shared by the property
-//! test `tests/fuzz_projection.rs` and the `cargo fuzz` target
+//! test `tests/it/fuzz/projection.rs` and the `cargo fuzz` target
 //! `fuzz/fuzz_targets/project_wire.rs`: add a projection here and both run it.
 #![allow(dead_code)]
 

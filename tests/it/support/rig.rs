@@ -5,19 +5,13 @@
 //! advertised `outputSchema`, `isError == !ok`, the text block equals
 //! `structuredContent`, the result fits the 64 KiB budget, and no planted
 //! secret of the fake's data set appears in it.
-//!
-//! Include with `#[path = "support/rig.rs"] mod rig;` next to
-//! `#[path = "support/mod.rs"] mod support;`.
-// Test support: a broken fixture should stop the test (the crate denies unwrap
-// and expect outside tests, and these helpers are not `#[test]` functions).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
 
-use ombi_mcp::catalogue::BundleSet;
 use ombi_mcp::config::{Config, Env};
+use ombi_mcp::definition::BundleSet;
+use ombi_mcp::policy::Identity;
 use ombi_mcp::tools::{self, CallCtx};
-use ombi_mcp::transport::Identity;
 use ombi_mcp::upstream::Upstream;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;

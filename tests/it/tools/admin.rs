@@ -2,19 +2,14 @@
 //! read_integration, read_settings, read_logs) against the fake Ombi: the
 //! route and body each call sends, the projected result, the planted
 //! secrets that must never come out, and the tool's advertised outputSchema.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
-
-use rig::Rig;
-
-use ombi_mcp::catalogue;
+use ombi_mcp::definition;
 use serde_json::{Value, json};
-use support::fake_ombi::state_admin::{LEAK, LEAK_PORTS, sample_log};
-use support::fake_ombi::{self as fake, Fault, Options};
+
+use crate::support;
+use crate::support::fake_ombi::state_admin::{LEAK, LEAK_PORTS, sample_log};
+use crate::support::fake_ombi::{self as fake, Fault, Options};
+use crate::support::rig::Rig;
 
 /// API key without UserName: the system user `Api` (Admin).
 async fn start() -> Rig {
@@ -504,7 +499,7 @@ async fn media_server_users_are_user_pages() {
 #[tokio::test]
 async fn every_settings_section_is_allowlisted_and_revisioned() {
     let h = start().await;
-    for section in catalogue::params::SETTINGS_SECTIONS {
+    for section in definition::params::SETTINGS_SECTIONS {
         let r = h.call("read_settings", json!({"section": section})).await;
         assert_eq!(r["ok"], true, "{section}: {r}");
         assert_eq!(r["data"]["section"], *section);

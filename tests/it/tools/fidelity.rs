@@ -2,18 +2,15 @@
 //! (docs/ombi-notes.md, one section per behaviour): the fake answers these
 //! routes the way Ombi does, and each test pins what the tool makes of it.
 
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
-
 use ombi_mcp::contract::ErrorCode;
 use ombi_mcp::upstream::Route;
-use rig::{Rig, err_code, items, ok_data, targets};
 use serde_json::{Value, json};
-use support::fake_ombi::state::library_item;
-use support::fake_ombi::state_requests::{tv_child, tv_parent};
-use support::fake_ombi::{API_KEY, Fault, Options};
+
+use crate::support;
+use crate::support::fake_ombi::state::library_item;
+use crate::support::fake_ombi::state_requests::{tv_child, tv_parent};
+use crate::support::fake_ombi::{API_KEY, Fault, Options};
+use crate::support::rig::{Rig, err_code, items, ok_data, targets};
 
 fn warnings(env: &Value) -> String {
     env["warnings"].to_string()

@@ -1,16 +1,12 @@
 //! read_issues, in process against the fake Ombi through the one rig
 //! (routes, projections, outputSchema validity and no leaked secrets: see
 //! support/rig.rs).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
-
-use rig::{Rig, err_code, items, ok_data};
 use serde_json::{Value, json};
-use support::fake_ombi::Fault;
+
+use crate::support;
+use crate::support::fake_ombi::Fault;
+use crate::support::rig::{Rig, err_code, items, ok_data};
 
 fn ids(env: &Value) -> Vec<i64> {
     items(env)

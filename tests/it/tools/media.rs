@@ -2,18 +2,12 @@
 //! the fake Ombi (real shapes) ← Upstream ← handler → envelope. Each test
 //! checks the route and body Ombi received, the projection, and that
 //! `structuredContent` validates against the tool's advertised outputSchema.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
-#[path = "support/mod.rs"]
-mod support;
-
-#[path = "support/rig.rs"]
-mod rig;
-
-use rig::Rig;
 use serde_json::{Value, json};
-use support::fake_ombi::Fault;
-use support::fake_ombi::routes::media::data;
+
+use crate::support::fake_ombi::Fault;
+use crate::support::fake_ombi::routes::media::data;
+use crate::support::rig::Rig;
 
 fn ids(item: &Value) -> Vec<(String, String)> {
     item["identifiers"]

@@ -1,17 +1,11 @@
 //! read_reference, in process against the fake Ombi: routes and query sent,
 //! native-typed `value`s, label selection over mojibake, deterministic order,
 //! local windows, outputSchema validity.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
-#[path = "support/mod.rs"]
-mod support;
-
-#[path = "support/rig.rs"]
-mod rig;
-
-use rig::Rig;
 use serde_json::{Value, json};
-use support::fake_ombi::Fault;
+
+use crate::support::fake_ombi::Fault;
+use crate::support::rig::Rig;
 
 fn items(env: &Value) -> &Vec<Value> {
     env["data"]["items"].as_array().expect("items")

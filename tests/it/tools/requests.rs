@@ -2,16 +2,12 @@
 //! the route and query Ombi received, the projected result, and the
 //! envelope validated against the tool's advertised outputSchema (see
 //! support/read_tools.rs, which also checks that no planted secret leaks).
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
-
-use rig::{Rig, err_code, items, ok_data, targets};
 use serde_json::{Value, json};
-use support::fake_ombi::{Fault, Options, state::movie_request};
+
+use crate::support;
+use crate::support::fake_ombi::{Fault, Options, state::movie_request};
+use crate::support::rig::{Rig, err_code, items, ok_data, targets};
 
 // ------------------------------------------------------------ read_requests list
 

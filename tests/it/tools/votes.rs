@@ -2,14 +2,10 @@
 //! (routes, projections, outputSchema validity and no leaked secrets: see
 //! support/rig.rs).
 
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
-
-use rig::{Rig, items, ok_data};
 use serde_json::json;
-use support::fake_ombi::{Options, state_requests};
+
+use crate::support::fake_ombi::{Options, state_requests};
+use crate::support::rig::{Rig, items, ok_data};
 
 #[tokio::test]
 async fn open_votes_use_already_voted_not_my_vote() {

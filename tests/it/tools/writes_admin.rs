@@ -7,23 +7,18 @@
 //! on HTTP 200; a write whose answer never comes. The last test runs the
 //! real daemon at `RUST_LOG=trace` and proves a new user's password reaches
 //! no output.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
 
 use std::sync::Arc;
 
-use ombi_mcp::catalogue::BundleSet;
-use ombi_mcp::transport::Identity;
-use rig::{Rig, err_code, ok_data};
+use ombi_mcp::definition::BundleSet;
+use ombi_mcp::policy::Identity;
 use serde_json::{Value, json};
-use support::fake_ombi::state::user_id;
-use support::fake_ombi::{self as fake, Fault, LoggedRequest, Options};
+
+use crate::harness;
+use crate::support;
+use crate::support::fake_ombi::state::user_id;
+use crate::support::fake_ombi::{self as fake, Fault, LoggedRequest, Options};
+use crate::support::rig::{Rig, err_code, ok_data};
 
 // ---------------------------------------------------------------- helpers
 
@@ -558,7 +553,10 @@ async fn every_target_posts_its_saved_settings() {
         ("sonarr", section("sonarr"), "completed"),
         ("lidarr", section("lidarr"), "completed"),
     ]);
-    assert_eq!(cases.len(), ombi_mcp::catalogue::params::TEST_TARGETS.len());
+    assert_eq!(
+        cases.len(),
+        ombi_mcp::definition::params::TEST_TARGETS.len()
+    );
     for (target, sent, expected) in cases {
         let env = rig
             .call("write_integration_test", json!({"target": target}))

@@ -4,26 +4,21 @@
 //! mutation, validated against the tool's outputSchema by the rig; then each
 //! case where Ombi's answer does not say what happened. The attribution test
 //! at the end runs the real daemon over its socket.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "harness/mod.rs"]
-mod harness;
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use ombi_mcp::catalogue::BundleSet;
-use ombi_mcp::transport::Identity;
-use rig::{Rig, err_code};
+use ombi_mcp::definition::BundleSet;
+use ombi_mcp::policy::Identity;
 use serde_json::{Value, json};
-use support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_THEORY, METEORA};
-use support::fake_ombi::state::{Vote, user_id};
-use support::fake_ombi::state_writes::{SendFailure, Subscription};
-use support::fake_ombi::{API_KEY, Fault, LoggedRequest, Options};
+
+use crate::harness;
+use crate::support;
+use crate::support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_THEORY, METEORA};
+use crate::support::fake_ombi::state::{Vote, user_id};
+use crate::support::fake_ombi::state_writes::{SendFailure, Subscription};
+use crate::support::fake_ombi::{API_KEY, Fault, LoggedRequest, Options};
+use crate::support::rig::{Rig, err_code};
 
 // ------------------------------------------------------------ helpers
 

@@ -4,19 +4,14 @@
 //! received (method, route, `UserName`, body) and the projected mutation,
 //! validated by the rig against the tool's outputSchema; then the cases
 //! where Ombi's answer does not say what happened.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "support/rig.rs"]
-mod rig;
-#[path = "support/mod.rs"]
-mod support;
 
 use std::time::Duration;
 
-use rig::{Rig, err_code, ok_data};
 use serde_json::{Value, json};
-use support::fake_ombi::state_writes::SendFailure;
-use support::fake_ombi::{ADMIN_USER, API_KEY, Fault, LoggedRequest, Options, PLAIN_USER};
+
+use crate::support::fake_ombi::state_writes::SendFailure;
+use crate::support::fake_ombi::{ADMIN_USER, API_KEY, Fault, LoggedRequest, Options, PLAIN_USER};
+use crate::support::rig::{Rig, err_code, ok_data};
 
 /// A rig acting as the Ombi admin `alice` (api_key mode, `UserName: alice`).
 async fn as_alice() -> Rig {

@@ -1,18 +1,16 @@
 //! The fake Ombi's write routes, driven over HTTP: each test pins one Ombi
 //! v4.59.3 behaviour the write tools rely on (the exact answer and the
 //! state change), as docs/ombi-notes.md "Write routes" describes it.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "support/mod.rs"]
-mod support;
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_THEORY};
-use support::fake_ombi::state::{NEVER, Vote, user_id};
-use support::fake_ombi::state_writes::{SendFailure, Subscription};
-use support::fake_ombi::{API_KEY, Data, FakeOmbi, Fault, Options};
+
+use crate::support;
+use crate::support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_THEORY};
+use crate::support::fake_ombi::state::{NEVER, Vote, user_id};
+use crate::support::fake_ombi::state_writes::{SendFailure, Subscription};
+use crate::support::fake_ombi::{API_KEY, Data, FakeOmbi, Fault, Options};
 
 struct Ombi {
     fake: FakeOmbi,

@@ -1,17 +1,15 @@
 //! Every fault kind → its contract error, sanitized; the retry policy
 //! (reads once on 429/503/drop, writes never); timeouts.
 
-#[path = "support/mod.rs"]
-mod support;
-
 use std::time::Duration;
 
 use ombi_mcp::contract::{ErrorCode, ToolError};
 use ombi_mcp::upstream::{RequestEngineResult, Route, Upstream};
 use serde_json::json;
-use support::client;
-use support::fake_ombi::faults::NASTY_FRAGMENTS;
-use support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, API_KEY, FakeOmbi, Fault, Options};
+
+use crate::support::client;
+use crate::support::fake_ombi::faults::NASTY_FRAGMENTS;
+use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, API_KEY, FakeOmbi, Fault, Options};
 
 const COUNT: &str = "/api/v1/Request/count";
 const APPROVE: &str = "/api/v1/Request/movie/approve";

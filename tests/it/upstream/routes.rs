@@ -1,16 +1,15 @@
 //! Routes, typed helpers and bounded reading against the fake over loopback.
 
-#[path = "support/mod.rs"]
-mod support;
-
 use std::time::{Duration, Instant};
 
 use ombi_mcp::contract::ErrorCode;
 use ombi_mcp::upstream::{RequestEngineResult, Route, VoteEngineResult};
 use serde::Deserialize;
 use serde_json::json;
-use support::client;
-use support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, API_KEY, FakeOmbi, Fault, Options};
+
+use crate::support;
+use crate::support::client;
+use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, API_KEY, FakeOmbi, Fault, Options};
 
 #[derive(Deserialize, Debug, PartialEq)]
 #[serde(rename_all = "camelCase")]

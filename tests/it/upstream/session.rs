@@ -1,9 +1,5 @@
 //! The Ombi session against the fake over loopback: JWT login, proactive
 //! renewal, one renewal on 401, single-flight logins, API-key headers.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
-
-#[path = "support/mod.rs"]
-mod support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,8 +7,11 @@ use std::time::Duration;
 use ombi_mcp::contract::ErrorCode;
 use ombi_mcp::upstream::Route;
 use serde::Deserialize;
-use support::client;
-use support::fake_ombi::{self, ADMIN_PASSWORD, ADMIN_USER, API_KEY, FakeOmbi, Fault, Options};
+
+use crate::support::client;
+use crate::support::fake_ombi::{
+    self, ADMIN_PASSWORD, ADMIN_USER, API_KEY, FakeOmbi, Fault, Options,
+};
 
 #[derive(Deserialize, Debug)]
 #[serde(rename_all = "camelCase")]
