@@ -2,7 +2,8 @@
 //!
 //! Data flows one way: socket ([`transport`]) → MCP session ([`server`]) → tool
 //! ([`tools`], described by [`catalogue`]) → Ombi ([`upstream`]) → projection
-//! ([`projection`]) → result envelope ([`contract`]).
+//! ([`projection`]) → people's text cleaned ([`text`]) → result envelope
+//! ([`contract`]).
 
 // A failed tool call carries its whole error envelope by value (`Failure`);
 // calls are few and far between, so boxing it would buy nothing.
@@ -16,6 +17,7 @@ pub mod logging;
 pub mod projection;
 pub mod secrets;
 pub mod server;
+pub mod text;
 pub mod tools;
 pub mod transport;
 pub mod upstream;

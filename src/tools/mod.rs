@@ -56,6 +56,7 @@ use tracing::{info, warn};
 
 use crate::catalogue::{Args, BundleSet, ToolDef, mcp};
 use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
+use crate::text;
 
 pub use ctx::CallCtx;
 
@@ -159,7 +160,8 @@ impl Tool {
 
 /// One call, the one path every caller takes: validate the arguments, run
 /// the handler (a panic or a cancellation becomes INTERNAL_ERROR: one bad call
-/// never takes the daemon down), check the reply's family, build the bounded
+/// never takes the daemon down), check the reply's family, withhold what
+/// lockdown hides and remove hidden text ([`crate::text`]), build the bounded
 /// envelope, log the call and, for a write, its audit record.
 pub async fn call(
     tool: &'static Tool,
@@ -167,13 +169,15 @@ pub async fn call(
     arguments: Option<&Map<String, Value>>,
 ) -> Envelope {
     let started = Instant::now();
-    let (args, outcome) = match tool.def.validate(arguments) {
+    let (args, mut outcome) = match tool.def.validate(arguments) {
         Ok(args) => {
             let outcome = run(tool, ctx, &args).await;
             (Some(args), outcome)
         }
         Err(e) => (None, Err(Failure::from(e))),
     };
+    text::lockdown::apply(ctx, &mut outcome).await;
+    text::untrusted::scrub_outcome(&mut outcome);
     let envelope = contract::envelope(tool.def.name, outcome, &ctx.correlation_id);
     let elapsed = started.elapsed();
     let elapsed_ms = elapsed.as_millis() as u64;

@@ -1,0 +1,147 @@
+//! Ombi's user directory as lockdown needs it (`crate::text::lockdown`): who
+//! holds the `Admin` or `PowerUser` role, and each user's display name. Read
+//! from `GET /api/v1/Identity/Users` (PowerUser only; it leaves out system
+//! users) under the read cap, as the acting user, and kept per acting user
+//! for [`FRESH`]; a failed read is remembered for [`FAILED`], so a peer
+//! Ombi refuses does not read it on every call. A missing directory means
+//! "roles unknown": lockdown then withholds.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Deserialize;
+use tokio::time::Instant;
+
+use super::{Route, Upstream};
+
+/// How long a read directory is used.
+pub const FRESH: Duration = Duration::from_secs(300);
+/// How long a failed read is remembered.
+pub const FAILED: Duration = Duration::from_secs(30);
+/// Acting users remembered at once (a policy names few).
+const MAX_ENTRIES: usize = 64;
+
+/// The roles that make an author's text shown under lockdown.
+const TRUSTED_ROLES: [&str; 2] = ["Admin", "PowerUser"];
+
+/// Ombi's users as one acting user could read them.
+#[derive(Debug)]
+pub struct Directory {
+    users: Vec<DirectoryUser>,
+    /// False when the read hit the cap: users may be missing.
+    pub complete: bool,
+}
+
+#[derive(Debug)]
+struct DirectoryUser {
+    id: String,
+    /// `UserAlias`: the alias when set, else the user name (what Ombi's
+    /// comments route names authors by).
+    display_name: String,
+    trusted: bool,
+}
+
+impl Directory {
+    /// Whether user `id` holds Admin or PowerUser.
+    pub fn trusted(&self, id: &str) -> bool {
+        self.users.iter().any(|u| u.trusted && u.id == id)
+    }
+
+    /// Whether a user other than `id` shows as `name` (or, the read being
+    /// cut, might).
+    pub fn name_shared(&self, name: &str, id: &str) -> bool {
+        !self.complete
+            || self
+                .users
+                .iter()
+                .any(|u| u.id != id && u.display_name == name)
+    }
+}
+
+/// `UserViewModel`, only what the directory keeps; `claims` lists every
+/// role with `enabled` for the ones the user holds.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireDirectoryUser {
+    id: Option<String>,
+    user_name: Option<String>,
+    alias: Option<String>,
+    #[serde(default)]
+    claims: Option<Vec<WireClaim>>,
+}
+
+#[derive(Deserialize)]
+struct WireClaim {
+    value: Option<String>,
+    #[serde(default)]
+    enabled: bool,
+}
+
+/// The per-acting-user cache.
+#[derive(Debug, Default)]
+pub struct DirectoryCache {
+    entries: Mutex<HashMap<Option<String>, (Instant, Option<Arc<Directory>>)>>,
+}
+
+impl DirectoryCache {
+    fn get(&self, acting: Option<&str>) -> Option<Option<Arc<Directory>>> {
+        let entries = self.entries.lock().ok()?;
+        let (at, dir) = entries.get(&acting.map(str::to_string))?;
+        let ttl = if dir.is_some() { FRESH } else { FAILED };
+        (at.elapsed() < ttl).then(|| dir.clone())
+    }
+
+    fn put(&self, acting: Option<&str>, dir: Option<Arc<Directory>>) {
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.len() >= MAX_ENTRIES {
+                entries.retain(|_, (at, _)| at.elapsed() < FRESH);
+                if entries.len() >= MAX_ENTRIES {
+                    entries.clear();
+                }
+            }
+            entries.insert(acting.map(str::to_string), (Instant::now(), dir));
+        }
+    }
+}
+
+impl Upstream {
+    /// Ombi's user directory as `acting_user` reads it, or `None` when it
+    /// cannot be read (not a power user, Ombi down, an unreadable answer).
+    pub async fn directory(&self, acting_user: Option<&str>) -> Option<Arc<Directory>> {
+        if let Some(known) = self.directory_cache.get(acting_user) {
+            return known;
+        }
+        let read = self
+            .get_array::<WireDirectoryUser>(acting_user, Route::get("api/v1/Identity/Users"))
+            .await;
+        let dir = read.ok().map(|got| {
+            let users = got
+                .value
+                .into_iter()
+                .filter_map(|u| {
+                    let id = u.id.filter(|id| !id.is_empty())?;
+                    let display_name = u
+                        .alias
+                        .filter(|a| !a.is_empty())
+                        .or(u.user_name)
+                        .unwrap_or_default();
+                    let trusted = u.claims.unwrap_or_default().iter().any(|c| {
+                        c.enabled && c.value.as_deref().is_some_and(|v| TRUSTED_ROLES.contains(&v))
+                    });
+                    Some(DirectoryUser {
+                        id,
+                        display_name,
+                        trusted,
+                    })
+                })
+                .collect();
+            Arc::new(Directory {
+                users,
+                complete: !got.cut,
+            })
+        });
+        self.directory_cache.put(acting_user, dir.clone());
+        dir
+    }
+}
