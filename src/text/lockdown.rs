@@ -88,7 +88,9 @@ impl Authors {
                 .as_ref()
                 .and_then(|m| m.id.clone())
                 .filter(|i| !i.is_empty()),
-            me_name: me.as_ref().and_then(|m| m.display_name().map(str::to_string)),
+            me_name: me
+                .as_ref()
+                .and_then(|m| m.display_name().map(str::to_string)),
             directory,
         }
     }
@@ -104,7 +106,8 @@ impl Authors {
         if c.get("admin_comment") == Some(&Value::Bool(true)) {
             return true;
         }
-        let (Some(name), Some(me_name)) = (c.get("author_name").and_then(Value::as_str), &self.me_name)
+        let (Some(name), Some(me_name)) =
+            (c.get("author_name").and_then(Value::as_str), &self.me_name)
         else {
             return false;
         };
@@ -131,7 +134,8 @@ impl Authors {
         if let Some(Value::Array(issues)) = group.get_mut("issues") {
             all_trusted = !issues.is_empty();
             for issue in issues.iter_mut().filter_map(Value::as_object_mut) {
-                let trusted = self.trusted(issue.get("reported_by_user_id").and_then(Value::as_str));
+                let trusted =
+                    self.trusted(issue.get("reported_by_user_id").and_then(Value::as_str));
                 all_trusted &= trusted;
                 hid |= !trusted && withhold(issue, &ISSUE_TEXT);
             }

@@ -127,7 +127,10 @@ impl Upstream {
                         .or(u.user_name)
                         .unwrap_or_default();
                     let trusted = u.claims.unwrap_or_default().iter().any(|c| {
-                        c.enabled && c.value.as_deref().is_some_and(|v| TRUSTED_ROLES.contains(&v))
+                        c.enabled
+                            && c.value
+                                .as_deref()
+                                .is_some_and(|v| TRUSTED_ROLES.contains(&v))
                     });
                     Some(DirectoryUser {
                         id,
