@@ -441,6 +441,25 @@ mod tests {
     }
 
     #[test]
+    fn lockdown_per_peer_and_global() {
+        let text = r#"{"peers":[{"uid":7,"lockdown":true},{"uid":8}]}"#;
+        let p = Policy::parse(text, all(), false, false).unwrap();
+        assert!(p.decide(cred(7), None, &[], None).unwrap().lockdown);
+        assert!(!p.decide(cred(8), None, &[], None).unwrap().lockdown);
+        assert!(!p.decide(cred(0), None, &[], None).unwrap().lockdown);
+        let p = p.with_global_lockdown(true);
+        assert!(p.decide(cred(8), None, &[], None).unwrap().lockdown);
+        assert!(p.decide(cred(0), None, &[], None).unwrap().lockdown);
+        let bad = Policy::parse(
+            r#"{"peers":[{"uid":7,"lockdown":"yes"}]}"#,
+            all(),
+            false,
+            false,
+        );
+        assert!(bad.is_err());
+    }
+
+    #[test]
     fn rejects_bad_files() {
         let bad = [
             (r#"{"peers":[{"uid":1,"user":"x"}]}"#, "exactly one"),

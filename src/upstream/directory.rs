@@ -105,6 +105,34 @@ impl DirectoryCache {
     }
 }
 
+impl Directory {
+    fn from_wire(rows: Vec<WireDirectoryUser>, complete: bool) -> Directory {
+        let users = rows
+            .into_iter()
+            .filter_map(|u| {
+                let id = u.id.filter(|id| !id.is_empty())?;
+                let display_name = u
+                    .alias
+                    .filter(|a| !a.is_empty())
+                    .or(u.user_name)
+                    .unwrap_or_default();
+                let trusted = u.claims.unwrap_or_default().iter().any(|c| {
+                    c.enabled
+                        && c.value
+                            .as_deref()
+                            .is_some_and(|v| TRUSTED_ROLES.contains(&v))
+                });
+                Some(DirectoryUser {
+                    id,
+                    display_name,
+                    trusted,
+                })
+            })
+            .collect();
+        Directory { users, complete }
+    }
+}
+
 impl Upstream {
     /// Ombi's user directory as `acting_user` reads it, or `None` when it
     /// cannot be read (not a power user, Ombi down, an unreadable answer).
@@ -115,36 +143,46 @@ impl Upstream {
         let read = self
             .get_array::<WireDirectoryUser>(acting_user, Route::get("api/v1/Identity/Users"))
             .await;
-        let dir = read.ok().map(|got| {
-            let users = got
-                .value
-                .into_iter()
-                .filter_map(|u| {
-                    let id = u.id.filter(|id| !id.is_empty())?;
-                    let display_name = u
-                        .alias
-                        .filter(|a| !a.is_empty())
-                        .or(u.user_name)
-                        .unwrap_or_default();
-                    let trusted = u.claims.unwrap_or_default().iter().any(|c| {
-                        c.enabled
-                            && c.value
-                                .as_deref()
-                                .is_some_and(|v| TRUSTED_ROLES.contains(&v))
-                    });
-                    Some(DirectoryUser {
-                        id,
-                        display_name,
-                        trusted,
-                    })
-                })
-                .collect();
-            Arc::new(Directory {
-                users,
-                complete: !got.cut,
-            })
-        });
+        let dir = read
+            .ok()
+            .map(|got| Arc::new(Directory::from_wire(got.value, !got.cut)));
         self.directory_cache.put(acting_user, dir.clone());
         dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn claims(enabled: &[&str]) -> serde_json::Value {
+        json!(
+            ["Admin", "PowerUser", "RequestMovie", "Disabled"]
+                .iter()
+                .map(|r| json!({"value": r, "enabled": enabled.contains(r)}))
+                .collect::<Vec<_>>()
+        )
+    }
+
+    #[test]
+    fn admin_and_power_user_holders_are_trusted_by_enabled_claims_only() {
+        let rows: Vec<WireDirectoryUser> = serde_json::from_value(json!([
+            {"id": "a", "userName": "alice", "alias": "Alice A.", "claims": claims(&["Admin"])},
+            {"id": "p", "userName": "pat", "alias": "", "claims": claims(&["PowerUser"])},
+            {"id": "b", "userName": "bob", "alias": null, "claims": claims(&["RequestMovie"])},
+            {"id": "c", "userName": "carol", "claims": null},
+            {"id": "", "userName": "ghost", "claims": claims(&["Admin"])}
+        ]))
+        .unwrap();
+        let d = Directory::from_wire(rows, true);
+        assert!(d.trusted("a") && d.trusted("p"));
+        assert!(!d.trusted("b") && !d.trusted("c") && !d.trusted(""));
+        // Display names are Ombi's `UserAlias`: the alias, else the user name.
+        assert!(d.name_shared("Alice A.", "b") && !d.name_shared("Alice A.", "a"));
+        assert!(d.name_shared("pat", "b") && !d.name_shared("alice", "b"));
+        // A cut read cannot prove a name unique.
+        let cut = Directory::from_wire(Vec::new(), false);
+        assert!(cut.name_shared("anyone", "x"));
     }
 }
