@@ -98,7 +98,8 @@ fn first_look(b: &[u8]) -> Option<usize> {
             || has_zero(x ^ (ONES * 0x7F))
             || has_zero(x ^ (ONES * u64::from(b'<')))
         {
-            if let Some(i) = chunk.iter().position(|&c| LOOK[usize::from(c)]) {
+            let hit = chunk.iter().position(|&c| LOOK[usize::from(c)]);
+            if let Some(i) = hit {
                 return Some(at + i);
             }
         }

@@ -78,10 +78,13 @@ struct WireClaim {
     enabled: bool,
 }
 
+/// A read's time and its directory (`None`: the read failed).
+type Entry = (Instant, Option<Arc<Directory>>);
+
 /// The per-acting-user cache.
 #[derive(Debug, Default)]
 pub struct DirectoryCache {
-    entries: Mutex<HashMap<Option<String>, (Instant, Option<Arc<Directory>>)>>,
+    entries: Mutex<HashMap<Option<String>, Entry>>,
 }
 
 impl DirectoryCache {
