@@ -13,20 +13,18 @@
 //!   `<style>` elements with their content, in any letter case.
 //!
 //! Everything else is kept, in order; what was removed is never echoed, only
-//! counted. Applied once per result, to every string of it ([`scrub_outcome`]
+//! counted. Applied once per result, to every string of it (`tools::call`
 //! for tool calls, [`scrub_value`] for any other surface): ids, dates, URLs and
 //! enum labels are printable ASCII without `<!--`, `<script` or `<style`, so
 //! the sanitizer returns them unchanged (see the module's tests).
 //!
 //! A new surface that returns Ombi-derived text (resource bodies, prompts,
 //! completions) calls [`scrub_value`] on what it returns, or takes its data
-//! from a tool call, which [`crate::tools::call`] has already scrubbed.
+//! from a tool call, which `tools::call` has already scrubbed.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
-
-use crate::contract::Outcome;
 
 /// Whether `c` is one of the removed code points.
 pub fn is_hidden(c: char) -> bool {
@@ -233,7 +231,8 @@ pub fn scrub_value(v: &mut Value) -> usize {
     }
 }
 
-fn scrub_string(s: &mut String) -> usize {
+/// Cleans one string in place; returns how many characters were removed.
+pub fn scrub_string(s: &mut String) -> usize {
     match clean(s) {
         (Cow::Borrowed(_), n) => n,
         (Cow::Owned(c), n) => {
@@ -249,22 +248,6 @@ pub fn removal_warning(removed: usize) -> String {
         "removed {removed} hidden characters (invisible or control characters, HTML comments, \
          script/style content) from text written by people or catalogues; what was hidden is not shown"
     )
-}
-
-/// Cleans a tool's outcome before its envelope is built: `data`, the
-/// warnings and the error message, with one warning when anything was
-/// removed.
-pub fn scrub_outcome(outcome: &mut Outcome) {
-    let (data, warnings, message) = match outcome {
-        Ok(r) => (Some(&mut r.data), &mut r.warnings, None),
-        Err(f) => (f.data.as_mut(), &mut f.warnings, Some(&mut f.error.message)),
-    };
-    let mut removed = data.map_or(0, scrub_value);
-    removed += warnings.iter_mut().map(scrub_string).sum::<usize>();
-    removed += message.map_or(0, scrub_string);
-    if removed > 0 {
-        warnings.push(removal_warning(removed));
-    }
 }
 
 #[cfg(test)]
@@ -348,24 +331,13 @@ mod tests {
     }
 
     #[test]
-    fn scrub_outcome_adds_one_warning_with_the_count() {
-        let mut o: Outcome = Ok(crate::contract::Reply::new(
-            serde_json::json!({"kind": "x", "a": ["x\u{200B}", {"b": "<!--y-->z"}], "id": 5}),
-            vec!["w\u{202E}".into()],
-            false,
-        ));
-        scrub_outcome(&mut o);
-        let r = o.unwrap();
+    fn scrub_value_cleans_every_string_and_counts() {
+        let mut v =
+            serde_json::json!({"kind": "x", "a": ["x\u{200B}", {"b": "<!--y-->z"}], "id": 5});
+        assert_eq!(scrub_value(&mut v), 9);
         assert_eq!(
-            r.data,
+            v,
             serde_json::json!({"kind": "x", "a": ["x", {"b": "z"}], "id": 5})
-        );
-        assert_eq!(r.warnings.len(), 2);
-        assert_eq!(r.warnings[0], "w");
-        assert!(
-            r.warnings[1].starts_with("removed 10 hidden characters"),
-            "{}",
-            r.warnings[1]
         );
     }
 }

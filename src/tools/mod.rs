@@ -9,6 +9,7 @@
 
 mod audit;
 mod ctx;
+pub mod lockdown;
 mod writes;
 
 pub mod read_discover;
@@ -54,8 +55,8 @@ use rmcp::model::{ListToolsResult, ServerResult};
 use serde_json::{Map, Value};
 use tracing::{info, warn};
 
-use crate::catalogue::{Args, BundleSet, ToolDef, mcp};
 use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
+use crate::definition::{Args, BundleSet, ToolDef, mcp};
 use crate::text;
 
 pub use ctx::CallCtx;
@@ -176,8 +177,8 @@ pub async fn call(
         }
         Err(e) => (None, Err(Failure::from(e))),
     };
-    text::lockdown::apply(ctx, &mut outcome).await;
-    text::untrusted::scrub_outcome(&mut outcome);
+    lockdown::apply(ctx, &mut outcome).await;
+    scrub(&mut outcome);
     let envelope = contract::envelope(tool.def.name, outcome, &ctx.correlation_id);
     let elapsed = started.elapsed();
     let elapsed_ms = elapsed.as_millis() as u64;
@@ -198,6 +199,25 @@ pub async fn call(
         audit::record(&tool.def, ctx, args.as_ref(), &envelope.value, elapsed);
     }
     envelope
+}
+
+/// Removes hidden text ([`text::untrusted`]) from an outcome before its
+/// envelope is built: `data`, the warnings and the error message, with one
+/// warning when anything was removed.
+fn scrub(outcome: &mut Outcome) {
+    let (data, warnings, message) = match outcome {
+        Ok(r) => (Some(&mut r.data), &mut r.warnings, None),
+        Err(f) => (f.data.as_mut(), &mut f.warnings, Some(&mut f.error.message)),
+    };
+    let mut removed = data.map_or(0, text::untrusted::scrub_value);
+    removed += warnings
+        .iter_mut()
+        .map(text::untrusted::scrub_string)
+        .sum::<usize>();
+    removed += message.map_or(0, text::untrusted::scrub_string);
+    if removed > 0 {
+        warnings.push(text::untrusted::removal_warning(removed));
+    }
 }
 
 async fn run(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> Outcome {
