@@ -7,7 +7,7 @@ use crate::support::fake_ombi::state_requests::HIDDEN_WORDS;
 use crate::support::fake_ombi::{API_KEY, FakeOmbi, Options};
 use ombi_mcp::text::untrusted::is_hidden;
 use ombi_mcp::tools::lockdown::WITHHELD;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::{Value, json};
 
 fn comment(sc: &Value, id: i64) -> &Value {
@@ -17,6 +17,22 @@ fn comment(sc: &Value, id: i64) -> &Value {
         .iter()
         .find(|c| c["id"] == json!(id))
         .unwrap()
+}
+
+/// `read_issues comments` of issue 2 from a daemon started with `env`
+/// (kept running while the result is read).
+async fn comments_of_issue_2(env: Vec<(String, String)>) -> (Daemon, CallToolResult) {
+    let d = Daemon::start(DaemonOpts {
+        env,
+        ..DaemonOpts::default()
+    });
+    let client = connect(&d).await;
+    let mut p = CallToolRequestParams::new("read_issues");
+    p.arguments = json!({"action": "comments", "issue_id": 2})
+        .as_object()
+        .cloned();
+    let result = client.call_tool(p).await.unwrap();
+    (d, result)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -29,16 +45,7 @@ async fn the_daemon_under_lockdown_sends_no_hidden_text_and_withholds_strangers(
         ("OMBI_USER_NAME".into(), "bob".into()),
         ("OMBI_LOCKDOWN".into(), "true".into()),
     ];
-    let d = Daemon::start(DaemonOpts {
-        env: env.clone(),
-        ..DaemonOpts::default()
-    });
-    let client = connect(&d).await;
-    let mut p = CallToolRequestParams::new("read_issues");
-    p.arguments = json!({"action": "comments", "issue_id": 2})
-        .as_object()
-        .cloned();
-    let result = client.call_tool(p).await.unwrap();
+    let (d, result) = comments_of_issue_2(env.clone()).await;
     let text = result.content[0].as_text().unwrap().text.clone();
     assert!(!text.chars().any(is_hidden), "{text:?}");
     for w in HIDDEN_WORDS {
@@ -49,26 +56,12 @@ async fn the_daemon_under_lockdown_sends_no_hidden_text_and_withholds_strangers(
     assert_eq!(comment(&sc, 4)["comment"], "Same here"); // bob, the acting user
     assert_eq!(comment(&sc, 5)["comment"], "Fixed on our side"); // alice, Admin
     assert!(d.logs().contains("lockdown=true"), "{}", d.logs());
-    drop(client);
     drop(d);
 
     // Without lockdown the same daemon shows carol's words, cleaned, with the warning.
     env.retain(|(k, _)| k != "OMBI_LOCKDOWN");
-    let d = Daemon::start(DaemonOpts {
-        env,
-        ..DaemonOpts::default()
-    });
-    let client = connect(&d).await;
-    let mut p = CallToolRequestParams::new("read_issues");
-    p.arguments = json!({"action": "comments", "issue_id": 2})
-        .as_object()
-        .cloned();
-    let sc = client
-        .call_tool(p)
-        .await
-        .unwrap()
-        .structured_content
-        .unwrap();
+    let (_d, result) = comments_of_issue_2(env).await;
+    let sc = result.structured_content.unwrap();
     assert_eq!(comment(&sc, 3)["comment"], "Still no sound");
     let warnings = sc["warnings"].as_array().unwrap();
     assert_eq!(
