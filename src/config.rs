@@ -76,6 +76,9 @@ pub struct Config {
     pub bundles: BundleSet,
     /// `OMBI_READ_ONLY`: hides every `write_*` tool from every peer.
     pub read_only: bool,
+    /// `OMBI_LOCKDOWN`: every peer under lockdown (docs/security.md): text
+    /// other users wrote is withheld.
+    pub lockdown: bool,
     pub http_timeout: Duration,
     /// A connection that has not completed `initialize` by then is closed.
     pub init_timeout: Duration,
@@ -128,6 +131,7 @@ const VARS: &[&str] = &[
     "OMBI_USER_NAME",
     "OMBI_BUNDLES",
     "OMBI_READ_ONLY",
+    "OMBI_LOCKDOWN",
     "OMBI_HTTP_TIMEOUT",
     "OMBI_MCP_INIT_TIMEOUT",
     "OMBI_MCP_SOCKET",
@@ -215,6 +219,12 @@ impl Config {
                 ConfigError::new("OMBI_READ_ONLY", format!("{v:?} is not true or false"))
             })?,
         };
+        let lockdown = match env.get("OMBI_LOCKDOWN") {
+            None => false,
+            Some(v) => parse_bool(v).ok_or_else(|| {
+                ConfigError::new("OMBI_LOCKDOWN", format!("{v:?} is not true or false"))
+            })?,
+        };
         let http_timeout = parse_seconds(env, "OMBI_HTTP_TIMEOUT", DEFAULT_HTTP_TIMEOUT_SECS)?;
         let init_timeout = parse_seconds(env, "OMBI_MCP_INIT_TIMEOUT", DEFAULT_INIT_TIMEOUT_SECS)?;
         let auth = parse_auth(env, &mut warnings)?;
@@ -230,6 +240,7 @@ impl Config {
             auth,
             bundles,
             read_only,
+            lockdown,
             http_timeout,
             init_timeout,
             socket,

@@ -172,7 +172,7 @@ async fn serve_connection(
     };
     info!(
         uid = cred.uid, gid = cred.gid, pid = cred.pid, user = user.as_deref(), rule = %identity.rule,
-        bundles = %identity.bundles, read_only = identity.read_only, "accepted peer"
+        bundles = %identity.bundles, read_only = identity.read_only, lockdown = identity.lockdown, "accepted peer"
     );
     let (read, write) = stream.into_split();
     let transport = FramedTransport::new(read, write, MAX_LINE_BYTES)

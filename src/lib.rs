@@ -3,7 +3,7 @@
 //! Data flows one way: socket ([`transport`]) → MCP session ([`server`], for a
 //! peer admitted by [`policy`]) → tool ([`tools`], described in the language
 //! of [`definition`]) → Ombi ([`upstream`]) → projection ([`projection`]) →
-//! result envelope ([`contract`]). Modules import only modules below them in
+//! people's text screened ([`text`]) → result envelope ([`contract`]). Modules import only modules below them in
 //! the layer order of docs/architecture.md.
 
 // A failed tool call carries its whole error envelope by value (`Failure`);

@@ -496,6 +496,11 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
             "OMBI_HTTP_TIMEOUT",
         ),
         (
+            vec![("OMBI_LOCKDOWN", "sometimes")],
+            vec![],
+            "OMBI_LOCKDOWN",
+        ),
+        (
             vec![("OMBI_MCP_INIT_TIMEOUT", "0")],
             vec![],
             "OMBI_MCP_INIT_TIMEOUT",
