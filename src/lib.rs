@@ -14,6 +14,7 @@ pub mod contract;
 pub mod daemon;
 pub mod logging;
 pub mod projection;
+pub mod resources;
 pub mod secrets;
 pub mod server;
 pub mod tools;
