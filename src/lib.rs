@@ -9,11 +9,13 @@
 #![allow(clippy::result_large_err)]
 
 pub mod catalogue;
+pub mod completions;
 pub mod config;
 pub mod contract;
 pub mod daemon;
 pub mod logging;
 pub mod projection;
+pub mod prompts;
 pub mod resources;
 pub mod secrets;
 pub mod server;
