@@ -134,12 +134,17 @@ async fn titles(ctx: &CallCtx, cache: &TitleCache, typed: &str) -> Vec<String> {
     }
     let mut values: Vec<String> = Vec::new();
     for item in envelope.value["data"]["items"].as_array().into_iter().flatten() {
+        // People are not titles one requests.
+        if item["media"] == "person" {
+            continue;
+        }
         let Some(title) = item["title"].as_str().filter(|t| !t.trim().is_empty()) else {
             continue;
         };
+        // Ombi's multi-search already writes "Title (Year)" for dated titles.
         let shown = match item["year"].as_i64() {
-            Some(y) => format!("{title} ({y})"),
-            None => title.to_string(),
+            Some(y) if !title.ends_with(&format!("({y})")) => format!("{title} ({y})"),
+            _ => title.to_string(),
         };
         if !values.contains(&shown) {
             values.push(shown);
