@@ -976,12 +976,13 @@ fn live_updates(rt: &tokio::runtime::Runtime, t: &mut Table) {
     // 32 movie requests to watch (ids 100..132).
     fake.with_data(|d| {
         for i in 0..WATCH_URIS as i64 {
-            d.movie_requests.push(support::fake_ombi::state::movie_request(
-                100 + i,
-                10_000 + i,
-                &format!("Watched {i}"),
-                "bob",
-            ));
+            d.movie_requests
+                .push(support::fake_ombi::state::movie_request(
+                    100 + i,
+                    10_000 + i,
+                    &format!("Watched {i}"),
+                    "bob",
+                ));
         }
     });
     let mut env = api_key_env(&fake.url, ALL_BUNDLES);

@@ -133,7 +133,11 @@ async fn titles(ctx: &CallCtx, cache: &TitleCache, typed: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut values: Vec<String> = Vec::new();
-    for item in envelope.value["data"]["items"].as_array().into_iter().flatten() {
+    for item in envelope.value["data"]["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
         // People are not titles one requests.
         if item["media"] == "person" {
             continue;

@@ -12,11 +12,12 @@ use std::time::Duration;
 use rmcp::Peer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ContentBlock,
-    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, PromptsCapability, DiscoverRequestMethod, Implementation,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceUpdatedNotificationParam, ResourcesCapability, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, UnsubscribeRequestParams,
+    DiscoverRequestMethod, GetPromptRequestParams, GetPromptResponse, Implementation,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, PromptsCapability, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceUpdatedNotificationParam,
+    ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    UnsubscribeRequestParams,
 };
 use rmcp::model::{ClientNotification, ClientRequest, ServerResult};
 use rmcp::service::{NotificationContext, RequestContext, Service};
@@ -133,7 +134,6 @@ fn capabilities() -> ServerCapabilities {
     caps
 }
 
-
 impl ServerHandler for Session {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(capabilities())
@@ -188,7 +188,9 @@ impl ServerHandler for Session {
             self.app.watches.after_write();
         }
         let mut result = envelope.into_result();
-        result.content.extend(links.into_iter().map(ContentBlock::resource_link));
+        result
+            .content
+            .extend(links.into_iter().map(ContentBlock::resource_link));
         Ok(result.into())
     }
 

@@ -269,7 +269,12 @@ async fn inspector_cli_lists_prompts_and_reads_a_resource() {
             &cli,
             &bin,
             &socket,
-            &["--method", "resources/read", "--uri", "ombi://requests/mine"],
+            &[
+                "--method",
+                "resources/read",
+                "--uri",
+                "ombi://requests/mine",
+            ],
         );
         (prompts, read)
     })
@@ -283,7 +288,12 @@ async fn inspector_cli_lists_prompts_and_reads_a_resource() {
         .collect();
     assert_eq!(
         names,
-        ["request_media", "whats_new", "my_requests", "report_problem"],
+        [
+            "request_media",
+            "whats_new",
+            "my_requests",
+            "report_problem"
+        ],
         "{prompts}"
     );
     assert!(
@@ -293,8 +303,11 @@ async fn inspector_cli_lists_prompts_and_reads_a_resource() {
             .iter()
             .all(|p| p["title"].is_string() && p["description"].is_string())
     );
-    let body: Value =
-        serde_json::from_str(read["contents"][0]["text"].as_str().unwrap()).unwrap();
+    let body: Value = serde_json::from_str(read["contents"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(body["kind"], "request_page", "{read}");
-    assert_eq!(body["items"].as_array().unwrap().len(), 5, "bob's five requests");
+    assert_eq!(
+        body["items"].as_array().unwrap().len(),
+        5,
+        "bob's five requests"
+    );
 }

@@ -36,13 +36,17 @@ async fn read(h: &Rig, s: &str) -> Result<Value, ReadError> {
 #[tokio::test]
 async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons() {
     let h = Rig::start_with(Options::default(), Some("bob")).await;
-    let env = h
-        .ok("read_requests", json!({"action": "mine"}))
-        .await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
     let got = items(&env);
     let targets: Vec<String> = got
         .iter()
-        .map(|r| format!("{}/{}", r["target"]["kind"].as_str().unwrap(), r["target"]["id"]))
+        .map(|r| {
+            format!(
+                "{}/{}",
+                r["target"]["kind"].as_str().unwrap(),
+                r["target"]["id"]
+            )
+        })
         .collect();
     // bob: movies 1 and 2, TV children 1396 (Breaking Bad) and 21, album 5;
     // alice's movie 3, child 12 and album 6 are not his.
@@ -50,7 +54,13 @@ async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons(
     sorted.sort();
     assert_eq!(
         sorted,
-        ["album/5", "movie/1", "movie/2", "tv_child/1396", "tv_child/21"],
+        [
+            "album/5",
+            "movie/1",
+            "movie/2",
+            "tv_child/1396",
+            "tv_child/21"
+        ],
         "{env:#}"
     );
     let bob = user_id("bob");
@@ -66,17 +76,26 @@ async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons(
     newest_first.sort_by(|a, b| b.cmp(a));
     assert_eq!(dates, newest_first);
     // A TV child carries its show's title and provider ids.
-    let bb = got
-        .iter()
-        .find(|r| r["target"]["id"] == 1396)
-        .unwrap();
+    let bb = got.iter().find(|r| r["target"]["id"] == 1396).unwrap();
     assert_eq!(bb["title"], "Breaking Bad");
     assert_eq!(bb["parent_request_id"], 10);
     assert!(!bb["identifiers"].as_array().unwrap().is_empty(), "{bb}");
     // Bounded reads only: paged v2 lists and the paged v1 TV parent list.
-    assert!(h.gets("/api/v2/Requests/movie/100/0/").len() == 1, "{:?}", h.paths());
-    assert!(h.gets("/api/v2/Requests/album/100/0/").len() == 1, "{:?}", h.paths());
-    assert!(h.gets("/api/v1/Request/tvlite/100/0/").len() == 1, "{:?}", h.paths());
+    assert!(
+        h.gets("/api/v2/Requests/movie/100/0/").len() == 1,
+        "{:?}",
+        h.paths()
+    );
+    assert!(
+        h.gets("/api/v2/Requests/album/100/0/").len() == 1,
+        "{:?}",
+        h.paths()
+    );
+    assert!(
+        h.gets("/api/v1/Request/tvlite/100/0/").len() == 1,
+        "{:?}",
+        h.paths()
+    );
 }
 
 #[tokio::test]
@@ -85,7 +104,13 @@ async fn mine_is_the_other_users_when_another_user_acts() {
     let env = h.ok("read_requests", json!({"action": "mine"})).await;
     let mut ids: Vec<String> = items(&env)
         .iter()
-        .map(|r| format!("{}/{}", r["target"]["kind"].as_str().unwrap(), r["target"]["id"]))
+        .map(|r| {
+            format!(
+                "{}/{}",
+                r["target"]["kind"].as_str().unwrap(),
+                r["target"]["id"]
+            )
+        })
         .collect();
     ids.sort();
     assert_eq!(ids, ["album/6", "movie/3", "tv_child/12"]);
@@ -164,13 +189,19 @@ async fn unknown_things_are_not_found_and_failures_carry_the_error_object() {
     }
     let e: rmcp::ErrorData = read(&h, "ombi://issue/9999").await.unwrap_err().into();
     assert_eq!(e.code.0, -32002, "{e:?}");
-    h.fake
-        .add_fault(Fault::on("GET", "/api/v1/Request/movie/info/1").unavailable().times(10));
+    h.fake.add_fault(
+        Fault::on("GET", "/api/v1/Request/movie/info/1")
+            .unavailable()
+            .times(10),
+    );
     let failed = read(&h, "ombi://request/movie/1").await.unwrap_err();
     let ReadError::Failed(error) = failed.clone() else {
         panic!("{failed:?}");
     };
-    assert!(error["code"].is_string() && error["retryable"].is_boolean(), "{error}");
+    assert!(
+        error["code"].is_string() && error["retryable"].is_boolean(),
+        "{error}"
+    );
     let e: rmcp::ErrorData = failed.into();
     assert_eq!(e.code.0, -32603);
     assert_eq!(e.data.as_ref().unwrap()["code"], error["code"]);
@@ -239,11 +270,16 @@ fn write_results_link_the_request_or_issue_they_made() {
     );
     assert_eq!(links[0].uri, "ombi://issue/4");
     // No id, a failure, or another tool: no link.
-    assert!(resources::links(
-        "write_request_create",
-        &env("write_request_create", json!({"kind": "mutation", "outcome": "unknown"}))
-    )
-    .is_empty());
+    assert!(
+        resources::links(
+            "write_request_create",
+            &env(
+                "write_request_create",
+                json!({"kind": "mutation", "outcome": "unknown"})
+            )
+        )
+        .is_empty()
+    );
     assert!(resources::links(
         "write_vote",
         &env("write_vote", json!({"kind": "mutation", "outcome": "completed", "request_id": 1, "target": {"kind": "movie", "id": 1}}))
@@ -289,15 +325,18 @@ impl Poller {
     fn start(h: &Rig, interval: Duration) -> Poller {
         let watches = Arc::new(Watches::new(interval));
         let stop = CancellationToken::new();
-        tokio::spawn(
-            watches
-                .clone()
-                .run(h.ctx.upstream.clone(), stop.clone()),
-        );
+        tokio::spawn(watches.clone().run(h.ctx.upstream.clone(), stop.clone()));
         Poller { watches, stop }
     }
 
-    async fn subscribe(&self, h: &Rig, session: u64, heard: &Arc<Heard>, who: Option<&str>, u: &str) -> Result<(), String> {
+    async fn subscribe(
+        &self,
+        h: &Rig,
+        session: u64,
+        heard: &Arc<Heard>,
+        who: Option<&str>,
+        u: &str,
+    ) -> Result<(), String> {
         let id = identity(who);
         let ctx = ombi_mcp::tools::CallCtx {
             identity: id.clone(),
@@ -355,8 +394,12 @@ async fn nothing_is_polled_when_nothing_is_watched_and_polling_stops_after_the_l
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(h.fake.requests().len(), quiet, "idle poller read Ombi");
     let (a, b) = (Arc::new(Heard::default()), Arc::new(Heard::default()));
-    p.subscribe(&h, 1, &a, None, "ombi://request/movie/1").await.unwrap();
-    p.subscribe(&h, 2, &b, None, "ombi://request/movie/1").await.unwrap();
+    p.subscribe(&h, 1, &a, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    p.subscribe(&h, 2, &b, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
     // Unsubscribe one, end the other session: the poll stops.
     p.watches
         .unsubscribe(1, &identity(None), &uri("ombi://request/movie/1"));
@@ -375,9 +418,18 @@ async fn each_acting_user_is_read_separately() {
     let h = Rig::start().await;
     let p = Poller::start(&h, Duration::from_millis(200));
     let (a, b) = (Arc::new(Heard::default()), Arc::new(Heard::default()));
-    p.subscribe(&h, 1, &a, Some("bob"), "ombi://request/movie/1").await.unwrap();
-    p.subscribe(&h, 2, &b, Some("alice"), "ombi://request/movie/1").await.unwrap();
-    let before = h.fake.requests().iter().filter(|r| r.path.contains("movie/info/1")).count();
+    p.subscribe(&h, 1, &a, Some("bob"), "ombi://request/movie/1")
+        .await
+        .unwrap();
+    p.subscribe(&h, 2, &b, Some("alice"), "ombi://request/movie/1")
+        .await
+        .unwrap();
+    let before = h
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("movie/info/1"))
+        .count();
     tokio::time::sleep(Duration::from_millis(500)).await;
     let reads: Vec<_> = h
         .fake
@@ -395,7 +447,9 @@ async fn a_write_through_the_daemon_triggers_a_read_at_once() {
     let h = Rig::start().await;
     let p = Poller::start(&h, Duration::from_secs(3600));
     let heard = Arc::new(Heard::default());
-    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1").await.unwrap();
+    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
     movie_1_becomes_available(&h);
     p.watches.after_write();
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -407,9 +461,14 @@ async fn a_failing_poll_backs_off_and_resumes_without_ending_the_watch() {
     let h = Rig::start().await;
     let p = Poller::start(&h, Duration::from_millis(100));
     let heard = Arc::new(Heard::default());
-    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1").await.unwrap();
-    h.fake
-        .add_fault(Fault::on("GET", "/api/v1/Request/movie/info/1").unavailable().times(1000));
+    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    h.fake.add_fault(
+        Fault::on("GET", "/api/v1/Request/movie/info/1")
+            .unavailable()
+            .times(1000),
+    );
     let start = movie_reads(&h);
     tokio::time::sleep(Duration::from_millis(1600)).await;
     // Back-off 200, 400, 800 ms: about 4 attempts in 1.6 s instead of 16
@@ -432,26 +491,56 @@ async fn subscriptions_are_bounded_per_session_and_per_daemon() {
     let body = Ok(json!({}));
     for i in 1..=MAX_PER_SESSION as i64 {
         watches
-            .subscribe(1, heard.clone(), identity(None), uri(&format!("ombi://issue/{i}")), &body)
+            .subscribe(
+                1,
+                heard.clone(),
+                identity(None),
+                uri(&format!("ombi://issue/{i}")),
+                &body,
+            )
             .unwrap();
     }
     // The same URI again is no new subscription.
     watches
-        .subscribe(1, heard.clone(), identity(None), uri("ombi://issue/1"), &body)
+        .subscribe(
+            1,
+            heard.clone(),
+            identity(None),
+            uri("ombi://issue/1"),
+            &body,
+        )
         .unwrap();
     let over = watches
-        .subscribe(1, heard.clone(), identity(None), uri("ombi://issue/999"), &body)
+        .subscribe(
+            1,
+            heard.clone(),
+            identity(None),
+            uri("ombi://issue/999"),
+            &body,
+        )
         .unwrap_err();
     assert!(over.contains("32"), "{over}");
     let mut session = 2;
     while watches.count() < MAX_PER_DAEMON {
         watches
-            .subscribe(session, heard.clone(), identity(None), uri("ombi://requests/mine"), &body)
+            .subscribe(
+                session,
+                heard.clone(),
+                identity(None),
+                uri("ombi://requests/mine"),
+                &body,
+            )
             .unwrap();
         session += 1;
     }
     let over = watches
-        .subscribe(session, heard.clone(), identity(None), uri("ombi://requests/mine"), &body)
+        .subscribe(
+            session,
+            heard.clone(),
+            identity(None),
+            uri("ombi://requests/mine"),
+            &body,
+        )
         .unwrap_err();
     assert!(over.contains("256"), "{over}");
     drop(h);

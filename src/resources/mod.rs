@@ -124,10 +124,9 @@ impl From<ReadError> for rmcp::ErrorData {
     fn from(e: ReadError) -> rmcp::ErrorData {
         match e {
             ReadError::BadUri(m) => rmcp::ErrorData::invalid_params(m, None),
-            ReadError::NotFound(m) => rmcp::ErrorData::resource_not_found(
-                format!("Resource not found: {m}"),
-                None,
-            ),
+            ReadError::NotFound(m) => {
+                rmcp::ErrorData::resource_not_found(format!("Resource not found: {m}"), None)
+            }
             ReadError::Failed(error) => {
                 let message = error["message"].as_str().unwrap_or("").to_string();
                 rmcp::ErrorData::internal_error(message, Some(error))

@@ -76,7 +76,11 @@ fn id(raw: &str, what: &str) -> Result<i64, BadUri> {
         .then(|| raw.parse::<i64>().ok())
         .flatten()
         .filter(|n| *n > 0)
-        .ok_or_else(|| BadUri(format!("{what} must be a positive whole number, not {raw:?}")))
+        .ok_or_else(|| {
+            BadUri(format!(
+                "{what} must be a positive whole number, not {raw:?}"
+            ))
+        })
 }
 
 /// A MusicBrainz id: a UUID in its 8-4-4-4-12 hex form.
