@@ -25,19 +25,22 @@ pub const TITLE_TTL: Duration = Duration::from_secs(60);
 /// Cached searches kept at most (expired ones go first).
 const CACHE_ENTRIES: usize = 512;
 
-/// Title searches by acting user and typed text.
+/// A title search's key: the acting Ombi user and the typed text.
+type TitleKey = (Option<String>, String);
+
+/// Title searches by acting user and typed text, with when they were made.
 #[derive(Default)]
-pub struct TitleCache(Mutex<HashMap<(Option<String>, String), (Instant, Vec<String>)>>);
+pub struct TitleCache(Mutex<HashMap<TitleKey, (Instant, Vec<String>)>>);
 
 impl TitleCache {
-    fn get(&self, key: &(Option<String>, String)) -> Option<Vec<String>> {
+    fn get(&self, key: &TitleKey) -> Option<Vec<String>> {
         let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.get(key)
             .filter(|(at, _)| at.elapsed() < TITLE_TTL)
             .map(|(_, v)| v.clone())
     }
 
-    fn put(&self, key: (Option<String>, String), values: Vec<String>) {
+    fn put(&self, key: TitleKey, values: Vec<String>) {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if map.len() >= CACHE_ENTRIES {
             map.retain(|_, (at, _)| at.elapsed() < TITLE_TTL);
