@@ -12,7 +12,7 @@ use rmcp::model::{
     ContentBlock, EmbeddedResource, GetPromptResult, Prompt, PromptArgument, PromptMessage, Role,
 };
 
-use crate::catalogue::BundleSet;
+use crate::definition::BundleSet;
 use crate::resources::{self, ReadError, ResourceUri};
 use crate::tools::{self, CallCtx};
 

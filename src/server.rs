@@ -26,11 +26,11 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tokio_util::task::TaskTracker;
 
 use crate::completions::{self, TitleCache};
+use crate::policy::Identity;
 use crate::prompts;
 use crate::resources::watch::{Deliver, SessionId, Watches};
 use crate::resources::{self, ResourceUri};
 use crate::tools::{self, CallCtx};
-use crate::transport::Identity;
 use crate::upstream::Upstream;
 
 /// The protocol revision we implement (and answer newer requests with).

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::catalogue::params::TargetKind;
+use crate::definition::params::TargetKind;
 
 /// One resource the daemon serves.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -20,8 +20,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::{ReadError, ResourceUri, read};
+use crate::policy::Identity;
 use crate::tools::CallCtx;
-use crate::transport::Identity;
 use crate::upstream::Upstream;
 
 /// Subscriptions one session may hold.
