@@ -528,6 +528,16 @@ async fn scan_parents(
     Ok((seen, complete))
 }
 
+/// Page `n` of the v1 paged TV parent list (its filters are ignored).
+fn tvlite_route(n: u64) -> Route {
+    Route::get("api/v1/Request/tvlite")
+        .seg(SCAN_PAGE)
+        .seg(n * SCAN_PAGE)
+        .seg(0)
+        .seg(0)
+        .seg(0)
+}
+
 /// Every TV parent with its children's ids, from the v1 paged parent list
 /// (not merged by title; its filters are ignored and its total is always 0,
 /// so a short page is the end), until `done` holds; and whether the whole
@@ -538,12 +548,7 @@ async fn scan_lite_parents(
 ) -> Result<(Vec<ParentIndex>, bool), ToolError> {
     let mut seen = Vec::new();
     for n in 0..SCAN_PAGES {
-        let route = Route::get("api/v1/Request/tvlite")
-            .seg(SCAN_PAGE)
-            .seg(n * SCAN_PAGE)
-            .seg(0)
-            .seg(0)
-            .seg(0);
+        let route = tvlite_route(n);
         let c = ctx
             .read_collection::<WireTvParent<WireChildId>>(route)
             .await?;
@@ -809,12 +814,7 @@ pub async fn mine_records(
     // show title (docs/ombi-notes.md) and would hide the user's seasons.
     let mut tv_whole = false;
     for n in 0..SCAN_PAGES {
-        let route = Route::get("api/v1/Request/tvlite")
-            .seg(SCAN_PAGE)
-            .seg(n * SCAN_PAGE)
-            .seg(0)
-            .seg(0)
-            .seg(0);
+        let route = tvlite_route(n);
         let c = ctx.read_collection::<WireTvParent>(route).await?;
         let count = c.items.len() as u64;
         for parent in c.items {

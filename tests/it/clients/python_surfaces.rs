@@ -7,19 +7,10 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::python_client::python;
 use crate::harness::*;
 use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, Detached, FakeOmbi, Options};
 use serde_json::{Value, json};
-
-fn python() -> Option<PathBuf> {
-    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    let ok = venv.exists()
-        && Command::new(&venv)
-            .args(["-c", "import mcp"])
-            .status()
-            .is_ok_and(|s| s.success());
-    ok.then_some(venv)
-}
 
 /// One SDK session, driven command by command (tests/python/mcp_driver.py).
 pub struct Driver {
