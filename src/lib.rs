@@ -10,6 +10,7 @@
 // calls are few and far between, so boxing it would buy nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod completions;
 pub mod config;
 pub mod contract;
 pub mod daemon;
@@ -17,6 +18,8 @@ pub mod definition;
 pub mod logging;
 pub mod policy;
 pub mod projection;
+pub mod prompts;
+pub mod resources;
 pub mod secrets;
 pub mod server;
 pub mod text;
