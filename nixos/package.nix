@@ -10,9 +10,13 @@ let
   manifest = (lib.importTOML ../Cargo.toml).package;
   root = ../.;
 
-  # Integration tests that do not run in the build: tests/packaging.rs checks docs/, packaging/
-  # and the Nix files, which are not part of `src`.
-  testsOutsideTheBuild = [ "packaging" ];
+  # Integration tests that do not run in the build: they read docs/, packaging/ and the Nix
+  # files, which are not part of `src` (packaging.rs checks them; packaging_install.rs replays
+  # docs/install-other.md and starts the daemon as installed).
+  testsOutsideTheBuild = [
+    "packaging"
+    "packaging_install"
+  ];
   integrationTests = lib.filter (name: !(lib.elem name testsOutsideTheBuild)) (
     map (lib.removeSuffix ".rs") (
       lib.attrNames (
@@ -60,6 +64,10 @@ rustPlatform.buildRustPackage {
     name
   ]) integrationTests;
   env.OMBI_MCP_HERMETIC_TESTS = "1";
+  # The tests build in the dev profile: the release profile's fat LTO in one codegen unit
+  # (Cargo.toml) pays off in the installed binaries, not in test binaries run once, and would
+  # make the check phase link every test crate that way. The installed binaries stay release.
+  checkType = "debug";
 
   meta = {
     description = manifest.description;

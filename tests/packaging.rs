@@ -245,8 +245,9 @@ fn sysusers_and_tmpfiles_apply_to_a_scratch_root() {
         out.status.success() && stderr.trim().is_empty(),
         "systemd-tmpfiles:\n{stderr}"
     );
+    // The DynamicUser service reads the policy in it (tests/packaging_install.rs starts it so).
     let meta = std::fs::metadata(sysroot.join("etc/ombi-mcp")).unwrap();
-    assert_eq!(meta.permissions().mode() & 0o7777, 0o750, "etc/ombi-mcp");
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o755, "etc/ombi-mcp");
     assert!(
         sysroot.join("etc/credstore").is_dir(),
         "systemd's credstore.conf creates /etc/credstore"
@@ -801,8 +802,9 @@ fn package_source_set_checks_every_cargo_target() {
     std::fs::remove_dir_all(&work).unwrap();
 }
 
-/// The package's build runs the unit tests and every integration test but this file, with the
-/// hermetic switch, on the source set read above; `nix run` starts the shim. Evaluated with
+/// The package's build runs the unit tests and every integration test but this file and
+/// packaging_install.rs, with the hermetic switch, in the dev profile, on the source set read
+/// above; `nix run` starts the shim. Evaluated with
 /// stand-ins for `rustPlatform` and `lib.fileset` (whose functions need a newer Nix than the
 /// evaluation does), so the values are the ones nixos/package.nix passes to buildRustPackage.
 #[test]
@@ -822,7 +824,7 @@ fn package_build_runs_the_hermetic_tests() {
             lib = lib // {{ inherit fileset; }};
             rustPlatform.buildRustPackage = args: args;
           }};
-        in {{ inherit (package) src cargoTestFlags env; inherit (package.meta) mainProgram; }}"#
+        in {{ inherit (package) src cargoTestFlags env checkType; inherit (package.meta) mainProgram; }}"#
     );
     let out = run(Command::new(&nix)
         .current_dir(root())
@@ -843,7 +845,8 @@ fn package_build_runs_the_hermetic_tests() {
         .iter()
         .filter(|f| f.parent() == Some(&root().join("tests")))
         .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
-        .filter(|name| name != "packaging")
+        // They read docs/ and packaging/, outside the package's source.
+        .filter(|name| name != "packaging" && name != "packaging_install")
         .collect();
     targets.sort();
     for t in targets {
@@ -851,6 +854,8 @@ fn package_build_runs_the_hermetic_tests() {
     }
     assert_eq!(v["cargoTestFlags"], serde_json::json!(want));
     assert_eq!(v["env"]["OMBI_MCP_HERMETIC_TESTS"], "1");
+    // Tests build without the release profile's fat LTO (issue 16: Nix build time).
+    assert_eq!(v["checkType"], "debug", "the check phase builds the tests in the dev profile");
     assert_eq!(v["mainProgram"], "ombi-mcp", "`nix run` starts the shim");
 }
 
