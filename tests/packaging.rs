@@ -622,7 +622,9 @@ fn nixos_module_renders_units_and_asserts() {
         "keys only in nixos/module.nix"
     );
     let unit = std::fs::read_to_string(root().join("packaging/systemd/ombi-mcp.service")).unwrap();
-    assert!(unit.contains("\n#IPAddressDeny=any\n") && unit.contains("\n#IPAddressAllow=localhost "));
+    assert!(
+        unit.contains("\n#IPAddressDeny=any\n") && unit.contains("\n#IPAddressAllow=localhost ")
+    );
 
     let env = &svc["environment"];
     for (key, want) in [
@@ -874,7 +876,10 @@ fn package_build_runs_the_hermetic_tests() {
     assert_eq!(v["cargoTestFlags"], serde_json::json!(want));
     assert_eq!(v["env"]["OMBI_MCP_HERMETIC_TESTS"], "1");
     // Tests build without the release profile's fat LTO (issue 16: Nix build time).
-    assert_eq!(v["checkType"], "debug", "the check phase builds the tests in the dev profile");
+    assert_eq!(
+        v["checkType"], "debug",
+        "the check phase builds the tests in the dev profile"
+    );
     assert_eq!(v["mainProgram"], "ombi-mcp", "`nix run` starts the shim");
 }
 
@@ -1043,7 +1048,11 @@ fn nixos_module_types_and_renders_confirm_poll_and_lockdown() {
         return;
     };
     for (case, option, type_text) in [
-        ("bad_confirm", "services.ombi-mcp.confirm'", "one of \"ask\", \"require\", \"off\""),
+        (
+            "bad_confirm",
+            "services.ombi-mcp.confirm'",
+            "one of \"ask\", \"require\", \"off\"",
+        ),
         (
             "bad_confirm_timeout",
             "services.ombi-mcp.confirmTimeout'",
@@ -1068,7 +1077,10 @@ fn nixos_module_types_and_renders_confirm_poll_and_lockdown() {
             "{case}:\n{stderr}"
         );
         if case.starts_with("bad_peer") {
-            assert!(stderr.contains("services.ombi-mcp.peers."), "{case}:\n{stderr}");
+            assert!(
+                stderr.contains("services.ombi-mcp.peers."),
+                "{case}:\n{stderr}"
+            );
         }
     }
     // Per peer: set keys appear in the policy under the daemon's names; unset ones are left
@@ -1119,7 +1131,11 @@ fn nixos_module_refuses_its_own_variables_in_extra_environment() {
     // Every variable the module renders is one it owns, so none can be overridden unasserted.
     let module = std::fs::read_to_string(root().join("nixos/module.nix")).unwrap();
     let api_key = eval_module(&nix, &lib_dir, "api_key");
-    for key in api_key["service"]["environment"].as_object().unwrap().keys() {
+    for key in api_key["service"]["environment"]
+        .as_object()
+        .unwrap()
+        .keys()
+    {
         if key != "EXTRA_FLAG" {
             assert!(
                 module.contains(&format!("    {key} = \"")),
@@ -1237,7 +1253,10 @@ fn nixos_module_socket_path_reaches_the_shim() {
         "the wrapper's default is socket.path"
     );
     let own = dir.path().join("own.sock").display().to_string();
-    assert!(tried(Some(&own), &[]).contains(&own), "OMBI_MCP_SOCKET wins");
+    assert!(
+        tried(Some(&own), &[]).contains(&own),
+        "OMBI_MCP_SOCKET wins"
+    );
     let flag = dir.path().join("flag.sock").display().to_string();
     assert!(
         tried(Some(&own), &["--socket", &flag]).contains(&flag),
@@ -1411,7 +1430,8 @@ fn ssh_client_configs_run_the_shim_on_the_server() {
         std::fs::read_to_string(root().join("packaging/clients/ssh/ssh_config")).unwrap();
     assert!(ssh_config.contains("Host server") && ssh_config.contains("BatchMode yes"));
     assert!(
-        ssh_config.contains("IdentityFile ~/.ssh/ombi-mcp") && ssh_config.contains("IdentitiesOnly yes"),
+        ssh_config.contains("IdentityFile ~/.ssh/ombi-mcp")
+            && ssh_config.contains("IdentitiesOnly yes"),
         "the client uses a key of its own, the one authorized for the shim only"
     );
     for doc in ["docs/install-nixos.md", "packaging/clients/README.md"] {

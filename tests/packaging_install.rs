@@ -72,10 +72,7 @@ fn replay_install_doc(sysroot: &Path, secret: &str) -> Vec<String> {
         } else if let Some(abs) = arg.strip_prefix('/') {
             sysroot.join(abs).display().to_string()
         } else if let Some(bin) = arg.strip_prefix("target/release/") {
-            Path::new(DAEMON)
-                .with_file_name(bin)
-                .display()
-                .to_string()
+            Path::new(DAEMON).with_file_name(bin).display().to_string()
         } else if arg.starts_with("packaging/") {
             repo(arg).display().to_string()
         } else {
@@ -175,21 +172,18 @@ async fn daemon_installed_as_documented_serves_a_call_as_a_dynamic_user() {
         .iter()
         .all(|t| on_path(t))
         && Path::new(SOCKET_ACTIVATE).is_file();
-    if !require(is_root(), "root (to install files root-owned and drop to a uid)")
-        || !require(
-            tools,
-            "setpriv, systemd-tmpfiles, systemd-sysusers, systemd-socket-activate",
-        )
-    {
+    if !require(
+        is_root(),
+        "root (to install files root-owned and drop to a uid)",
+    ) || !require(
+        tools,
+        "setpriv, systemd-tmpfiles, systemd-sysusers, systemd-socket-activate",
+    ) {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
     let sysroot = scratch.path();
-    std::fs::set_permissions(
-        sysroot,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    std::fs::set_permissions(sysroot, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
 
     // 1–3 of the doc: binaries, group, directories, units, configuration and secret.
     let replayed = replay_install_doc(sysroot, API_KEY);
@@ -200,7 +194,10 @@ async fn daemon_installed_as_documented_serves_a_call_as_a_dynamic_user() {
         );
     }
     let daemon = sysroot.join("usr/local/bin/ombi-mcpd");
-    assert!(daemon.is_file(), "the doc installs /usr/local/bin/ombi-mcpd");
+    assert!(
+        daemon.is_file(),
+        "the doc installs /usr/local/bin/ombi-mcpd"
+    );
 
     // What PID 1 does at start: read EnvironmentFile= as root, copy LoadCredential= sources
     // into a directory only the service's user can read, then exec as that user.
@@ -310,8 +307,7 @@ async fn daemon_installed_as_documented_serves_a_call_as_a_dynamic_user() {
     );
     // It was the daemon itself (socket activation exec'd it in place), running as the dynamic
     // uid, not as root.
-    let status =
-        std::fs::read_to_string(format!("/proc/{}/status", activated.child.id())).unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", activated.child.id())).unwrap();
     let uid_line = status.lines().find(|l| l.starts_with("Uid:")).unwrap();
     assert_eq!(
         uid_line.split_whitespace().skip(1).collect::<Vec<_>>(),

@@ -138,8 +138,9 @@ impl Drop for Sshd {
 /// forced command's `ombi-mcp` made the built shim and the daemon's socket, as
 /// `ombi-mcp` on the server's PATH would be.
 fn shipped_authorized_key(public_key: &str, socket: &Path) -> String {
-    let shipped = std::fs::read_to_string(Path::new(ROOT).join("packaging/clients/ssh/authorized_keys"))
-        .unwrap();
+    let shipped =
+        std::fs::read_to_string(Path::new(ROOT).join("packaging/clients/ssh/authorized_keys"))
+            .unwrap();
     let lines: Vec<&str> = shipped
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -360,9 +361,14 @@ async fn the_restricted_key_runs_only_the_shim() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        !out.status.success() && stderr.contains("administratively prohibited"),
+        !out.status.success() && stderr.contains("stdio forwarding failed"),
         "a tunnel to Ombi's port was opened ({:?}):\n{stderr}",
         out.status
+    );
+    assert!(
+        sshd.log().contains("refused local port forward"),
+        "sshd refused it for the key's restrictions:\n{}",
+        sshd.log()
     );
     assert_eq!(connections(), before, "no connection reached Ombi's port");
 }
