@@ -199,6 +199,22 @@ fn server(dir: &Path, socket: &Path) -> Sshd {
     sshd
 }
 
+/// The daemon on the "server", in api_key mode with `policy`; its socket open to all (the
+/// policy, not the mode, is under test).
+fn server_daemon(fake: &FakeOmbi, policy: Value) -> Daemon {
+    let d = Daemon::start(DaemonOpts {
+        env: vec![
+            ("OMBI_URL".into(), fake.url.clone()),
+            ("OMBI_AUTH_MODE".into(), "api_key".into()),
+            ("OMBI_API_KEY".into(), API_KEY.into()),
+        ],
+        policy: Some(policy.to_string()),
+        ..DaemonOpts::default()
+    });
+    d.open_socket_to_all();
+    d
+}
+
 fn ssh_available() -> bool {
     let tools = on_path("ssh") && on_path("ssh-keygen") && Path::new(SSHD).is_file();
     require(is_root(), "root (to run sshd and log in as a second user)")
@@ -230,17 +246,10 @@ async fn a_remote_client_calls_a_tool_over_ssh_as_the_ssh_user() {
     // The daemon on the "server": api_key mode, and only the SSH user may connect, acting in
     // Ombi as bob.
     let fake = FakeOmbi::start(Options::default()).await;
-    let policy = serde_json::json!({"peers": [{"user": SSH_USER, "ombi_user": PLAIN_USER}]});
-    let d = Daemon::start(DaemonOpts {
-        env: vec![
-            ("OMBI_URL".into(), fake.url.clone()),
-            ("OMBI_AUTH_MODE".into(), "api_key".into()),
-            ("OMBI_API_KEY".into(), API_KEY.into()),
-        ],
-        policy: Some(policy.to_string()),
-        ..DaemonOpts::default()
-    });
-    d.open_socket_to_all();
+    let d = server_daemon(
+        &fake,
+        serde_json::json!({"peers": [{"user": SSH_USER, "ombi_user": PLAIN_USER}]}),
+    );
     let sshd = server(dir.path(), &d.socket);
 
     // The laptop runs the shipped arguments as they are: the key's forced command starts the
@@ -299,16 +308,7 @@ async fn the_restricted_key_runs_only_the_shim() {
     ssh_user();
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeOmbi::start(Options::default()).await;
-    let d = Daemon::start(DaemonOpts {
-        env: vec![
-            ("OMBI_URL".into(), fake.url.clone()),
-            ("OMBI_AUTH_MODE".into(), "api_key".into()),
-            ("OMBI_API_KEY".into(), API_KEY.into()),
-        ],
-        policy: Some(serde_json::json!({"peers": [{"user": SSH_USER}]}).to_string()),
-        ..DaemonOpts::default()
-    });
-    d.open_socket_to_all();
+    let d = server_daemon(&fake, serde_json::json!({"peers": [{"user": SSH_USER}]}));
     let sshd = server(dir.path(), &d.socket);
 
     // A shell command: it never runs; the shim runs instead and, with no client on its stdin,
