@@ -10,6 +10,7 @@
 
 pub mod catalogue;
 pub mod config;
+pub mod confirm;
 pub mod contract;
 pub mod daemon;
 pub mod logging;

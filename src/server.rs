@@ -4,20 +4,29 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use tracing::debug;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, Implementation,
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
 use rmcp::model::{ClientNotification, ClientRequest, ServerResult};
-use rmcp::service::{NotificationContext, RequestContext, Service};
+use rmcp::model::{ElicitRequestParams, ElicitationAction};
+use rmcp::service::{
+    ElicitationMode, NotificationContext, Peer, RequestContext, Service, ServiceError,
+};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use tokio_util::task::TaskTracker;
 
+use crate::confirm::{self, Answer, Asker, Confirmation, Confirmer};
 use crate::tools::{self, CallCtx};
 use crate::transport::Identity;
 use crate::upstream::Upstream;
+use crate::upstream::sanitize::sanitize;
 
 /// The protocol revision we implement (and answer newer requests with).
 pub const PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
@@ -28,13 +37,16 @@ pub struct App {
     pub upstream: Arc<Upstream>,
     /// Tracks in-flight tool calls so shutdown can let them finish.
     pub calls: TaskTracker,
+    /// `OMBI_CONFIRM` / `OMBI_CONFIRM_TIMEOUT` (a peer's policy may override the mode).
+    pub confirm: confirm::Settings,
 }
 
 impl App {
-    pub fn new(upstream: Upstream) -> App {
+    pub fn new(upstream: Upstream, confirm: confirm::Settings) -> App {
         App {
             upstream: Arc::new(upstream),
             calls: TaskTracker::new(),
+            confirm,
         }
     }
 }
@@ -51,6 +63,14 @@ impl Session {
         Session {
             app,
             identity: Arc::new(identity),
+        }
+    }
+
+    /// The confirmation setting of this peer: its policy's `confirm`, else the daemon's.
+    fn confirm_settings(&self) -> confirm::Settings {
+        confirm::Settings {
+            mode: self.identity.confirm.unwrap_or(self.app.confirm.mode),
+            ..self.app.confirm
         }
     }
 
@@ -107,9 +127,60 @@ impl ServerHandler for Session {
             correlation_id: uuid::Uuid::new_v4().simple().to_string(),
             cancel: context.ct.clone(),
             upstream: self.app.upstream.clone(),
+            confirmer: Confirmer::new(
+                self.confirm_settings(),
+                Some(Arc::new(ElicitationAsker(context.peer.clone()))),
+            ),
         };
         let envelope = tools::call(tool, &ctx, request.arguments.as_ref()).await;
         Ok(envelope.into_result().into())
+    }
+}
+
+/// Confirmations on MCP 2025-11-25: an `elicitation/create` request (form
+/// mode) to the client, through the session's rmcp peer. Whether the client
+/// can be asked is its `capabilities.elicitation` from `initialize`, which
+/// rmcp keeps with the peer for the session (an empty object means form).
+struct ElicitationAsker(Peer<RoleServer>);
+
+impl Asker for ElicitationAsker {
+    fn can_ask(&self) -> bool {
+        self.0
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form)
+    }
+
+    fn ask<'a>(&'a self, question: &'a Confirmation, timeout: Duration) -> BoxFuture<'a, Answer> {
+        Box::pin(async move {
+            let params = ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: question.message.clone(),
+                requested_schema: question.schema(),
+            };
+            // On timeout rmcp also tells the client the request is cancelled.
+            match self
+                .0
+                .create_elicitation_with_timeout(params, Some(timeout))
+                .await
+            {
+                Ok(result) => match result.action {
+                    ElicitationAction::Accept => Answer::Accept(result.content),
+                    ElicitationAction::Decline => Answer::Decline,
+                    ElicitationAction::Cancel => Answer::Cancel,
+                    // A later action this revision does not know: not a yes.
+                    _ => Answer::Failed("its answer was neither accept, decline nor cancel".into()),
+                },
+                Err(ServiceError::Timeout { .. }) => Answer::TimedOut,
+                Err(ServiceError::McpError(e)) => Answer::Failed(sanitize(&e.message)),
+                Err(ServiceError::UnexpectedResponse) => {
+                    Answer::Failed("its answer was not an elicitation result".into())
+                }
+                Err(e) => {
+                    debug!(error = %e, "asking for a confirmation failed");
+                    Answer::Failed("the question could not be delivered".into())
+                }
+            }
+        })
     }
 }
 

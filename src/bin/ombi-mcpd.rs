@@ -225,7 +225,7 @@ fn run(
             return ExitCode::FAILURE;
         }
     };
-    let app = Arc::new(App::new(upstream));
+    let app = Arc::new(App::new(upstream, config.confirm));
     let result = rt.block_on(daemon::run(
         listener,
         Arc::new(policy),

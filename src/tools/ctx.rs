@@ -12,6 +12,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::Page;
+use crate::confirm::{Confirmation, Confirmer, Proceed};
 use crate::contract::{ErrorCode, Failure, Family, Outcome, Reply, ToolError};
 use crate::projection::paging::{self, page_object};
 use crate::projection::requests::WireRequestsViewModel;
@@ -28,6 +29,8 @@ pub struct CallCtx {
     pub cancel: CancellationToken,
     /// The Ombi client (session, bounded reads, error mapping).
     pub upstream: Arc<Upstream>,
+    /// Whether and how to ask the person before a confirmed action.
+    pub confirmer: Confirmer,
 }
 
 /// Ombi's switch for music (anonymous, a bool).
@@ -48,6 +51,13 @@ pub fn note_read_limit(cut: bool, warnings: &mut Vec<String>) {
 }
 
 impl CallCtx {
+    /// Asks the person before a confirmed action (`src/confirm.rs`): called
+    /// after the arguments are validated and the effect is read, before
+    /// anything is sent to Ombi. An error means: send nothing.
+    pub async fn confirm(&self, question: Confirmation) -> Result<Proceed, ToolError> {
+        self.confirmer.confirm(question).await
+    }
+
     /// The Ombi user this call acts as (api_key mode's `UserName`).
     pub fn acting(&self) -> Option<&str> {
         self.identity.ombi_user.as_deref()

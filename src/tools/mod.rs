@@ -167,13 +167,21 @@ pub async fn call(
     arguments: Option<&Map<String, Value>>,
 ) -> Envelope {
     let started = Instant::now();
-    let (args, outcome) = match tool.def.validate(arguments) {
+    ctx.confirmer.reset();
+    let (args, mut outcome) = match tool.def.validate(arguments) {
         Ok(args) => {
             let outcome = run(tool, ctx, &args).await;
             (Some(args), outcome)
         }
         Err(e) => (None, Err(Failure::from(e))),
     };
+    // The `ask` warning of an action the client could not confirm.
+    if let Some(warning) = ctx.confirmer.record().warning {
+        match &mut outcome {
+            Ok(reply) => reply.warnings.push(warning.into()),
+            Err(failure) => failure.warnings.push(warning.into()),
+        }
+    }
     let envelope = contract::envelope(tool.def.name, outcome, &ctx.correlation_id);
     let elapsed = started.elapsed();
     let elapsed_ms = elapsed.as_millis() as u64;

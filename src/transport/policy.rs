@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::catalogue::{Bundle, BundleSet, UnknownBundle};
+use crate::confirm;
 
 /// The identity of one accepted connection, decided before any MCP byte is
 /// read. It travels with the MCP session into every tool call.
@@ -28,6 +29,8 @@ pub struct Identity {
     /// api_key mode: the Ombi user this peer acts as (`UserName` header).
     /// `None` falls back to `OMBI_USER_NAME`, then to no header.
     pub ombi_user: Option<String>,
+    /// The policy's `confirm` for this peer; `None` follows `OMBI_CONFIRM`.
+    pub confirm: Option<confirm::Mode>,
     /// Which rule admitted the peer (for logs).
     pub rule: String,
 }
@@ -43,6 +46,7 @@ impl Identity {
             bundles,
             read_only,
             ombi_user: None,
+            confirm: None,
             rule: "local".into(),
         }
     }
@@ -70,6 +74,7 @@ struct Entry {
     bundles: BundleSet,
     read_only: bool,
     ombi_user: Option<String>,
+    confirm: Option<confirm::Mode>,
 }
 
 /// The file format (see docs/configuration.md).
@@ -89,6 +94,7 @@ struct EntryFile {
     #[serde(default)]
     read_only: bool,
     ombi_user: Option<String>,
+    confirm: Option<String>,
 }
 
 /// The loaded policy. Cheap to consult per connection.
@@ -126,6 +132,11 @@ pub enum PolicyError {
     EmptyOmbiUser {
         entry: usize,
     },
+    /// `confirm` is not `ask`, `require` or `off`.
+    Confirm {
+        entry: usize,
+        value: String,
+    },
 }
 
 impl fmt::Display for PolicyError {
@@ -145,6 +156,11 @@ impl fmt::Display for PolicyError {
                 "peers[{entry}].ombi_user: only meaningful with OMBI_AUTH_MODE=api_key (jwt mode acts as OMBI_USERNAME)"
             ),
             PolicyError::EmptyOmbiUser { entry } => write!(f, "peers[{entry}].ombi_user: is empty"),
+            PolicyError::Confirm { entry, value } => write!(
+                f,
+                "peers[{entry}].confirm: {value:?} is not one of {}",
+                confirm::Mode::NAMES
+            ),
         }
     }
 }
@@ -261,11 +277,18 @@ impl Policy {
                 Some(u) if u.trim().is_empty() => return Err(PolicyError::EmptyOmbiUser { entry }),
                 other => other,
             };
+            let confirm = match e.confirm {
+                None => None,
+                Some(value) => Some(
+                    confirm::Mode::parse(&value).ok_or(PolicyError::Confirm { entry, value })?,
+                ),
+            };
             entries.push(Entry {
                 selector,
                 bundles,
                 read_only: e.read_only,
                 ombi_user,
+                confirm,
             });
         }
         Ok(Policy {
@@ -288,6 +311,7 @@ impl Policy {
         let identity = |bundles: BundleSet,
                         read_only: bool,
                         ombi_user: Option<String>,
+                        confirm: Option<confirm::Mode>,
                         rule: String| Identity {
             uid: cred.uid,
             gid: cred.gid,
@@ -296,6 +320,7 @@ impl Policy {
             bundles,
             read_only: read_only || self.global_read_only,
             ombi_user,
+            confirm,
             rule,
         };
         for (i, e) in self.entries.iter().enumerate() {
@@ -316,6 +341,7 @@ impl Policy {
                     e.bundles,
                     e.read_only,
                     e.ombi_user.clone(),
+                    e.confirm,
                     format!("peers[{i}]"),
                 ));
             }
@@ -326,7 +352,13 @@ impl Policy {
             } else {
                 "daemon's own uid"
             };
-            return Ok(identity(self.max_bundles, false, None, rule.to_string()));
+            return Ok(identity(
+                self.max_bundles,
+                false,
+                None,
+                None,
+                rule.to_string(),
+            ));
         }
         Err(Refusal(if self.entries.is_empty() {
             "not the daemon's own uid or root, and no policy file (OMBI_MCP_POLICY) allows other peers".to_string()
@@ -408,6 +440,15 @@ mod tests {
     }
 
     #[test]
+    fn confirm_per_peer_overrides_the_daemon() {
+        let text = r#"{"peers":[{"uid":7,"confirm":"require"},{"uid":8}]}"#;
+        let p = Policy::parse(text, all(), false, false).unwrap();
+        let seven = p.decide(cred(7), None, &[], None).unwrap();
+        assert_eq!(seven.confirm, Some(confirm::Mode::Require));
+        assert_eq!(p.decide(cred(8), None, &[], None).unwrap().confirm, None);
+    }
+
+    #[test]
     fn global_read_only_wins() {
         let p = Policy::parse(r#"{"peers":[{"uid":7}]}"#, all(), true, false).unwrap();
         assert!(p.decide(cred(7), None, &[], None).unwrap().read_only);
@@ -425,6 +466,10 @@ mod tests {
             (r#"{"peers":[{"uid":1,"colour":"red"}]}"#, "unknown field"),
             (r#"{"peers":[{"uid":1,"ombi_user":"a"}]}"#, "api_key"),
             (r#"not json"#, "invalid policy JSON"),
+            (
+                r#"{"peers":[{"uid":1,"confirm":"never"}]}"#,
+                "peers[0].confirm",
+            ),
         ];
         for (text, want) in bad {
             let err = Policy::parse(text, all(), false, false)

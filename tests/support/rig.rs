@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use ombi_mcp::catalogue::BundleSet;
 use ombi_mcp::config::{Config, Env};
+use ombi_mcp::confirm::Confirmer;
 use ombi_mcp::tools::{self, CallCtx};
 use ombi_mcp::transport::Identity;
 use ombi_mcp::upstream::Upstream;
@@ -77,6 +78,8 @@ impl Rig {
             correlation_id: "test-correlation".into(),
             cancel: CancellationToken::new(),
             upstream: Arc::new(Upstream::new(&config).expect("client")),
+            // Nobody to ask in process; tests of confirmations set their own.
+            confirmer: Confirmer::off(),
         };
         Rig { fake, ctx }
     }
