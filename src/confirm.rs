@@ -15,6 +15,7 @@
 //! sending anything to Ombi.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -182,10 +183,23 @@ impl Label {
 /// The go-ahead for a confirmed action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Proceed {
-    /// The reason to send (a deny): the form's when it was asked, else the
-    /// arguments'. `None` when there is none (or the person cleared it).
-    pub reason: Option<String>,
+    /// The form's reason, when a form with a reason field was answered
+    /// (inner `None`: the person cleared it).
+    form_reason: Option<Option<String>>,
 }
+
+impl Proceed {
+    /// The reason to send (a deny): the form's when one was answered, else
+    /// the one the arguments gave.
+    pub fn reason(self, given: Option<&str>) -> Option<String> {
+        match self.form_reason {
+            Some(answered) => answered,
+            None => given.map(str::to_string),
+        }
+    }
+}
+
+const NOT_ASKED: Proceed = Proceed { form_reason: None };
 
 /// What happened to one call's question, for the audit record and the
 /// envelope's warnings.
@@ -244,20 +258,24 @@ impl Confirmer {
     }
 
     /// Asks (or not, per the setting and the client) and says whether to
-    /// proceed. A refusal is `FORBIDDEN` "Not confirmed: …"; `require` with a
-    /// client that cannot ask is `UNSUPPORTED_CAPABILITY`. Either way nothing
-    /// may be sent to Ombi after an error.
-    pub async fn confirm(&self, question: Confirmation) -> Result<Proceed, ToolError> {
-        let given = question.reason.clone().flatten();
+    /// proceed. `question` reads what the effect is and words it; it runs
+    /// only when the person is to be asked (its error ends the call before
+    /// any question). A refusal is `FORBIDDEN` "Not confirmed: …"; `require`
+    /// with a client that cannot ask is `UNSUPPORTED_CAPABILITY`. Either way
+    /// nothing may be sent to Ombi after an error.
+    pub async fn confirm(
+        &self,
+        question: impl Future<Output = Result<Confirmation, ToolError>>,
+    ) -> Result<Proceed, ToolError> {
         let asker = self.asker.as_ref().filter(|a| a.can_ask());
         let asker = match (self.mode, asker) {
             (Mode::Off, _) => {
                 self.set(Label::Off, None);
-                return Ok(Proceed { reason: given });
+                return Ok(NOT_ASKED);
             }
             (Mode::Ask, None) => {
                 self.set(Label::NotAsked, Some(NOT_CONFIRMED_WARNING));
-                return Ok(Proceed { reason: given });
+                return Ok(NOT_ASKED);
             }
             (Mode::Require, None) => {
                 self.set(Label::NotAsked, None);
@@ -270,6 +288,7 @@ impl Confirmer {
             }
             (_, Some(asker)) => asker,
         };
+        let question = question.await?;
         let answer = asker.ask(&question, self.timeout).await;
         let (label, outcome) = settle(&question, answer, self.timeout);
         self.set(label, None);
@@ -336,7 +355,7 @@ fn settle(
             }
             (!r.is_empty()).then(|| r.to_string())
         }
-        (Some(_), Some(Value::Null) | None) => question.reason.clone().flatten(),
+        (Some(given), Some(Value::Null) | None) => given.clone(),
         (Some(_), Some(_)) => {
             return refuse(
                 Label::NotAsked,
@@ -344,7 +363,8 @@ fn settle(
             );
         }
     };
-    (Label::Confirmed, Ok(Proceed { reason }))
+    let form_reason = question.reason.is_some().then_some(reason);
+    (Label::Confirmed, Ok(Proceed { form_reason }))
 }
 
 #[cfg(test)]
@@ -377,7 +397,7 @@ mod tests {
         q: Confirmation,
     ) -> (Record, Result<Proceed, ToolError>) {
         let c = confirmer(mode, answer);
-        let out = c.confirm(q).await;
+        let out = c.confirm(async { Ok(q) }).await;
         (c.record(), out)
     }
 
@@ -415,7 +435,7 @@ mod tests {
             let (record, out) = run(Mode::Ask, answer.clone(), q()).await;
             assert_eq!(record.label, label, "{answer:?}");
             match (refusal, out) {
-                (None, Ok(p)) => assert_eq!(p.reason, None),
+                (None, Ok(p)) => assert_eq!(p.reason(None), None),
                 (Some(words), Err(e)) => {
                     assert_eq!(e.code, ErrorCode::Forbidden);
                     assert!(!e.retryable);
@@ -436,7 +456,7 @@ mod tests {
             (r.label, r.warning),
             (Label::NotAsked, Some(NOT_CONFIRMED_WARNING))
         );
-        assert_eq!(out.unwrap().reason.as_deref(), Some("dup"));
+        assert_eq!(out.unwrap().reason(Some("dup")).as_deref(), Some("dup"));
         let (r, out) = run(Mode::Require, None, q()).await;
         assert_eq!(r.label, Label::NotAsked);
         assert_eq!(out.unwrap_err().code, ErrorCode::UnsupportedCapability);
@@ -445,7 +465,7 @@ mod tests {
         assert_eq!((r.label, r.warning), (Label::Off, None));
         assert!(out.is_ok());
         let none = Confirmer::new(Settings::default(), None);
-        assert!(none.confirm(q()).await.is_ok());
+        assert!(none.confirm(async { Ok(q()) }).await.is_ok());
         assert_eq!(none.record().label, Label::NotAsked);
     }
 
@@ -453,7 +473,7 @@ mod tests {
     async fn the_forms_reason_is_the_one_sent() {
         let q = || Confirmation::new("Deny it?").with_reason(Some("duplicate"));
         let accept = |v: Value| Some(Answer::Accept(Some(v)));
-        let reason = |out: Result<Proceed, ToolError>| out.unwrap().reason;
+        let reason = |out: Result<Proceed, ToolError>| out.unwrap().reason(Some("given"));
         let (_, out) = run(
             Mode::Ask,
             accept(json!({"confirm": true, "reason": "not here"})),
@@ -470,6 +490,10 @@ mod tests {
         assert_eq!(reason(out), None);
         let (_, out) = run(Mode::Ask, accept(json!({"confirm": true})), q()).await;
         assert_eq!(reason(out).as_deref(), Some("duplicate"));
+        // A question without the field leaves the arguments' reason.
+        let plain = Confirmation::new("Approve?");
+        let (_, out) = run(Mode::Ask, accept(json!({"confirm": true})), plain).await;
+        assert_eq!(reason(out).as_deref(), Some("given"));
         let (r, out) = run(
             Mode::Ask,
             accept(json!({"confirm": true, "reason": 5})),

@@ -7,7 +7,7 @@
 //!   parent records stay `tv_parent`; a child's provider ids live on its
 //!   embedded `parentRequest`;
 //! - standard and 4K state are kept apart, never merged into one status;
-//! - embedded users (`requestedUser`) are read for their id only;
+//! - embedded users (`requestedUser`) are read for their id and user name only;
 //! - `recent` TV rows carry a *child* id: the parent is resolved by a bounded
 //!   scan, and an unresolved row stays a `tv_child` target with a warning.
 
@@ -256,6 +256,8 @@ pub struct RequestRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub requested_user_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_user_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub denied_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_4k: Option<bool>,
@@ -286,6 +288,7 @@ impl RequestRecord {
             status_text: None,
             requested_date: None,
             requested_user_id: None,
+            requested_user_name: None,
             denied_reason: None,
             is_4k: None,
             approved_4k: None,
@@ -328,6 +331,11 @@ pub fn status_text(key: Option<String>) -> Option<String> {
 
 /// The requester's id: the top-level field, else the embedded user's id
 /// (the embedded object is never forwarded).
+/// The requester's Ombi user name, when the request embeds its user.
+fn requester_name(user: &Option<UserRef>) -> Option<String> {
+    user.as_ref().and_then(|u| text(u.user_name.clone()))
+}
+
 fn requester(id: Option<String>, user: Option<UserRef>) -> Option<String> {
     text(id).or_else(|| user.and_then(|u| text(u.id)))
 }
@@ -369,6 +377,7 @@ pub fn movie(m: WireMovieRequest) -> Projected {
             r.denied_reason = text(m.denied_reason_4k);
         }
     }
+    r.requested_user_name = requester_name(&m.requested_user);
     r.requested_user_id = requester(m.requested_user_id, m.requested_user);
     r.subscribed = m.subscribed;
     // Ombi's movie `canApprove` ORs the standard and 4K lifecycles (and is
@@ -421,6 +430,7 @@ pub fn child<S: IntoSeasons>(c: WireChildRequest<S>) -> Projected {
     r.denied_reason = text(c.denied_reason);
     r.status_text = status_text(c.request_status);
     r.requested_date = date(c.requested_date);
+    r.requested_user_name = requester_name(&c.requested_user);
     r.requested_user_id = requester(c.requested_user_id, c.requested_user);
     r.can_approve = c.can_approve;
     // TV `subscribed` is unreliable upstream (it compares a subscription id):
@@ -444,6 +454,7 @@ pub fn album(a: WireAlbumRequest) -> Projected {
     r.denied_reason = text(a.denied_reason);
     r.status_text = status_text(a.request_status);
     r.requested_date = date(a.requested_date);
+    r.requested_user_name = requester_name(&a.requested_user);
     r.requested_user_id = requester(a.requested_user_id, a.requested_user);
     // Ombi's album lists compute `subscribed` against movie subscriptions
     // (docs/ombi-notes.md): left out rather than reported wrong.

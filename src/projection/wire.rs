@@ -25,11 +25,13 @@ pub fn positive_id(id: Option<i64>) -> Option<i64> {
     id.filter(|i| *i > 0)
 }
 
-/// The only field of an embedded `OmbiUser` we ever read: every other one
+/// The fields of an embedded `OmbiUser` we ever read: every other one
 /// (tokens, e-mail, phone) is skipped by serde and never held in memory.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct UserRef {
     pub id: Option<String>,
+    #[serde(rename = "userName")]
+    pub user_name: Option<String>,
 }
 
 /// Provider ids are strings on some models and numbers on others.

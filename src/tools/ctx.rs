@@ -4,6 +4,7 @@
 //! "not found" (including the routes where Ombi answers an unknown id with a
 //! 500), and the language a search body carries.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -52,9 +53,13 @@ pub fn note_read_limit(cut: bool, warnings: &mut Vec<String>) {
 
 impl CallCtx {
     /// Asks the person before a confirmed action (`src/confirm.rs`): called
-    /// after the arguments are validated and the effect is read, before
-    /// anything is sent to Ombi. An error means: send nothing.
-    pub async fn confirm(&self, question: Confirmation) -> Result<Proceed, ToolError> {
+    /// after the arguments are validated and before anything is sent to
+    /// Ombi; `question` (one bounded read naming the effect, then its words)
+    /// runs only when the person is to be asked. An error means: send nothing.
+    pub async fn confirm(
+        &self,
+        question: impl Future<Output = Result<Confirmation, ToolError>>,
+    ) -> Result<Proceed, ToolError> {
         self.confirmer.confirm(question).await
     }
 
