@@ -23,10 +23,10 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tokio_util::task::TaskTracker;
 
 use crate::confirm::{self, Answer, Asker, Confirmation, Confirmer};
+use crate::policy::Identity;
+use crate::text::message::sanitize;
 use crate::tools::{self, CallCtx};
-use crate::transport::Identity;
 use crate::upstream::Upstream;
-use crate::upstream::sanitize::sanitize;
 
 /// The protocol revision we implement (and answer newer requests with).
 pub const PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;

@@ -54,8 +54,8 @@ use rmcp::model::{ListToolsResult, ServerResult};
 use serde_json::{Map, Value};
 use tracing::{info, warn};
 
-use crate::catalogue::{Args, BundleSet, ToolDef, mcp};
 use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
+use crate::definition::{Args, BundleSet, ToolDef, mcp};
 
 pub use ctx::CallCtx;
 

@@ -13,10 +13,10 @@ use super::ctx::reply;
 use super::read_requests::{movie, tv_child};
 use super::writes::with_answer;
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::{BusinessResult, RequestEngineResult, Route};
 

@@ -10,9 +10,9 @@ use super::ctx::reply;
 use super::read_requests::existing_request;
 use super::writes::note_api_user;
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{Family, Outcome};
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 

@@ -9,15 +9,15 @@ use serde::Deserialize;
 
 use super::ctx::{not_found_on_500, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::confirm::Confirmation;
 use crate::contract::{Family, Outcome};
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::requests::WireFailedRequest;
 use crate::projection::wire::request_type_label;
+use crate::text::message::sanitize;
 use crate::upstream::Route;
-use crate::upstream::sanitize::sanitize;
 
 pub static TOOL: Tool = Tool {
     def: ToolDef {

@@ -12,12 +12,12 @@ use serde_json::Value;
 use super::CallCtx;
 use super::ctx::reply;
 use super::read_requests::existing_request;
-use crate::catalogue::params::MediaKind;
 use crate::contract::{ErrorCode, Failure, Outcome, ToolError};
+use crate::definition::params::MediaKind;
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::requests::RequestRecord;
 use crate::projection::settings::Section;
-use crate::upstream::sanitize::sanitize;
+use crate::text::message::sanitize;
 use crate::upstream::{RequestEngineResult, Route};
 
 /// With a bare API key Ombi acts as its internal `Api` user (an admin whose
