@@ -173,28 +173,6 @@ pub fn item(identifier: impl Into<String>, outcome: Done, message: Option<String
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn states_in_words() {
-        let mut r = RequestRecord::new(crate::contract::TargetKind::Movie, 1);
-        assert_eq!(state_phrase(&r, false), "in an unknown state");
-        r.approved = Some(false);
-        assert_eq!(state_phrase(&r, false), "waiting for approval");
-        assert!(is_pending(&r));
-        r.approved = Some(true);
-        assert_eq!(state_phrase(&r, false), "approved");
-        assert!(!is_pending(&r));
-        r.available = Some(true);
-        assert_eq!(state_phrase(&r, false), "available");
-        assert_eq!(state_phrase(&r, true), "in an unknown state");
-        r.approved_4k = Some(false);
-        assert_eq!(state_phrase(&r, true), "waiting for approval");
-    }
-}
-
 // ---------------------------------------------------------------- confirmations
 
 /// A request named for a confirmation: "the movie request for “Dune”
@@ -225,4 +203,26 @@ pub async fn request_in_words(
         r.title.as_deref(),
         r.requested_user_name.as_deref(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_in_words() {
+        let mut r = RequestRecord::new(crate::contract::TargetKind::Movie, 1);
+        assert_eq!(state_phrase(&r, false), "in an unknown state");
+        r.approved = Some(false);
+        assert_eq!(state_phrase(&r, false), "waiting for approval");
+        assert!(is_pending(&r));
+        r.approved = Some(true);
+        assert_eq!(state_phrase(&r, false), "approved");
+        assert!(!is_pending(&r));
+        r.available = Some(true);
+        assert_eq!(state_phrase(&r, false), "available");
+        assert_eq!(state_phrase(&r, true), "in an unknown state");
+        r.approved_4k = Some(false);
+        assert_eq!(state_phrase(&r, true), "waiting for approval");
+    }
 }

@@ -340,13 +340,16 @@ mod rmcp_client {
     };
     use rmcp::service::{RequestContext, RoleClient, ServiceExt};
 
+    /// Each question asked, with the writes the fake had received by then.
+    type Questions = Arc<Mutex<Vec<(String, Vec<String>)>>>;
+
     /// Answers every question as `accept` decides, and records what the
     /// fake had received when the question came.
     #[derive(Clone)]
     struct Person {
         accept: bool,
         fake: Arc<FakeOmbi>,
-        seen: Arc<Mutex<Vec<(String, Vec<String>)>>>,
+        seen: Questions,
     }
 
     impl ClientHandler for Person {
