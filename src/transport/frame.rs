@@ -466,8 +466,11 @@ where
                 let slot = if self.queued.is_some() || self.drained {
                     Some(in_flight.slots.acquire().await.ok()?)
                 } else {
-                    // Both are cancel-safe: a line is only consumed below.
+                    // A free slot wins, so nothing overtakes a request that
+                    // need not wait. Both are cancel-safe: a line is only
+                    // consumed below.
                     tokio::select! {
+                        biased;
                         slot = in_flight.slots.acquire() => Some(slot.ok()?),
                         _ = self.read.fill_buf() => None,
                     }

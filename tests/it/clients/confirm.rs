@@ -9,21 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
+use super::python_client::python;
 use crate::harness::*;
 use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, FakeOmbi, LoggedRequest, Options};
-
-fn python() -> Option<PathBuf> {
-    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    let p = std::env::var_os("OMBI_MCP_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or(venv);
-    let ok = p.exists()
-        && Command::new(&p)
-            .args(["-c", "import mcp"])
-            .status()
-            .is_ok_and(|s| s.success());
-    ok.then_some(p)
-}
 
 /// A self-bound daemon in jwt mode (the admin) against `fake`, every bundle,
 /// with `extra` environment (OMBI_CONFIRM, ...) and an optional policy.
