@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::ctx::{not_found_on_500, reply};
 use super::read_requests::{parent_of_child, tv_parent, tv_parent_exists};
-use super::writes::with_answer;
+use super::writes::{TvLevel, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::{Args, Bundle, ToolDef, action};
@@ -109,7 +109,10 @@ async fn tv_child(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("TV child request {id}");
     // Its parent, to tell afterwards whether Ombi deleted it too.
     let parent = parent_of_child(ctx, id).await.ok().map(|p| p.id);
-    let r = delete(ctx, Route::delete("api/v1/Request/tv/child").seg(id), &what).await?;
+    let r = match delete(ctx, Route::delete("api/v1/Request/tv/child").seg(id), &what).await {
+        Ok(r) => r,
+        Err(e) => return Err(tv_id_hint(ctx, e, id, TvLevel::Child, "/target/id").await.into()),
+    };
     let mut m = deleted(TargetKind::TvChild, id, format!("{what} deleted"), &r);
     let mut warnings = Vec::new();
     let gone = match parent {
@@ -153,7 +156,10 @@ fn item(identifier: String, message: Option<&str>) -> ItemResult {
 /// parent is read before (children to report) and after (to confirm).
 async fn tv_show(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("TV parent request {id}");
-    let before = tv_parent::<WireChildId>(ctx, id).await?;
+    let before = match tv_parent::<WireChildId>(ctx, id).await {
+        Ok(p) => p,
+        Err(e) => return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/target/id").await.into()),
+    };
     let children: Vec<i64> = before
         .child_requests
         .iter()

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::ctx::reply;
 use super::read_requests::{album_by_id, movie};
-use super::writes::with_answer;
+use super::writes::{TvLevel, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -161,7 +161,10 @@ fn route(media: MediaKind, verb: Verb) -> Route {
     }
 }
 
-/// Sends the moderation call; Ombi's answer unchecked.
+/// Sends the moderation call; Ombi's answer unchecked, but for an unknown
+/// id (`Request does not exist`, `ChildRequestDoesNotExist` on a 200):
+/// NOT_FOUND on `/request_id`, naming the season request ids when a TV
+/// show's id was given.
 async fn send(
     ctx: &CallCtx,
     on: &On,
@@ -173,10 +176,21 @@ async fn send(
         is_4k: (on.media == MediaKind::Movie).then_some(on.is_4k),
         reason,
     };
-    Ok(ctx
+    let r: RequestEngineResult = ctx
         .write_answer(route(on.media, verb).json(&body))
         .await?
-        .value)
+        .value;
+    match r.clone().check(200) {
+        Err(e) if e.code == ErrorCode::NotFound => Err(match on.media {
+            MediaKind::Tv => tv_id_hint(ctx, e, on.request_id, TvLevel::Child, "/request_id").await,
+            _ => {
+                let mut e = e;
+                e.field = Some("/request_id".into());
+                e
+            }
+        }),
+        _ => Ok(r),
+    }
 }
 
 /// A completed action, or the failure Ombi's answer means.
@@ -216,9 +230,6 @@ async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
     done(on, &r, "denied", Vec::new())
 }
 
-/// Ombi's engines' text for an unknown id (movie and album carry no code).
-const NO_SUCH_REQUEST: &str = "Request does not exist";
-
 async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
     let r = send(ctx, on, Verb::Approve, None).await?;
     let downloader = on.media.downloader();
@@ -230,11 +241,7 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
     };
     // Movies and albums are approved and saved before the send; a failed
     // send answers `result: false`. Read back whether the approval stuck.
-    let unknown_id = r.error_message.as_deref() == Some(NO_SUCH_REQUEST)
-        || r.error_code
-            .as_deref()
-            .is_some_and(|c| c.ends_with("DoesNotExist"));
-    if on.media == MediaKind::Tv || unknown_id || !approved_now(ctx, on).await {
+    if on.media == MediaKind::Tv || !approved_now(ctx, on).await {
         return Err(refused.into());
     }
     // No text: the send threw and Ombi queued the request for retry.

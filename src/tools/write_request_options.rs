@@ -12,13 +12,13 @@ use serde_json::{Map, Value};
 
 use super::ctx::{not_found_on_500, reply};
 use super::read_requests::{movie, tv_parent};
-use super::writes::with_answer;
+use super::writes::{TvLevel, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, MAX_ID, Ty};
 use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
-use crate::contract::{Family, Outcome, ToolError};
+use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::requests::WireChildId;
 use crate::upstream::{RequestEngineResult, Route};
@@ -194,7 +194,10 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
     // The current overrides, so the value not given is re-sent unchanged.
     let (kind, root, quality, path) = match media {
         Kind::Movie => {
-            let m = movie(ctx, id).await?;
+            let m = movie(ctx, id).await.map_err(|e| match e.code {
+                ErrorCode::NotFound => e.with_field("/request_id"),
+                _ => e,
+            })?;
             (
                 TargetKind::Movie,
                 m.root_path_override,
@@ -203,7 +206,14 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
             )
         }
         Kind::Tv => {
-            let p = tv_parent::<WireChildId>(ctx, id).await?;
+            let p = match tv_parent::<WireChildId>(ctx, id).await {
+                Ok(p) => p,
+                Err(e) => {
+                    return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/request_id")
+                        .await
+                        .into());
+                }
+            };
             (
                 TargetKind::TvParent,
                 p.root_folder,
@@ -250,10 +260,12 @@ fn describe(what: &str, value: i64) -> String {
 /// fails with a 500 before anything is written).
 async fn one_value(ctx: &CallCtx, route: Route, id: i64, what: String) -> Outcome {
     let target = format!("TV parent request {id}");
-    ctx.upstream
-        .write::<bool>(ctx.acting(), route)
-        .await
-        .map_err(|e| not_found_on_500(e, &target))?;
+    if let Err(e) = ctx.upstream.write::<bool>(ctx.acting(), route).await {
+        let e = not_found_on_500(e, &target);
+        return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/parent_request_id")
+            .await
+            .into());
+    }
     let mut m = Mutation::new(Done::Completed)
         .on_request(TargetKind::TvParent, id)
         .message(format!("{target}: {what} set"));

@@ -10,8 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::reply;
-use super::read_requests::{movie, tv_child};
-use super::writes::with_answer;
+use super::writes::{named_request, request_name, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, Ty};
@@ -84,29 +83,26 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 
 async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Outcome {
     let mut warnings = Vec::new();
-    let (approved, type_code) = match media {
-        MediaKind::Movie => {
-            let m = movie(ctx, id).await?;
-            let approved = if is_4k { m.approved_4k } else { m.approved };
-            (approved == Some(true), 1)
-        }
-        MediaKind::Tv => (
-            tv_child(ctx, id, &mut warnings).await?.approved == Some(true),
-            0,
-        ),
+    let type_code = match media {
+        MediaKind::Movie => 1,
+        MediaKind::Tv => 0,
         MediaKind::Album => {
             return Err(ToolError::invalid(
                 "/request_type",
-                "Ombi cannot reprocess album requests",
+                "Ombi cannot reprocess album requests: approve the album again instead \
+                 (write_request_moderate `approve`), which re-sends it to Lidarr",
             )
             .into());
         }
     };
-    let what = if is_4k {
-        format!("4K {}", media.request(id))
+    let request = named_request(ctx, media, id, &mut warnings).await?;
+    let approved = if is_4k {
+        request.approved_4k
     } else {
-        media.request(id)
-    };
+        request.approved
+    } == Some(true);
+    let name = request_name(media, &request, ctx);
+    let what = if is_4k { format!("4K {name}") } else { name };
     if !approved {
         return Err(ToolError::invalid(
             "/request_id",
