@@ -270,8 +270,10 @@ async fn approve_album_whose_lidarr_send_throws_is_partial_and_queued() {
     );
 }
 
+/// `Request does not exist` on a 200 (MovieRequestEngine.cs): NOT_FOUND
+/// on the id, with no read-back.
 #[tokio::test]
-async fn approve_unknown_request_is_rejected_without_a_read_back() {
+async fn approve_unknown_request_is_not_found_without_a_read_back() {
     let h = as_alice().await;
     let env = h
         .call(
@@ -279,7 +281,8 @@ async fn approve_unknown_request_is_rejected_without_a_read_back() {
             json!({"action": "approve", "media": "movie", "request_id": 999}),
         )
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert_eq!(env["error"]["field"], "/request_id");
     assert!(
         env["error"]["message"]
             .as_str()
@@ -380,7 +383,8 @@ async fn album_deny_of_an_unknown_id_is_still_a_failure() {
             json!({"action": "deny", "media": "album", "request_id": 999}),
         )
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert_eq!(env["error"]["field"], "/request_id");
 }
 
 #[tokio::test]
@@ -1063,7 +1067,8 @@ async fn manage_own_requests_may_delete_only_their_own() {
             json!({"target": {"kind": "movie", "id": 3}}),
         )
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    // `errorCode: NoPermissions` (BaseMediaEngine.cs CheckCanManageRequest).
+    assert_eq!(err_code(&env), "FORBIDDEN");
     assert!(
         env["error"]["message"]
             .as_str()

@@ -605,7 +605,7 @@ impl Created<'_> {
         m.upstream_is_error = Some(r.is_error);
         let state = if id > 0 {
             match existing_request(ctx, self.media, id, &mut warnings).await {
-                Ok(rec) => format!("; it is {}", state_phrase(&rec, self.is_4k)),
+                Ok(rec) => read_back_state(self.media, state_phrase(&rec, self.is_4k)),
                 Err(e) => {
                     warnings.push(format!(
                         "the new request could not be read back: {}",
@@ -670,6 +670,21 @@ impl Created<'_> {
             self.media.noun()
         ));
         Err(partly_done(m, warnings))
+    }
+}
+
+/// "; it is approved ..." for a create's message. Ombi answers an approved
+/// create alike whether its send worked or threw and was queued
+/// (`MovieSender.cs`, `MusicSender.cs`), so a send is never claimed.
+fn read_back_state(media: MediaKind, state: &str) -> String {
+    if state == "approved" {
+        format!(
+            "; it is approved, and Ombi sends approved requests to {} itself (its answer does not say \
+             whether that worked: a failed send waits in read_requests `retry_queue`)",
+            media.downloader()
+        )
+    } else {
+        format!("; it is {state}")
     }
 }
 
@@ -769,7 +784,7 @@ async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection, alias: Option
             m.upstream_result = Some(r.result);
             m.upstream_is_error = Some(r.is_error);
             let state = match existing_request(ctx, MediaKind::Tv, id, &mut warnings).await {
-                Ok(rec) => format!("; it is {}", state_phrase(&rec, false)),
+                Ok(rec) => read_back_state(MediaKind::Tv, state_phrase(&rec, false)),
                 Err(e) => {
                     warnings.push(format!(
                         "the new request could not be read back: {}",
