@@ -440,7 +440,7 @@ async fn conflicts_name_the_existing_request() {
     let env = rig
         .err(
             "write_request_create",
-            json!({"action": "tv", "id": 1396, "selection": {"mode": "first_season"}}),
+            json!({"action": "tv", "id": 1396, "selection": {"mode": "episodes", "seasons": [{"season_number": 2, "episodes": [1, 2]}]}}),
         )
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
