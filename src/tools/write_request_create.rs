@@ -606,13 +606,7 @@ impl Created<'_> {
         let state = if id > 0 {
             match existing_request(ctx, self.media, id, &mut warnings).await {
                 Ok(rec) => read_back_state(self.media, state_phrase(&rec, self.is_4k)),
-                Err(e) => {
-                    warnings.push(format!(
-                        "the new request could not be read back: {}",
-                        e.message
-                    ));
-                    String::new()
-                }
+                Err(e) => unread_state(&e),
             }
         } else {
             String::new()
@@ -686,6 +680,13 @@ fn read_back_state(media: MediaKind, state: &str) -> String {
     } else {
         format!("; it is {state}")
     }
+}
+
+/// The new request's state could not be read: said in the message, the
+/// reason logged.
+fn unread_state(e: &ToolError) -> String {
+    tracing::info!(error = %e.message, "create: the new request could not be read back");
+    "; whether it is approved could not be read back (read_requests `get` shows it)".into()
 }
 
 /// Ombi's own words in a business answer, cleaned.
@@ -785,13 +786,7 @@ async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection, alias: Option
             m.upstream_is_error = Some(r.is_error);
             let state = match existing_request(ctx, MediaKind::Tv, id, &mut warnings).await {
                 Ok(rec) => read_back_state(MediaKind::Tv, state_phrase(&rec, false)),
-                Err(e) => {
-                    warnings.push(format!(
-                        "the new request could not be read back: {}",
-                        e.message
-                    ));
-                    String::new()
-                }
+                Err(e) => unread_state(&e),
             };
             let m = m.message(format!(
                 "requested {name} as TV child request {id} (an Ombi request id, not a TMDB or TVDB id){state}"
@@ -1075,10 +1070,8 @@ async fn collection(ctx: &CallCtx, collection_id: i64) -> Outcome {
     match (outcome, failure) {
         (Done::Completed, failure) => {
             if let Some(e) = failure {
-                warnings.push(format!(
-                    "Ombi answered with a failure ({}), yet every movie reads back as requested now",
-                    e.message
-                ));
+                // The read-back is what happened; Ombi's odd answer is logged.
+                tracing::info!(error = %e.message, "collection: failure answered, every movie reads back requested");
             }
             Ok(reply(m.into_data(), warnings, false))
         }

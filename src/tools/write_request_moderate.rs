@@ -219,13 +219,16 @@ async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
         && !r.is_error
         && r.message.as_deref() == Some(ALBUM_DENY_OK)
     {
-        let warning = format!(
-            "Ombi answered this album deny with `result: false` and the message \"{ALBUM_DENY_OK}\"; that is how it reports a successful deny (the request was denied, not deleted)"
+        // How Ombi reports this success is its mechanics, not the caller's
+        // concern: logged; `upstream_result: false` stays in the data.
+        tracing::info!(
+            request_id = on.request_id,
+            "album deny answered result=false with \"{ALBUM_DENY_OK}\": Ombi's form of a successful deny"
         );
         let m = Mutation::new(Done::Completed)
             .on_request(on.media.target_kind(), on.request_id)
             .message(format!("{} denied", subject(on)));
-        return Ok(reply(with_answer(m, &r).into_data(), vec![warning], false));
+        return Ok(reply(with_answer(m, &r).into_data(), Vec::new(), false));
     }
     done(on, &r, "denied", Vec::new())
 }
@@ -234,10 +237,10 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
     let r = send(ctx, on, Verb::Approve, None).await?;
     let downloader = on.media.downloader();
     let Err(refused) = r.clone().check(200) else {
-        let note = format!(
-            "the approval is saved; Ombi's answer does not say whether {downloader} received the request (a send that failed waits in the retry queue: read_requests `retry_queue`)"
+        let what = format!(
+            "approved; Ombi sends it to {downloader} itself (its answer does not say whether that worked: a failed send waits in read_requests `retry_queue`)"
         );
-        return done(on, &r, "approved", vec![note]);
+        return done(on, &r, &what, Vec::new());
     };
     // Movies and albums are approved and saved before the send; a failed
     // send answers `result: false`. Read back whether the approval stuck.

@@ -131,12 +131,11 @@ async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Out
     // A TV send that threw is put in the retry queue and answered
     // `result: false` with no error text and the request id.
     if media == MediaKind::Tv && !r.result && !r.is_error && r.request_id == id {
-        warnings.push(format!(
-            "{downloader} did not take it now; Ombi queued it for another try (read_requests `retry_queue`)"
-        ));
         let data = mutation(
             Done::Accepted,
-            format!("{what} queued by Ombi for another send to {downloader}"),
+            format!(
+                "{downloader} did not take {what} now; Ombi queued it for another send (read_requests `retry_queue`)"
+            ),
         );
         return Ok(reply(data, warnings, false));
     }
@@ -149,15 +148,12 @@ async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Out
             format!("{what} sent ({downloader} accepted it, or Ombi has no TV downloader enabled)"),
         ),
         // A movie send that threw is queued and also answered `result: true`.
-        _ => {
-            warnings.push(format!(
-                "Ombi answers the same when the send to {downloader} failed and was queued for another try: check read_requests `retry_queue`"
-            ));
-            mutation(
-                Done::Accepted,
-                format!("{what} handed to Ombi for sending to {downloader}"),
-            )
-        }
+        _ => mutation(
+            Done::Accepted,
+            format!(
+                "{what} handed to Ombi for sending to {downloader} (Ombi answers the same when the send failed and was queued for another try: read_requests `retry_queue` shows it)"
+            ),
+        ),
     };
     Ok(reply(data, warnings, false))
 }

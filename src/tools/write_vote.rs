@@ -168,7 +168,9 @@ async fn approved_not_sent(
         }
     };
     warnings.push(format!(
-        "your upvote approved {what}, but {downloader} refused it, so it was not sent:          tell the requester; once {downloader} is fixed, write_request_moderate `approve` sends it again          (Ombi retries on its own only when the send fails outright, see read_requests `retry_queue`)"
+        "your upvote approved {what}, but {downloader} refused it, so it was not sent: \
+         tell the requester; once {downloader} is fixed, approving it again (write_request_moderate \
+         `approve`) sends it (Ombi retries on its own only when the send fails outright, see read_requests `retry_queue`)"
     ));
     let m = m.message(format!(
         "upvoted {what}; Ombi also subscribed you to it; the request is {state} now"
