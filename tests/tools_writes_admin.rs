@@ -610,10 +610,7 @@ async fn job_run_is_accepted_even_when_ombi_skipped_it() {
         .ok("write_job_run", json!({"job": "plexcontentcacher"}))
         .await;
     assert!(
-        !env["data"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("skipped"),
+        !env["data"]["message"].as_str().unwrap().contains("skipped"),
         "{env}"
     );
     assert_eq!(

@@ -137,7 +137,10 @@ async fn movie_request_by_an_admin_reads_back_approved() {
     assert_eq!(body["rootFolderOverride"], 2);
     assert_eq!(body["qualityPathOverride"], 4);
     let msg = data(&env)["message"].as_str().unwrap();
-    assert!(msg.contains("; it is approved, and Ombi sends approved requests to Radarr itself"), "{msg}");
+    assert!(
+        msg.contains("; it is approved, and Ombi sends approved requests to Radarr itself"),
+        "{msg}"
+    );
     assert!(rig.fake.with_data(|d| {
         d.votes
             .iter()

@@ -640,7 +640,7 @@ async fn advanced_movie_reads_the_request_and_resends_the_value_not_given() {
     assert_eq!(d["target"], json!({"kind": "movie", "id": 2}));
     assert_eq!(
         d["message"],
-        "overrides now: root folder 4, quality profile 9"
+        "the movie request for *Interstellar* (request 2): overrides now root folder 4, quality profile 9"
     );
     let m = movie(&h, 2).unwrap();
     assert_eq!(

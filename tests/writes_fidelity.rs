@@ -52,8 +52,10 @@ fn message(env: &Value) -> &str {
 fn set_quota(rig: &Rig, media: &str, limit: i64, remaining: i64) {
     rig.fake.with_data(|d| {
         for q in d.requests.quotas.iter_mut().filter(|q| q.0 == media) {
-            q.1 = Some(json!({"hasLimit": true, "limit": limit, "remaining": remaining,
-                              "nextRequest": "2026-05-01T00:00:00Z"}));
+            q.1 = Some(
+                json!({"hasLimit": true, "limit": limit, "remaining": remaining,
+                              "nextRequest": "2026-05-01T00:00:00Z"}),
+            );
         }
     });
 }
@@ -230,7 +232,11 @@ async fn create_over_quota_is_rate_limited_quoting_the_quota() {
         .await;
     assert_eq!(err_code(&env), "RATE_LIMITED");
     assert!(message(&env).contains("Episode request quota"), "{env}");
-    assert!(rig.fake.with_data(|d| d.movie_requests.iter().all(|r| r["theMovieDbId"] != json!(27205))));
+    assert!(rig.fake.with_data(|d| {
+        d.movie_requests
+            .iter()
+            .all(|r| r["theMovieDbId"] != json!(27205))
+    }));
 }
 
 /// "You have already voted!" (VoteEngine.cs) → CONFLICT.
@@ -373,9 +379,7 @@ async fn settings_patch_refuses_leaves_ombi_does_not_store() {
         ("landing_page", "/noticeEnabled"),
         ("landing_page", "/expired"),
     ] {
-        let read = rig
-            .ok("read_settings", json!({"section": section}))
-            .await;
+        let read = rig.ok("read_settings", json!({"section": section})).await;
         let revision = read["data"]["revision"].as_str().unwrap().to_string();
         let env = rig
             .err(

@@ -286,7 +286,12 @@ async fn check_on_behalf(ctx: &CallCtx, user_id: Option<&str>) -> Result<(), Too
     let mut warnings = Vec::new();
     let (users, cut) = match accounts(ctx, &mut warnings).await {
         Ok(got) => got,
-        Err(e) if matches!(e.code, ErrorCode::Forbidden | ErrorCode::AuthenticationFailed) => {
+        Err(e)
+            if matches!(
+                e.code,
+                ErrorCode::Forbidden | ErrorCode::AuthenticationFailed
+            ) =>
+        {
             return Err(ToolError::new(
                 ErrorCode::Forbidden,
                 "requesting on behalf of another user needs Ombi's PowerUser or Admin role, which \
@@ -319,7 +324,9 @@ async fn refused_by_rules(ctx: &CallCtx, media: MediaKind, e: &ToolError) -> Opt
                 Ok(Some(q)) if q.has_limit == Some(true) => {
                     let next = q
                         .next_request
-                        .map(|d| format!("; the next {} request is possible from {d}", media.label()))
+                        .map(|d| {
+                            format!("; the next {} request is possible from {d}", media.label())
+                        })
                         .unwrap_or_default();
                     format!(
                         " (your {} quota: {} requests, {} left{next})",
@@ -359,14 +366,16 @@ fn conflict_with(mut e: ToolError, existing: Option<String>) -> ToolError {
 async fn request_in_words(ctx: &CallCtx, media: MediaKind, id: Option<i64>) -> Option<String> {
     let id = id?;
     let mut warnings = Vec::new();
-    Some(match existing_request(ctx, media, id, &mut warnings).await {
-        Ok(r) => format!(
-            "{}, {}",
-            request_name(media, &r, ctx),
-            state_phrase(&r, false)
-        ),
-        Err(_) => media.request(id),
-    })
+    Some(
+        match existing_request(ctx, media, id, &mut warnings).await {
+            Ok(r) => format!(
+                "{}, {}",
+                request_name(media, &r, ctx),
+                state_phrase(&r, false)
+            ),
+            Err(_) => media.request(id),
+        },
+    )
 }
 
 // ------------------------------------------------------------ what Ombi holds
@@ -440,14 +449,22 @@ async fn wrong_media(ctx: &CallCtx, e: ToolError, tmdb_id: i64, asked: MediaKind
         _ => (
             "/tmdb_id",
             show_of(ctx, tmdb_id).await.ok().map(|s| {
-                let t = s.title.as_deref().map(|t| ctx.upstream.clean(t)).unwrap_or_default();
+                let t = s
+                    .title
+                    .as_deref()
+                    .map(|t| ctx.upstream.clean(t))
+                    .unwrap_or_default();
                 (t, "show", "tv", "id")
             }),
         ),
     };
     let mut e = e.with_field(field);
     if let Some((name, kind, action, arg)) = other {
-        let name = if name.is_empty() { String::new() } else { format!(" *{name}*") };
+        let name = if name.is_empty() {
+            String::new()
+        } else {
+            format!(" *{name}*")
+        };
         e.message = format!(
             "{}; TMDB id {tmdb_id} is the {kind}{name}: request it with action `{action}` (`{arg}: {tmdb_id}`)",
             e.message
@@ -737,7 +754,12 @@ struct EpisodeBody {
     episode_number: i64,
 }
 
-async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection, alias: Option<String>) -> Outcome {
+async fn tv(
+    ctx: &CallCtx,
+    mut body: TvBody,
+    selection: Selection,
+    alias: Option<String>,
+) -> Outcome {
     let tmdb_id = body.the_movie_db_id;
     let show = match show_of(ctx, tmdb_id).await {
         Ok(show) => show,

@@ -111,7 +111,11 @@ async fn tv_child(ctx: &CallCtx, id: i64) -> Outcome {
     let parent = parent_of_child(ctx, id).await.ok().map(|p| p.id);
     let r = match delete(ctx, Route::delete("api/v1/Request/tv/child").seg(id), &what).await {
         Ok(r) => r,
-        Err(e) => return Err(tv_id_hint(ctx, e, id, TvLevel::Child, "/target/id").await.into()),
+        Err(e) => {
+            return Err(tv_id_hint(ctx, e, id, TvLevel::Child, "/target/id")
+                .await
+                .into());
+        }
     };
     let mut m = deleted(TargetKind::TvChild, id, format!("{what} deleted"), &r);
     let mut warnings = Vec::new();
@@ -158,7 +162,11 @@ async fn tv_show(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("TV parent request {id}");
     let before = match tv_parent::<WireChildId>(ctx, id).await {
         Ok(p) => p,
-        Err(e) => return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/target/id").await.into()),
+        Err(e) => {
+            return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/target/id")
+                .await
+                .into());
+        }
     };
     let children: Vec<i64> = before
         .child_requests

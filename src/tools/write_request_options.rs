@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::ctx::{not_found_on_500, reply};
 use super::read_requests::{movie, tv_parent};
-use super::writes::{TvLevel, tv_id_hint, with_answer};
+use super::writes::{TvLevel, named, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, MAX_ID, Ty};
@@ -192,7 +192,7 @@ struct AdvancedBody {
 
 async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
     // The current overrides, so the value not given is re-sent unchanged.
-    let (kind, root, quality, path) = match media {
+    let (kind, name, root, quality, path) = match media {
         Kind::Movie => {
             let m = movie(ctx, id).await.map_err(|e| match e.code {
                 ErrorCode::NotFound => e.with_field("/request_id"),
@@ -200,6 +200,7 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
             })?;
             (
                 TargetKind::Movie,
+                named(ctx, "movie", m.title.as_deref(), id),
                 m.root_path_override,
                 m.quality_override,
                 "api/v2/Requests/movie/advancedoptions",
@@ -216,6 +217,7 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
             };
             (
                 TargetKind::TvParent,
+                named(ctx, "TV", p.title.as_deref(), id),
                 p.root_folder,
                 p.quality_override,
                 "api/v2/Requests/tv/advancedoptions",
@@ -244,7 +246,7 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
     }
     let m = Mutation::new(Done::Completed)
         .on_request(kind, id)
-        .message(format!("overrides now: {}", set.join(", ")));
+        .message(format!("{name}: overrides now {}", set.join(", ")));
     Ok(reply(with_answer(m, &r).into_data(), Vec::new(), false))
 }
 
@@ -262,9 +264,11 @@ async fn one_value(ctx: &CallCtx, route: Route, id: i64, what: String) -> Outcom
     let target = format!("TV parent request {id}");
     if let Err(e) = ctx.upstream.write::<bool>(ctx.acting(), route).await {
         let e = not_found_on_500(e, &target);
-        return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/parent_request_id")
-            .await
-            .into());
+        return Err(
+            tv_id_hint(ctx, e, id, TvLevel::Parent, "/parent_request_id")
+                .await
+                .into(),
+        );
     }
     let mut m = Mutation::new(Done::Completed)
         .on_request(TargetKind::TvParent, id)

@@ -159,8 +159,7 @@ async fn approved_not_sent(
     mut warnings: Vec<String>,
 ) -> Outcome {
     let downloader = media.downloader();
-    let state = match existing_request(ctx, media, m.request_id.unwrap_or(0), &mut warnings).await
-    {
+    let state = match existing_request(ctx, media, m.request_id.unwrap_or(0), &mut warnings).await {
         Ok(after) => state_phrase(&after, false),
         Err(e) => {
             tracing::info!(error = %e.message, "vote: the request could not be read back");

@@ -13,10 +13,10 @@ use super::CallCtx;
 use super::ctx::reply;
 use super::read_requests::{existing_request, parent_of_child, tv_parent};
 use crate::catalogue::params::MediaKind;
-use crate::projection::requests::{self, WireChildWithSeasons};
 use crate::contract::{ErrorCode, Failure, Outcome, ToolError};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::requests::RequestRecord;
+use crate::projection::requests::{self, WireChildWithSeasons};
 use crate::projection::settings::Section;
 use crate::upstream::{RequestEngineResult, Route};
 
@@ -83,9 +83,9 @@ pub async fn tv_id_hint(
     }
     e.field = Some(field.to_string());
     let hint = match wanted {
-        TvLevel::Child => show_in_words(ctx, id).await.map(|show| {
-            format!("{show}: pass one of those season request ids, not the show's")
-        }),
+        TvLevel::Child => show_in_words(ctx, id)
+            .await
+            .map(|show| format!("{show}: pass one of those season request ids, not the show's")),
         TvLevel::Parent => parent_of_child(ctx, id).await.ok().map(|p| {
             format!(
                 "{id} is a season (child) request of TV request {}, the show's request: pass {}",
@@ -167,15 +167,18 @@ pub async fn named_request(
 /// "the movie request for *Spirited Away* (request 2)": the request's title
 /// as already read, else "movie request 2".
 pub fn request_name(media: MediaKind, r: &RequestRecord, ctx: &CallCtx) -> String {
-    let id = r.target.id;
-    match r
-        .title
-        .as_deref()
+    named(ctx, media.noun(), r.title.as_deref(), r.target.id)
+}
+
+/// "the `noun` request for *title* (request `id`)", or "`noun` request `id`"
+/// without a title (`noun`: "movie", "TV child", "TV").
+pub fn named(ctx: &CallCtx, noun: &str, title: Option<&str>, id: i64) -> String {
+    match title
         .map(|t| ctx.upstream.clean(t))
         .filter(|t| !t.is_empty())
     {
-        Some(t) => format!("the {} request for *{t}* (request {id})", media.noun()),
-        None => media.request(id),
+        Some(t) => format!("the {noun} request for *{t}* (request {id})"),
+        None => format!("{noun} request {id}"),
     }
 }
 

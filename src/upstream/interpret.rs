@@ -280,7 +280,10 @@ pub struct RequestEngineResult {
 const REFUSALS: &[(&str, ErrorCode)] = &[
     ("AlreadyRequested", ErrorCode::Conflict),
     ("EpisodesAlreadyRequested", ErrorCode::Conflict),
-    ("We already have episodes requested from series", ErrorCode::Conflict),
+    (
+        "We already have episodes requested from series",
+        ErrorCode::Conflict,
+    ),
     ("This has already been requested", ErrorCode::Conflict),
     ("RequestDoesNotExist", ErrorCode::NotFound),
     ("ChildRequestDoesNotExist", ErrorCode::NotFound),
@@ -291,8 +294,14 @@ const REFUSALS: &[(&str, ErrorCode)] = &[
     ("NoPermissionsRequestMovie", ErrorCode::Forbidden),
     ("NoPermissionsRequestTV", ErrorCode::Forbidden),
     ("NoPermissionsRequestAlbum", ErrorCode::Forbidden),
-    ("You do not have permissions to Request", ErrorCode::Forbidden),
-    ("You do not have the correct permissions", ErrorCode::Forbidden),
+    (
+        "You do not have permissions to Request",
+        ErrorCode::Forbidden,
+    ),
+    (
+        "You do not have the correct permissions",
+        ErrorCode::Forbidden,
+    ),
     ("MovieRequestQuotaExceeded", ErrorCode::RateLimited),
     ("TvRequestQuotaExceeded", ErrorCode::RateLimited),
     ("AlbumRequestQuotaExceeded", ErrorCode::RateLimited),
@@ -442,13 +451,37 @@ mod tests {
         // CanRequestRule.cs, RequestLimitRule.cs, the engines).
         for (code, text, want) in [
             (Some("NoPermissions"), "", ErrorCode::Forbidden),
-            (None, "You do not have permissions to Request a TV Show", ErrorCode::Forbidden),
-            (None, "You do not have the correct permissions!", ErrorCode::Forbidden),
-            (Some("MovieRequestQuotaExceeded"), "You have exceeded your Movie request quota!", ErrorCode::RateLimited),
-            (None, "You have exceeded your Episode request quota!", ErrorCode::RateLimited),
-            (Some("ChildRequestDoesNotExist"), "Child Request does not exist", ErrorCode::NotFound),
+            (
+                None,
+                "You do not have permissions to Request a TV Show",
+                ErrorCode::Forbidden,
+            ),
+            (
+                None,
+                "You do not have the correct permissions!",
+                ErrorCode::Forbidden,
+            ),
+            (
+                Some("MovieRequestQuotaExceeded"),
+                "You have exceeded your Movie request quota!",
+                ErrorCode::RateLimited,
+            ),
+            (
+                None,
+                "You have exceeded your Episode request quota!",
+                ErrorCode::RateLimited,
+            ),
+            (
+                Some("ChildRequestDoesNotExist"),
+                "Child Request does not exist",
+                ErrorCode::NotFound,
+            ),
             (None, "Request does not exist", ErrorCode::NotFound),
-            (None, "There was an issue adding this movie!", ErrorCode::UpstreamRejected),
+            (
+                None,
+                "There was an issue adding this movie!",
+                ErrorCode::UpstreamRejected,
+            ),
         ] {
             let r = RequestEngineResult {
                 result: false,
@@ -462,8 +495,10 @@ mod tests {
             assert_eq!(e.code, want, "{code:?} {text}");
             assert!(!e.retryable);
         }
-        let voted: VoteEngineResult =
-            serde_json::from_str(r#"{"result":false,"isError":true,"errorMessage":"You have already voted!"}"#).unwrap();
+        let voted: VoteEngineResult = serde_json::from_str(
+            r#"{"result":false,"isError":true,"errorMessage":"You have already voted!"}"#,
+        )
+        .unwrap();
         assert_eq!(voted.check(200).unwrap_err().code, ErrorCode::Conflict);
         assert!(false.check(200).is_err());
         let id: IdentityResult =
