@@ -605,6 +605,11 @@ async fn job_run_is_accepted_even_when_ombi_skipped_it() {
             .contains("already running"),
         "{env}"
     );
+    assert_eq!(
+        rig.fake.with_data(|d| d.writes.triggered_jobs.len()),
+        1,
+        "skipped"
+    );
     // The Plex content job goes to the scheduler directly: no skip to claim.
     let env = rig
         .ok("write_job_run", json!({"job": "plexcontentcacher"}))
@@ -612,11 +617,6 @@ async fn job_run_is_accepted_even_when_ombi_skipped_it() {
     assert!(
         !env["data"]["message"].as_str().unwrap().contains("skipped"),
         "{env}"
-    );
-    assert_eq!(
-        rig.fake.with_data(|d| d.writes.triggered_jobs.len()),
-        1,
-        "skipped"
     );
 
     for job in ["clearmediaserverdata", "autodeleterequests", "update"] {
