@@ -10,15 +10,14 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::{not_found_on_500, reply};
-use super::read_requests::{parent_of_child, tv_parent, tv_parent_exists};
-use super::writes::{TvLevel, tv_id_hint, with_answer};
+use super::read_requests::{parent_of_child, tv_parent_exists};
+use super::writes::{TvLevel, show_request, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
-use crate::projection::requests::WireChildId;
 use crate::upstream::sanitize::sanitize;
 use crate::upstream::{RequestEngineResult, Route};
 
@@ -160,14 +159,7 @@ fn item(identifier: String, message: Option<&str>) -> ItemResult {
 /// parent is read before (children to report) and after (to confirm).
 async fn tv_show(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("TV parent request {id}");
-    let before = match tv_parent::<WireChildId>(ctx, id).await {
-        Ok(p) => p,
-        Err(e) => {
-            return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/target/id")
-                .await
-                .into());
-        }
-    };
+    let before = show_request(ctx, id, "/target/id").await?;
     let children: Vec<i64> = before
         .child_requests
         .iter()

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::{not_found_on_500, reply};
-use super::read_requests::{movie, tv_parent};
-use super::writes::{TvLevel, named, tv_id_hint, with_answer};
+use super::read_requests::movie;
+use super::writes::{TvLevel, named, show_request, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::catalogue::params::*;
 use crate::catalogue::shape::{Field, MAX_ID, Ty};
@@ -20,7 +20,6 @@ use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::projection::mutation::{Mutation, Outcome as Done};
-use crate::projection::requests::WireChildId;
 use crate::upstream::{RequestEngineResult, Route};
 
 /// An override id; 0 clears it (Ombi's "none").
@@ -207,14 +206,7 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
             )
         }
         Kind::Tv => {
-            let p = match tv_parent::<WireChildId>(ctx, id).await {
-                Ok(p) => p,
-                Err(e) => {
-                    return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/request_id")
-                        .await
-                        .into());
-                }
-            };
+            let p = show_request(ctx, id, "/request_id").await?;
             (
                 TargetKind::TvParent,
                 named(ctx, "TV", p.title.as_deref(), id),

@@ -16,7 +16,7 @@ use crate::catalogue::params::MediaKind;
 use crate::contract::{ErrorCode, Failure, Outcome, ToolError};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::requests::RequestRecord;
-use crate::projection::requests::{self, WireChildWithSeasons};
+use crate::projection::requests::{self, WireChildId, WireChildWithSeasons, WireTvParent};
 use crate::projection::settings::Section;
 use crate::upstream::{RequestEngineResult, Route};
 
@@ -97,6 +97,19 @@ pub async fn tv_id_hint(
         e.message = format!("{}; {hint}", e.message);
     }
     e
+}
+
+/// A show's request (TV parent) a write names on `field`; NOT_FOUND naming
+/// the show's request when a season request's id was given.
+pub async fn show_request(
+    ctx: &CallCtx,
+    id: i64,
+    field: &str,
+) -> Result<WireTvParent<WireChildId>, ToolError> {
+    match tv_parent::<WireChildId>(ctx, id).await {
+        Ok(p) => Ok(p),
+        Err(e) => Err(tv_id_hint(ctx, e, id, TvLevel::Parent, field).await),
+    }
 }
 
 /// "TV request 10 is the show *Breaking Bad*; its season requests are 1396
