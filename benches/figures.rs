@@ -11,9 +11,9 @@
 //! runs, not single absolute numbers.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
-#[path = "../tests/harness/mod.rs"]
+#[path = "../tests/it/harness/mod.rs"]
 mod harness;
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};

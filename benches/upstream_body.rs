@@ -7,7 +7,7 @@
 //! `cargo bench --bench upstream_body` (optionally `-- --runs N`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::process::Command;

@@ -9,19 +9,6 @@
 let
   manifest = (lib.importTOML ../Cargo.toml).package;
   root = ../.;
-
-  # Integration tests that do not run in the build: tests/packaging.rs checks docs/, packaging/
-  # and the Nix files, which are not part of `src`.
-  testsOutsideTheBuild = [ "packaging" ];
-  integrationTests = lib.filter (name: !(lib.elem name testsOutsideTheBuild)) (
-    map (lib.removeSuffix ".rs") (
-      lib.attrNames (
-        lib.filterAttrs (name: type: type == "regular" && lib.hasSuffix ".rs" name) (
-          builtins.readDir ../tests
-        )
-      )
-    )
-  );
 in
 rustPlatform.buildRustPackage {
   pname = manifest.name;
@@ -29,8 +16,8 @@ rustPlatform.buildRustPackage {
 
   # Every path Cargo.toml names, and only those: edits to docs/, nixos/ or packaging/ do not
   # rebuild the binaries. tests/ holds the integration tests and the `sample` bin's
-  # tests/support/sample_main.rs; benches/ the two [[bench]] targets (cargo refuses a manifest
-  # whose targets are missing). tests/packaging.rs copies exactly this set and runs
+  # tests/it/support/sample_main.rs; benches/ the two [[bench]] targets (cargo refuses a manifest
+  # whose targets are missing). tests/it/packaging.rs copies exactly this set and runs
   # `cargo check --all-targets` on it: keep the list in this one-path-per-line form.
   src = lib.fileset.toSource {
     inherit root;
@@ -47,18 +34,22 @@ rustPlatform.buildRustPackage {
 
   cargoLock.lockFile = ../Cargo.lock;
 
-  # Unit tests and the integration tests (contract, tools, upstream, socket, daemon, ...): they need
-  # only loopback sockets, the real binaries and the fake Ombi, all of which the sandbox has. With
-  # OMBI_MCP_HERMETIC_TESTS=1 the tests that need more (systemd-socket-activate, root, python3 with
-  # the MCP SDK, node, nix) skip with a message; CI runs them.
+  # Unit tests and the integration tests (one binary, tests/it/: contract, tools, upstream, socket,
+  # daemon, ...): they need only loopback sockets, the real binaries and the fake Ombi, all of which
+  # the sandbox has. With OMBI_MCP_HERMETIC_TESTS=1 the tests that need more
+  # (systemd-socket-activate, root, python3 with the MCP SDK, node, nix) skip with a message; CI
+  # runs them. Its `packaging` module checks docs/, packaging/ and the Nix files, which are not part
+  # of `src`: skipped here.
   cargoTestFlags = [
     "--lib"
     "--bins"
-  ]
-  ++ lib.concatMap (name: [
     "--test"
-    name
-  ]) integrationTests;
+    "it"
+  ];
+  checkFlags = [
+    "--skip"
+    "packaging::"
+  ];
   env.OMBI_MCP_HERMETIC_TESTS = "1";
 
   meta = {

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use reqwest::Url;
 
-use crate::catalogue::{Bundle, BundleSet};
+use crate::definition::{Bundle, BundleSet};
 use crate::secrets::{self, SecretString};
 
 pub const DEFAULT_SOCKET: &str = "/run/ombi-mcp/mcp.sock";

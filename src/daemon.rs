@@ -14,11 +14,11 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{error, info, warn};
 
+use crate::policy::{PeerCred, Policy, lookup_user};
 use crate::server::{App, McpService, Session};
 use crate::tools;
 use crate::transport::frame::FramedTransport;
 use crate::transport::listener::Listener;
-use crate::transport::policy::{PeerCred, Policy, lookup_user};
 
 /// Longest JSON-RPC line a client may send; tool arguments are small.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;

@@ -15,8 +15,8 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use tokio_util::task::TaskTracker;
 
+use crate::policy::Identity;
 use crate::tools::{self, CallCtx};
-use crate::transport::Identity;
 use crate::upstream::Upstream;
 
 /// The protocol revision we implement (and answer newer requests with).

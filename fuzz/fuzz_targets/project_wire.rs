@@ -1,8 +1,8 @@
 //! Wire-shape projection: any JSON read as every wire type and projected
-//! (the same list as the property test `tests/fuzz_projection.rs`).
+//! (the same list as the property test `tests/it/fuzz/projection.rs`).
 #![no_main]
 
-#[path = "../../tests/support/projections.rs"]
+#[path = "../../tests/it/support/projections.rs"]
 mod projections;
 
 use libfuzzer_sys::fuzz_target;

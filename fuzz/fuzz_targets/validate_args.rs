@@ -3,14 +3,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ombi_mcp::catalogue::TOOLS;
 use ombi_mcp::contract::ErrorCode;
+use ombi_mcp::tools::TOOLS;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&head, rest)) = data.split_first() else {
         return;
     };
-    let def = &TOOLS[usize::from(head) % TOOLS.len()];
+    let def = &TOOLS[usize::from(head) % TOOLS.len()].def;
     let Ok(serde_json::Value::Object(args)) = serde_json::from_slice(rest) else {
         return;
     };

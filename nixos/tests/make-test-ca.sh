@@ -1,6 +1,6 @@
 #!/bin/sh
 # A throwaway CA and a server certificate for HOST signed by it, for the HTTPS stub Ombi of the
-# VM test (vm.nix); tests/nixos_vm_parts.rs makes one the same way. Needs openssl >= 1.1.1.
+# VM test (vm.nix); tests/it/clients/nixos_vm_parts.rs makes one the same way. Needs openssl >= 1.1.1.
 #   make-test-ca.sh OUTDIR HOST   ->  OUTDIR/ca.crt, OUTDIR/server.crt, OUTDIR/server.key
 set -eu
 out=$1

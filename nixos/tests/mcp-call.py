@@ -1,6 +1,6 @@
 """One MCP session through a stdio command, as an MCP client runs it: `initialize`,
 `notifications/initialized`, then one `tools/call`. Prints the call's JSON-RPC reply on stdout.
-Used by the NixOS VM test (vm.nix); tests/nixos_vm_parts.rs runs it too.
+Used by the NixOS VM test (vm.nix); tests/it/clients/nixos_vm_parts.rs runs it too.
 
     mcp-call.py TOOL ARGUMENTS_JSON COMMAND [ARG...]
 

@@ -1,4 +1,4 @@
-"""A stand-in for Ombi in the NixOS VM test (vm.nix); tests/nixos_vm_parts.rs runs it too.
+"""A stand-in for Ombi in the NixOS VM test (vm.nix); tests/it/clients/nixos_vm_parts.rs runs it too.
 
 It answers the login (POST /api/v1/Token) and the three routes read_server's `status` action
 reads, over HTTP or, with --cert/--key, HTTPS. Every request becomes one JSON line in --log with

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use ombi_mcp::config::{Config, Env};
 use ombi_mcp::daemon::{self, StopSignals};
 use ombi_mcp::logging;
+use ombi_mcp::policy::Policy;
 use ombi_mcp::server::App;
 use ombi_mcp::transport::listener::{self, Listener};
-use ombi_mcp::transport::policy::Policy;
 use ombi_mcp::upstream::Upstream;
 use tokio_util::sync::CancellationToken;
 

@@ -1,6 +1,6 @@
 //! `$defs/target`: an Ombi request as `{kind, id}`, the one type for it:
 //! records and mutation results carry it, and tools take it as the `target`
-//! argument (`catalogue::params::TARGET`).
+//! argument (`definition::params::TARGET`).
 
 use serde::{Deserialize, Serialize};
 

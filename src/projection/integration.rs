@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::wire::positive_id;
-use crate::upstream::sanitize::sanitize;
+use crate::text::message::sanitize;
 
 /// A quality / language / metadata profile: `{id, name}` (Radarr v3
 /// profiles are passed through by Ombi; only these two fields are read).

@@ -183,6 +183,13 @@ mod tests {
     use super::super::paging::{Paging, assert_def, page_object};
     use super::*;
 
+    /// `read_issues` sends a status as the code the projection maps it to.
+    #[test]
+    fn issue_statuses_have_ombi_codes() {
+        let coded = ISSUE_STATUSES.map(|(label, _)| label);
+        assert_eq!(coded, crate::definition::params::ISSUE_STATUS);
+    }
+
     fn user(id: &str) -> Value {
         json!({"id": id, "userName": "bob", "email": "bob@example.org", "userAccessToken": "UAT-SECRET",
                "mediaServerToken": "PLEX-SECRET", "phoneNumber": "+15550199"})

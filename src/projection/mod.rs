@@ -15,7 +15,7 @@ pub mod mutation;
 pub mod paging;
 pub mod reference;
 pub mod requests;
-pub mod server;
+pub mod server_info;
 pub mod settings;
 pub mod users;
 pub mod votes;

@@ -8,23 +8,7 @@ use serde_json::{Value, json};
 
 use crate::contract::Family;
 use crate::contract::budget::MAX_RECORDS;
-
-/// The `page` argument: `{offset ≥ 0 (default 0), limit 1–100 (default 20)}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
-#[serde(default)]
-pub struct Page {
-    pub offset: u64,
-    pub limit: u64,
-}
-
-impl Default for Page {
-    fn default() -> Self {
-        Page {
-            offset: 0,
-            limit: 20,
-        }
-    }
-}
+use crate::definition::Page;
 
 /// Warning for upstream-paged lists read past their first page.
 pub const SHIFT_WARNING: &str =

@@ -248,7 +248,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::catalogue::Page;
+    use crate::definition::Page;
     use crate::projection::family_schema::assert_family;
     use crate::projection::paging;
 

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::wire::{UserRef, date, lenient_string, positive_id, request_type_label, text};
 use crate::contract::budget::MAX_NESTED;
 use crate::contract::{Target, TargetKind};
-use crate::upstream::sanitize::sanitize;
+use crate::text::message::sanitize;
 
 // ---------------------------------------------------------------- wire shapes
 

@@ -432,12 +432,12 @@ mod tests {
 
     #[test]
     fn every_catalogue_section_has_a_route() {
-        for name in crate::catalogue::params::SETTINGS_SECTIONS {
+        for name in crate::definition::params::SETTINGS_SECTIONS {
             assert!(section(name).is_some(), "{name} has no route");
         }
         assert_eq!(
             SECTIONS.len(),
-            crate::catalogue::params::SETTINGS_SECTIONS.len()
+            crate::definition::params::SETTINGS_SECTIONS.len()
         );
     }
 

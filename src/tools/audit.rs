@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use tracing::info;
 
 use super::CallCtx;
-use crate::catalogue::{Args, ToolDef};
+use crate::definition::{Args, ToolDef};
 
 /// Arguments that identify what a write acted on. Everything else (titles,
 /// comments, messages, passwords, settings values) stays out of the record.

@@ -11,11 +11,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::catalogue::Page;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, Reply, ToolError};
+use crate::definition::Page;
+use crate::policy::Identity;
 use crate::projection::paging::{self, page_object};
 use crate::projection::requests::WireRequestsViewModel;
-use crate::transport::Identity;
 use crate::upstream::{Answer, ArrayScan, Bounded, Payload, Route, Upstream};
 
 /// Everything a handler may use for one call.

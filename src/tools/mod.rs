@@ -54,8 +54,8 @@ use rmcp::model::{ListToolsResult, ServerResult};
 use serde_json::{Map, Value};
 use tracing::{info, warn};
 
-use crate::catalogue::{Args, BundleSet, ToolDef, mcp};
 use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
+use crate::definition::{Args, BundleSet, ToolDef, mcp};
 
 pub use ctx::CallCtx;
 
@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn an_unknown_tool_names_the_next_step() {
-        use crate::catalogue::Bundle;
+        use crate::definition::Bundle;
         let core = BundleSet::only(Bundle::Core);
         let m = unknown_tool("write_request", core, false);
         assert!(m.contains("did you mean write_request_create"), "{m}");

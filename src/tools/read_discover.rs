@@ -10,13 +10,13 @@ use serde_json::{Map, Value, json};
 use super::ctx::{body_language, language_ignored, not_found};
 use super::ctx::{partial, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::Page;
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
+use crate::definition::Page;
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
     self, ActorCredits, ArtistInfo, Media, RecentlyRequested, SearchMovie, SearchTv, WireCollection,

@@ -15,17 +15,17 @@ use serde_json::{Value, json};
 
 use super::ctx::reply;
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::integration::{
     self, WirePlexLibraries, WirePlexServer, WirePlexServers, WireProfile, WireRootFolder, WireTag,
 };
 use crate::projection::paging::{self, Window};
-use crate::projection::server::{self as server_proj, WireFeature};
+use crate::projection::server_info::{self, WireFeature};
 use crate::projection::users::{self, WireServerUser};
 use crate::upstream::Route;
 
@@ -245,7 +245,7 @@ async fn radarr(ctx: &CallCtx) -> Outcome {
 /// instance is disabled), after checking the `Movie4KRequests` feature.
 async fn radarr_4k(ctx: &CallCtx) -> Outcome {
     let features = list::<WireFeature>(ctx, "api/v2/Features").await?;
-    if !server_proj::feature_enabled(&features.value, "Movie4KRequests") {
+    if !server_info::feature_enabled(&features.value, "Movie4KRequests") {
         return Err(ToolError::new(
             ErrorCode::UnsupportedCapability,
             "4K requests are off in Ombi (feature Movie4KRequests), so there are no Radarr 4K options",
@@ -401,7 +401,7 @@ async fn plex_libraries(ctx: &CallCtx, wanted: &str) -> Outcome {
         let why = libs
             .message
             .as_deref()
-            .map(crate::upstream::sanitize::sanitize)
+            .map(crate::text::message::sanitize)
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| "no reason given".into());
         return Err(ToolError::new(
@@ -462,6 +462,6 @@ mod tests {
 
     #[test]
     fn media_server_mirrors_its_labels() {
-        crate::catalogue::params::assert_mirrors(MEDIA_SERVERS, MediaServer::label);
+        crate::definition::params::assert_mirrors(MEDIA_SERVERS, MediaServer::label);
     }
 }

@@ -9,12 +9,12 @@ use serde_json::Value;
 
 use super::ctx::{local_page, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::Page;
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Outcome;
 use crate::contract::budget::MAX_NESTED;
 use crate::contract::{ErrorCode, ToolError};
+use crate::definition::Page;
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
 use crate::projection::metrics::{self, IssueCounts};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, Window, page_object};

@@ -7,12 +7,12 @@ use serde::Deserialize;
 
 use super::ctx::{note_read_limit, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, Page, ToolDef, action};
 use crate::projection::library::{self, RecentlyAdded, WireCalendar};
 use crate::projection::media;
 use crate::projection::paging;
@@ -278,6 +278,6 @@ mod tests {
 
     #[test]
     fn artwork_kind_mirrors_its_labels() {
-        crate::catalogue::params::assert_mirrors(ARTWORK_KINDS, ArtworkKind::label);
+        crate::definition::params::assert_mirrors(ARTWORK_KINDS, ArtworkKind::label);
     }
 }

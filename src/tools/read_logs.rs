@@ -8,11 +8,11 @@ use serde_json::json;
 
 use super::ctx::reply;
 use super::{CallCtx, Tool};
-use crate::catalogue::shape::{ArgDefault, Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
+use crate::definition::shape::{ArgDefault, Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::logs;
 use crate::upstream::{MAX_BODY_BYTES, Route};
 

@@ -6,12 +6,12 @@ use serde::Deserialize;
 
 use super::ctx::{language_ignored, not_found, not_found_on_500, note_read_limit, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::ToolError;
 use crate::contract::{Outcome, Reply};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
     self, ArtistInfo, Media, MovieFull, Notes, ReleaseGroup, StreamingData, TvDetail, WireRatings,
@@ -408,6 +408,6 @@ mod tests {
 
     #[test]
     fn details_media_mirrors_its_labels() {
-        crate::catalogue::params::assert_mirrors(MEDIA_DETAILS, DetailsMedia::label);
+        crate::definition::params::assert_mirrors(MEDIA_DETAILS, DetailsMedia::label);
     }
 }

@@ -8,12 +8,12 @@ use serde::de::DeserializeOwned;
 
 use super::ctx::{not_found, note_read_limit, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, Page, ToolDef, action};
 use crate::projection::paging;
 use crate::projection::reference::{
     self as r, Candidate, Claim, Feature, IdName, IssueCategory, Language, WatchProvider,

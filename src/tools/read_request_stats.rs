@@ -9,12 +9,12 @@ use serde_json::Value;
 
 use super::ctx::{partial, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::metrics::{self, Quota, RequestCounts, Stats};
 use crate::upstream::Route;
 

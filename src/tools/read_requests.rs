@@ -13,11 +13,11 @@ use serde_json::Value;
 
 use super::ctx::{local_page, not_found, not_found_on_500, note_read_limit, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{ArgDefault, Field, Ty};
-use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{ArgDefault, Field, Ty};
+use crate::definition::{Args, Bundle, Page, ToolDef, action};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
     self as proj, ParentIndex, Projected, RequestRecord, WireAlbumRequest, WireChildId,
@@ -800,6 +800,6 @@ mod tests {
 
     #[test]
     fn sort_direction_mirrors_its_labels() {
-        crate::catalogue::params::assert_mirrors(SORT_DIRECTIONS, SortDirection::label);
+        crate::definition::params::assert_mirrors(SORT_DIRECTIONS, SortDirection::label);
     }
 }

@@ -9,11 +9,11 @@ use serde_json::json;
 
 use super::ctx::{body_language, language_ignored, note_read_limit, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, Page, ToolDef, action};
 use crate::projection::media::{self, Media, MultiResult, SearchMovie};
 use crate::projection::paging;
 use crate::upstream::Route;

@@ -8,14 +8,14 @@ use serde_json::json;
 
 use super::ctx::reply;
 use super::{CallCtx, Tool};
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::paging;
 use crate::projection::reference;
-use crate::projection::server::{
+use crate::projection::server_info::{
     self, WireAbout, WireCronTest, WireMediaServers, WireUpdate, WireWizard,
 };
 use crate::upstream::Route;
@@ -97,7 +97,7 @@ async fn status(ctx: &CallCtx) -> Outcome {
         failed.push(format!("wizard state (Status/Wizard): {}", e.message));
         None
     });
-    let data = server::status(code, info.as_deref(), wizard.as_ref());
+    let data = server_info::status(code, info.as_deref(), wizard.as_ref());
     if failed.is_empty() {
         return Ok(reply(data, Vec::new(), false));
     }
@@ -122,7 +122,7 @@ async fn about(ctx: &CallCtx) -> Outcome {
         .await?;
     let a =
         a.ok_or_else(|| ToolError::new(ErrorCode::NotFound, "Ombi returned no about information"))?;
-    Ok(reply(server::about(&a), Vec::new(), false))
+    Ok(reply(server_info::about(&a), Vec::new(), false))
 }
 
 /// `GET /api/v1/LandingPage` (anonymous; Ombi probes every media server).
@@ -134,7 +134,7 @@ async fn media_servers(ctx: &CallCtx) -> Outcome {
     let m = m.ok_or_else(|| {
         ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status")
     })?;
-    Ok(reply(server::media_servers(&m), Vec::new(), false))
+    Ok(reply(server_info::media_servers(&m), Vec::new(), false))
 }
 
 /// `GET /api/v1/Update` (anonymous release feed) and the updater's check
@@ -174,7 +174,11 @@ async fn update(ctx: &CallCtx) -> Outcome {
         warnings
             .push("updater_reports_update is also false when the updater could not check".into());
     }
-    Ok(reply(server::update(feed.as_ref(), check), warnings, false))
+    Ok(reply(
+        server_info::update(feed.as_ref(), check),
+        warnings,
+        false,
+    ))
 }
 
 /// `GET /api/v2/Features` (anonymous) → references projected exactly as
@@ -203,5 +207,5 @@ async fn cron_validate(ctx: &CallCtx, expression: &str) -> Outcome {
             "Ombi returned no result for the cron check",
         )
     })?;
-    Ok(reply(server::cron(&c, expression), Vec::new(), false))
+    Ok(reply(server_info::cron(&c, expression), Vec::new(), false))
 }

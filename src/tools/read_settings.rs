@@ -8,11 +8,11 @@ use serde_json::Value;
 
 use super::ctx::reply;
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::settings;
 use crate::upstream::Route;
 

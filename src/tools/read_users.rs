@@ -7,10 +7,10 @@ use serde_json::Value;
 
 use super::ctx::{local_page, not_found, not_found_on_500, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, Page, ToolDef, action};
 use crate::projection::paging::{Paging, page_object};
 use crate::projection::users::{self, WireConnectedUser, WirePreference, WireUser};
 use crate::upstream::Route;

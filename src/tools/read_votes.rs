@@ -8,10 +8,10 @@ use serde_json::Value;
 
 use super::ctx::local_page;
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, Page, ToolDef, action};
 use crate::contract::Family;
 use crate::contract::Outcome;
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, Page, ToolDef, action};
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
 use crate::upstream::Route;
 

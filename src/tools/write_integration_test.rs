@@ -15,14 +15,14 @@ use serde_json::{Value, json};
 use super::ctx::{Me, reply};
 use super::writes::{item, read_section, settle};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::settings;
+use crate::text::message::sanitize;
 use crate::upstream::Route;
-use crate::upstream::sanitize::sanitize;
 
 pub static TOOL: Tool = Tool {
     def: ToolDef {

@@ -11,15 +11,15 @@ use serde_json::json;
 
 use super::ctx::{not_found, not_found_on_500, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::issues::status_code;
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::reference::IssueCategory;
+use crate::text::message::sanitize;
 use crate::upstream::Route;
-use crate::upstream::sanitize::sanitize;
 
 pub static TOOL: Tool = Tool {
     def: ToolDef {

@@ -9,10 +9,10 @@ use serde::Deserialize;
 
 use super::ctx::reply;
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{Family, Outcome};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 

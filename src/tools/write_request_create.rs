@@ -19,14 +19,14 @@ use super::writes::{
     accounts, note_api_user, partly_done, request_name, show_in_words, state_phrase,
 };
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{ArgDefault, Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{ArgDefault, Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::media::{TvDetail, WireCollection};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
-use crate::projection::server::{WireFeature, feature_enabled};
+use crate::projection::server_info::{WireFeature, feature_enabled};
 use crate::upstream::{Answer, RequestEngineResult, Route};
 
 pub static TOOL: Tool = Tool {

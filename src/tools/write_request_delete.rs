@@ -13,12 +13,12 @@ use super::ctx::{not_found_on_500, reply};
 use super::read_requests::{parent_of_child, tv_parent_exists};
 use super::writes::{TvLevel, show_request, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
-use crate::upstream::sanitize::sanitize;
+use crate::text::message::sanitize;
 use crate::upstream::{RequestEngineResult, Route};
 
 pub static TOOL: Tool = Tool {

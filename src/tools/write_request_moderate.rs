@@ -13,12 +13,12 @@ use super::ctx::reply;
 use super::read_requests::{album_by_id, movie};
 use super::writes::{TvLevel, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
-use crate::upstream::sanitize::sanitize;
+use crate::text::message::sanitize;
 use crate::upstream::{BusinessResult, RequestEngineResult, Route};
 
 pub static TOOL: Tool = Tool {

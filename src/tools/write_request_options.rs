@@ -14,11 +14,11 @@ use super::ctx::{not_found_on_500, reply};
 use super::read_requests::movie;
 use super::writes::{TvLevel, named, show_request, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, MAX_ID, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, MAX_ID, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::{RequestEngineResult, Route};
 

@@ -9,9 +9,9 @@ use serde::Deserialize;
 use super::ctx::reply;
 use super::writes::{named_request, note_api_user, request_name};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{Family, Outcome};
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 

@@ -9,9 +9,9 @@ use serde::Deserialize;
 
 use super::ctx::{not_found_on_500, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{Family, Outcome};
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 

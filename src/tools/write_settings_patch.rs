@@ -15,13 +15,13 @@ use serde_json::{Map, Value, json};
 use super::ctx::reply;
 use super::writes::{item, read_section, settle};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::settings::{self, Section};
-use crate::upstream::sanitize::sanitize;
+use crate::text::message::sanitize;
 use crate::upstream::{BusinessResult, Route};
 
 pub static TOOL: Tool = Tool {
@@ -358,7 +358,7 @@ async fn features(ctx: &CallCtx, revision: &str, changes: &[Change]) -> Outcome 
                 format!(
                     "unknown feature `{}`; names are case-sensitive: {}",
                     clip(&c.name),
-                    crate::catalogue::shape::list(&names)
+                    crate::definition::shape::list(&names)
                 ),
             )
             .into());

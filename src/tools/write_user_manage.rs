@@ -20,12 +20,12 @@ use serde_json::{Map, Value, json};
 use super::ctx::{not_found, not_found_on_500, reply};
 use super::writes::accounts;
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::secrets::{ExposeSecret, SecretString};
-use crate::upstream::sanitize::sanitize_with;
+use crate::text::message::sanitize_with;
 use crate::upstream::{IdentityResult, Route};
 
 pub static TOOL: Tool = Tool {

@@ -10,10 +10,10 @@ use serde_json::Value;
 
 use super::ctx::{remember_language, reply};
 use super::{CallCtx, Tool};
-use crate::catalogue::params::*;
-use crate::catalogue::shape::{Field, Ty};
-use crate::catalogue::{Args, Bundle, ToolDef, action};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
+use crate::definition::params::*;
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::users::NOTIFICATION_AGENTS;
 use crate::upstream::Route;

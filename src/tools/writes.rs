@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::CallCtx;
 use super::ctx::reply;
 use super::read_requests::{existing_request, parent_of_child, tv_parent};
-use crate::catalogue::params::MediaKind;
+use crate::definition::params::MediaKind;
 use crate::contract::{ErrorCode, Failure, Outcome, ToolError};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::requests::RequestRecord;

@@ -8,8 +8,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::route::Kind;
-use super::sanitize::sanitize;
 use crate::contract::{ErrorCode, ToolError};
+use crate::text::message::sanitize;
 
 /// A raw answer: status, content type and the body read under the cap.
 #[derive(Clone)]

@@ -11,7 +11,6 @@ pub mod body;
 pub mod interpret;
 pub mod retry;
 pub mod route;
-pub mod sanitize;
 pub mod session;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,6 +31,7 @@ pub use route::{Accept, Kind, Route};
 
 use crate::config::Config;
 use crate::contract::{ErrorCode, ToolError};
+use crate::text::message;
 use session::{Credentials, Session};
 
 /// Longest wait for a TCP/TLS connection, within the call's deadline.
@@ -346,7 +346,7 @@ impl Upstream {
             .await
             .ok()
             .flatten()
-            .map(|v| format!(", Ombi {}", sanitize::sanitize(&v)))
+            .map(|v| format!(", Ombi {}", message::sanitize(&v)))
             .unwrap_or_default();
         match &self.session {
             Session::Jwt(j) => {
@@ -389,7 +389,7 @@ impl Upstream {
     /// Text from Ombi (a business message, a title) made safe to show:
     /// sanitized, bounded, and without any of our own secrets.
     pub fn clean(&self, raw: &str) -> String {
-        self.session.scrub(&sanitize::sanitize(raw))
+        self.session.scrub(&message::sanitize(raw))
     }
 
     fn scrub(&self, mut e: ToolError) -> ToolError {
@@ -649,7 +649,7 @@ pub fn parse_array<T: DeserializeOwned>(
         let item = serde_json::from_slice::<T>(element).map_err(|e| {
             mismatch(format!(
                 "has an element #{i} without the expected shape ({})",
-                sanitize::sanitize(&e.to_string())
+                message::sanitize(&e.to_string())
             ))
         })?;
         items.push(item);
@@ -709,7 +709,7 @@ fn transport_error(e: &reqwest::Error, desc: &str, kind: Kind) -> ToolError {
         cause = s.to_string();
         src = s.source();
     }
-    let cause = sanitize::sanitize(&cause);
+    let cause = message::sanitize(&cause);
     let cause = if cause.is_empty() {
         String::new()
     } else {

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::catalogue::Page;
+use crate::definition::Page;
 use crate::projection::family_schema::assert_family;
 use crate::projection::paging;
 

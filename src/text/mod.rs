@@ -1,0 +1,6 @@
+//! Text from outside the daemon made safe to show a caller. The bottom layer
+//! beside `contract` (imports nothing else of the crate), so that `upstream`,
+//! `projection` and `tools` can all use it: [`message`] cleans Ombi's error
+//! and status messages (exception text, stack traces, credentials).
+
+pub mod message;

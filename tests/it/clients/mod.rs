@@ -1,0 +1,7 @@
+//! Real MCP clients and bridges against the real binaries.
+
+mod inspector_cli;
+mod nixos_vm_parts;
+mod python_client;
+mod python_tools;
+mod ssh_bridge;

@@ -1,0 +1,7 @@
+//! The output contract and the tool definitions, derived from `tools::TOOLS`.
+
+mod actions;
+mod args;
+mod budget;
+mod catalogue;
+mod schema;

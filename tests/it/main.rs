@@ -1,0 +1,26 @@
+//! The integration tests, in one binary (one link of the daemon library and
+//! its dependencies instead of one per area). Modules by area:
+//! - `contract`: arguments, actions, budgets, the catalogue, output schemas;
+//! - `tools`: every tool in process against the fake Ombi, through the rig;
+//! - `upstream`: routes, session and faults against the fake, and the fake's own write routes;
+//! - `daemon`: the real binaries and the socket;
+//! - `reliability`: the daemon under abuse (frames, connections, Ombi faults);
+//! - `fuzz`: property tests (validation, projection, frames);
+//! - `clients`: real MCP clients (Python SDK, Inspector CLI, SSH bridge, the NixOS VM test's parts);
+//! - `packaging`: what ships beside the binaries (not run by the Nix build: `--skip packaging::`).
+//!
+//! `support` (the fake Ombi, the in-process rig, argument tables) and `harness`
+//! (the real daemon and shim) are shared by all of them.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
+
+mod harness;
+mod support;
+
+mod clients;
+mod contract;
+mod daemon;
+mod fuzz;
+mod packaging;
+mod reliability;
+mod tools;
+mod upstream;

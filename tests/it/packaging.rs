@@ -1,0 +1,1171 @@
+//! Checks of what ships beside the binaries: Nix files, systemd units, example configuration,
+//! MCP client configurations and the user docs that list tools.
+//!
+//! External tools: `nix-instantiate` (Debian package `nix-bin`) and `systemd-analyze` (`systemd`).
+//! Where one is missing the check fails under CI (`CI=true`) and is skipped with a printed
+//! message elsewhere. The evaluations of the module, the package and the VM test need nixpkgs'
+//! `lib`: set `NIXPKGS_LIB` to a directory holding `default.nix` of nixpkgs' `lib/` (see
+//! docs/install-nixos.md, "Checking the module"; .ci/run sets it when a copy sits beside the
+//! checkout); without it they are skipped with a message.
+//!
+//! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
+//! package's own build does not run it (nixos/package.nix).
+
+use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const DAEMON: &str = env!("CARGO_BIN_EXE_ombi-mcpd");
+/// `systemd-analyze security` exposure allowed for the service, in tenths (1.5).
+const MAX_EXPOSURE_TENTHS: u32 = 15;
+
+fn root() -> &'static Path {
+    Path::new(ROOT)
+}
+
+fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// The tool's path, or `None` (skip) off CI. On CI a missing tool is a failure.
+fn require_tool(name: &str, debian_package: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        let msg =
+            format!("{name} not found; install it with `apt-get install -y {debian_package}`");
+        assert!(!on_ci(), "{msg} (CI=true: this check must run)");
+        eprintln!("SKIPPED: {msg}");
+    }
+    found
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn files_with_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if name == "target" || name == ".git" {
+            continue;
+        }
+        if path.is_dir() {
+            files_with_ext(&path, ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_nix_file_parses() {
+    let Some(nix) = require_tool("nix-instantiate", "nix-bin") else {
+        return;
+    };
+    let mut files = Vec::new();
+    files_with_ext(root(), "nix", &mut files);
+    for required in [
+        "flake.nix",
+        "nixos/module.nix",
+        "nixos/package.nix",
+        "nixos/tests/vm.nix",
+    ] {
+        assert!(
+            files.contains(&root().join(required)),
+            "{required} is missing"
+        );
+    }
+    for file in &files {
+        let out = run(Command::new(&nix).arg("--parse").arg(file));
+        assert!(
+            out.status.success(),
+            "{} does not parse:\n{}",
+            file.display(),
+            text(&out.stderr)
+        );
+    }
+    println!("parsed {} .nix files", files.len());
+}
+
+#[test]
+fn flake_lock_pins_nixpkgs_by_revision_and_hash() {
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("flake.lock")).unwrap()).unwrap();
+    let root_inputs = &lock["nodes"][lock["root"].as_str().unwrap()]["inputs"];
+    let node = root_inputs["nixpkgs"].as_str().expect("root input nixpkgs");
+    let locked = &lock["nodes"][node]["locked"];
+    let rev = locked["rev"].as_str().unwrap_or_default();
+    assert_eq!(
+        rev.len(),
+        40,
+        "nixpkgs must be locked to a full revision: {locked}"
+    );
+    assert!(rev.chars().all(|c| c.is_ascii_hexdigit()));
+    assert!(
+        locked["narHash"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("sha256-")),
+        "nixpkgs needs a narHash: {locked}"
+    );
+    assert!(locked["lastModified"].is_u64());
+}
+
+/// The unit files in a temp dir, with ExecStart= pointing at the built daemon (verify checks
+/// that the binary exists).
+fn staged_units() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for unit in ["ombi-mcp.socket", "ombi-mcp.service"] {
+        let src = std::fs::read_to_string(root().join("packaging/systemd").join(unit)).unwrap();
+        let staged: String = src
+            .lines()
+            .map(|l| {
+                if l.starts_with("ExecStart=") {
+                    format!("ExecStart={DAEMON}\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        std::fs::write(dir.path().join(unit), staged).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn systemd_units_verify_without_any_warning() {
+    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
+        return;
+    };
+    let dir = staged_units();
+    let out = run(Command::new(&analyze).current_dir(dir.path()).args([
+        "verify",
+        "./ombi-mcp.socket",
+        "./ombi-mcp.service",
+    ]));
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    // verify only warns (exit 0) about unknown keys or bad values: any output is a finding.
+    assert!(
+        out.status.success() && all.trim().is_empty(),
+        "systemd-analyze verify:\n{all}"
+    );
+}
+
+#[test]
+fn service_exposure_is_at_most_1_5() {
+    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
+        return;
+    };
+    let dir = staged_units();
+    let out = run(Command::new(&analyze).current_dir(dir.path()).args([
+        "security",
+        "--offline=true",
+        &format!("--threshold={MAX_EXPOSURE_TENTHS}"),
+        "./ombi-mcp.service",
+    ]));
+    let report = text(&out.stdout);
+    let line = report
+        .lines()
+        .find(|l| l.contains("Overall exposure level"))
+        .unwrap_or_else(|| panic!("no exposure in:\n{report}{}", text(&out.stderr)));
+    println!("{line}");
+    let level = line
+        .split(':')
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("exposure value");
+    let tenths: u32 = level.replace('.', "").parse().expect("exposure like 1.2");
+    assert!(tenths <= MAX_EXPOSURE_TENTHS, "{line}");
+    assert!(out.status.success(), "over threshold:\n{report}");
+}
+
+#[test]
+fn sysusers_and_tmpfiles_apply_to_a_scratch_root() {
+    let Some(sysusers) = require_tool("systemd-sysusers", "systemd") else {
+        return;
+    };
+    let Some(tmpfiles) = require_tool("systemd-tmpfiles", "systemd") else {
+        return;
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let sysroot = scratch.path();
+    for (dir, file) in [
+        ("sysusers.d", "ombi-mcp.conf"),
+        ("tmpfiles.d", "ombi-mcp.conf"),
+    ] {
+        std::fs::create_dir_all(sysroot.join("etc").join(dir)).unwrap();
+        std::fs::copy(
+            root().join("packaging").join(dir).join(file),
+            sysroot.join("etc").join(dir).join(file),
+        )
+        .unwrap();
+    }
+    // systemd's own tmpfiles.d/credstore.conf (systemd >= 254; the host's copy where it has
+    // one): a line of ours for the same path would be a "Duplicate line" warning.
+    let credstore =
+        std::fs::read_to_string("/usr/lib/tmpfiles.d/credstore.conf").unwrap_or_else(|_| {
+            "d /etc/credstore 0000 root root\nd /etc/credstore.encrypted 0000 root root\n\
+             z /run/credstore 0000 root root\nz /run/credstore.encrypted 0000 root root\n"
+                .to_string()
+        });
+    std::fs::create_dir_all(sysroot.join("usr/lib/tmpfiles.d")).unwrap();
+    std::fs::write(sysroot.join("usr/lib/tmpfiles.d/credstore.conf"), credstore).unwrap();
+    let root_arg = format!("--root={}", sysroot.display());
+    let out = run(Command::new(&sysusers).arg(&root_arg));
+    assert!(
+        out.status.success(),
+        "systemd-sysusers:\n{}",
+        text(&out.stderr)
+    );
+    let group = std::fs::read_to_string(sysroot.join("etc/group")).unwrap();
+    assert!(
+        group.lines().any(|l| l.starts_with("ombi-mcp:")),
+        "group ombi-mcp not created:\n{group}"
+    );
+    let out = run(Command::new(&tmpfiles).arg(&root_arg).arg("--create"));
+    let stderr = text(&out.stderr);
+    assert!(
+        out.status.success() && stderr.trim().is_empty(),
+        "systemd-tmpfiles:\n{stderr}"
+    );
+    let meta = std::fs::metadata(sysroot.join("etc/ombi-mcp")).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o750, "etc/ombi-mcp");
+    assert!(
+        sysroot.join("etc/credstore").is_dir(),
+        "systemd's credstore.conf creates /etc/credstore"
+    );
+}
+
+/// `KEY=VALUE` lines of an EnvironmentFile, comments and blanks skipped.
+fn env_file(path: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (k, v) = l
+                .split_once('=')
+                .unwrap_or_else(|| panic!("not KEY=VALUE: {l}"));
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+/// Runs `ombi-mcpd --check-config --offline` with the example env file, the example policy
+/// and a credentials directory holding both credentials.
+fn check_config(overrides: &[(&str, Option<&str>)]) -> (Output, String) {
+    check_config_with(&["ombi-api-key", "ombi-password"], overrides)
+}
+
+/// `check_config` with only the `credentials` named, as systemd hands over what the unit's
+/// LoadCredential= lines load.
+fn check_config_with(credentials: &[&str], overrides: &[(&str, Option<&str>)]) -> (Output, String) {
+    let creds = tempfile::tempdir().unwrap();
+    let secret = "example-secret-0f3a9c";
+    for name in credentials {
+        std::fs::write(creds.path().join(name), secret).unwrap();
+    }
+    let mut vars = env_file(&root().join("packaging/examples/ombi-mcp.env"));
+    for (k, v) in &mut vars {
+        if k == "OMBI_MCP_POLICY" {
+            *v = root()
+                .join("packaging/examples/policy.json")
+                .display()
+                .to_string();
+        }
+    }
+    for (key, value) in overrides {
+        vars.retain(|(k, _)| k != key);
+        if let Some(v) = value {
+            vars.push((key.to_string(), v.to_string()));
+        }
+    }
+    let mut cmd = Command::new(DAEMON);
+    cmd.env_clear()
+        .args(["--check-config", "--offline"])
+        .envs(vars)
+        .env("CREDENTIALS_DIRECTORY", creds.path())
+        .env("OMBI_MCP_SOCKET", creds.path().join("mcp.sock"));
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
+    (run(&mut cmd), secret.to_string())
+}
+
+#[test]
+fn example_env_and_policy_pass_check_config() {
+    let (out, secret) = check_config(&[]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "ombi-mcpd --check-config --offline rejected the examples ({:?}):\n{stdout}{stderr}",
+        out.status.code()
+    );
+    assert_eq!(
+        stdout.trim().lines().count(),
+        1,
+        "want a one-line report, got:\n{stdout}"
+    );
+    assert!(
+        !stdout.contains(&secret) && !stderr.contains(&secret),
+        "secret printed"
+    );
+}
+
+#[test]
+fn example_policy_with_ombi_user_is_a_config_error_in_jwt_mode() {
+    let (out, secret) = check_config(&[
+        ("OMBI_AUTH_MODE", Some("jwt")),
+        ("OMBI_USERNAME", Some("mcp")),
+        ("OMBI_USER_NAME", None),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(78),
+        "want EX_CONFIG, stderr:\n{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("ombi-mcpd: configuration error: OMBI_MCP_POLICY")),
+        "want `ombi-mcpd: configuration error: OMBI_MCP_POLICY: ...`, got:\n{stderr}"
+    );
+    assert!(!stderr.contains(&secret));
+}
+
+#[test]
+fn client_configs_start_the_shim_with_socket() {
+    let cases = [
+        ("claude_desktop_config.json", "/mcpServers/ombi"),
+        (".mcp.json", "/mcpServers/ombi"),
+        (".vscode/mcp.json", "/servers/ombi"),
+    ];
+    for (file, pointer) in cases {
+        let path = root().join("packaging/clients").join(file);
+        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let server = json
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        assert_eq!(server["command"], "ombi-mcp", "{file}");
+        assert_eq!(
+            server["args"],
+            serde_json::json!(["--socket", "/run/ombi-mcp/mcp.sock"]),
+            "{file}"
+        );
+        if file != "claude_desktop_config.json" {
+            assert_eq!(server["type"], "stdio", "{file}");
+        }
+    }
+    let inspector = std::fs::read_to_string(root().join("packaging/clients/inspector.sh")).unwrap();
+    assert!(inspector.contains("--cli ombi-mcp --socket"));
+}
+
+/// The catalogue (shared/catalogue.md), bundle by bundle.
+const TOOLS: &[(&str, &[&str])] = &[
+    (
+        "core",
+        &[
+            "read_search",
+            "read_discover",
+            "read_media",
+            "read_reference",
+            "read_requests",
+            "read_request_stats",
+            "read_issues",
+            "read_votes",
+            "read_users",
+            "read_library",
+            "read_server",
+            "write_request_create",
+            "write_request_subscribe",
+            "write_vote",
+            "write_issue_create",
+            "write_issue_comment",
+            "write_user_preferences",
+        ],
+    ),
+    (
+        "moderation",
+        &[
+            "read_integration",
+            "write_request_moderate",
+            "write_request_options",
+            "write_request_reprocess",
+            "write_request_delete",
+            "write_issue_manage",
+        ],
+    ),
+    (
+        "administration",
+        &[
+            "read_settings",
+            "read_logs",
+            "write_settings_patch",
+            "write_integration_test",
+            "write_job_run",
+            "write_user_manage",
+            "write_notification_send",
+            "write_retry_remove",
+        ],
+    ),
+];
+
+#[test]
+fn tools_doc_lists_the_31_tools_by_bundle() {
+    let doc = std::fs::read_to_string(root().join("docs/tools.md")).unwrap();
+    // "## core ..." headings, then table rows "| `read_search` | ...".
+    let mut bundle = String::new();
+    let mut found: Vec<(String, String)> = Vec::new();
+    for line in doc.lines() {
+        if let Some(heading) = line.strip_prefix("## ") {
+            bundle = heading
+                .split([' ', ':'])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+        } else if let Some((name, _)) = line.strip_prefix("| `").and_then(|r| r.split_once('`')) {
+            found.push((bundle.clone(), name.to_string()));
+        }
+    }
+    let want: Vec<(String, String)> = TOOLS
+        .iter()
+        .flat_map(|(b, names)| names.iter().map(move |n| (b.to_string(), n.to_string())))
+        .collect();
+    assert_eq!(want.len(), 31);
+    assert_eq!(
+        found, want,
+        "docs/tools.md must list the catalogue's tools in order, by bundle"
+    );
+}
+
+/// Words like `OMBI_URL` in a text.
+fn env_names(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+        .filter(|w| w.starts_with("OMBI_") && w.len() > "OMBI_".len() && !w.ends_with('_'))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn configuration_doc_covers_every_variable_the_daemon_reads() {
+    let doc = std::fs::read_to_string(root().join("docs/configuration.md")).unwrap();
+    let documented = env_names(&doc);
+    let read = env_names(&std::fs::read_to_string(root().join("src/config.rs")).unwrap());
+    assert!(
+        read.len() >= 12,
+        "src/config.rs names too few variables: {read:?}"
+    );
+    let example: BTreeSet<String> = env_file(&root().join("packaging/examples/ombi-mcp.env"))
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| k.starts_with("OMBI_"))
+        .collect();
+    let missing: Vec<_> = read
+        .union(&example)
+        .filter(|v| !documented.contains(*v))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/configuration.md: {missing:?}"
+    );
+    for credential in [
+        "ombi-password",
+        "ombi-api-key",
+        "RUST_LOG",
+        "CREDENTIALS_DIRECTORY",
+    ] {
+        assert!(
+            doc.contains(credential),
+            "docs/configuration.md does not mention {credential}"
+        );
+    }
+}
+
+fn eval_case(nix: &Path, lib_dir: &str, case: &str) -> Output {
+    run(Command::new(nix)
+        .current_dir(root())
+        .args(["--eval", "--strict", "--json", "nixos/tests/eval.nix"])
+        .args(["--arg", "lib", &format!("import {lib_dir}")])
+        .args(["--argstr", "case", case]))
+}
+
+/// Evaluates nixos/tests/eval.nix for one case.
+fn eval_module(nix: &Path, lib_dir: &str, case: &str) -> Value {
+    let out = eval_case(nix, lib_dir, case);
+    assert!(out.status.success(), "eval {case}:\n{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `[Service]` keys of the packaged unit.
+fn unit_service_keys() -> BTreeSet<String> {
+    let unit = std::fs::read_to_string(root().join("packaging/systemd/ombi-mcp.service")).unwrap();
+    let mut in_service = false;
+    let mut keys = BTreeSet::new();
+    for line in unit.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_service = line == "[Service]";
+        } else if in_service
+            && !line.starts_with('#')
+            && let Some((k, _)) = line.split_once('=')
+        {
+            keys.insert(k.to_string());
+        }
+    }
+    keys
+}
+
+/// `nix-instantiate` and nixpkgs' `lib` directory (`NIXPKGS_LIB`), or `None`: skip.
+fn nix_with_lib() -> Option<(PathBuf, String)> {
+    let Some(lib_dir) = std::env::var("NIXPKGS_LIB").ok().filter(|v| !v.is_empty()) else {
+        eprintln!(
+            "SKIPPED: set NIXPKGS_LIB to nixpkgs' lib directory to evaluate the Nix files \
+             (docs/install-nixos.md, \"Checking the module\")"
+        );
+        return None;
+    };
+    let lib_dir = std::fs::canonicalize(&lib_dir)
+        .unwrap_or_else(|e| panic!("NIXPKGS_LIB={lib_dir}: {e}"))
+        .display()
+        .to_string();
+    assert!(
+        Path::new(&lib_dir).join("default.nix").is_file(),
+        "NIXPKGS_LIB={lib_dir} holds no default.nix"
+    );
+    let nix = require_tool("nix-instantiate", "nix-bin")?;
+    Some((nix, lib_dir))
+}
+
+/// Evaluates nixos/tests/eval.nix for a case that must fail evaluation; returns the error.
+fn eval_module_error(nix: &Path, lib_dir: &str, case: &str) -> String {
+    let out = eval_case(nix, lib_dir, case);
+    assert!(
+        !out.status.success(),
+        "{case} must fail evaluation, got:\n{}",
+        text(&out.stdout)
+    );
+    text(&out.stderr)
+}
+
+#[test]
+fn nixos_module_renders_units_and_asserts() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+
+    let v = eval_module(&nix, &lib_dir, "api_key");
+    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    let socket = &v["socket"];
+    assert_eq!(
+        socket["listenStreams"],
+        serde_json::json!(["/run/ombi/mcp.sock"])
+    );
+    assert_eq!(socket["wantedBy"], serde_json::json!(["sockets.target"]));
+    for (key, want) in [
+        ("FileDescriptorName", "mcp"),
+        ("SocketMode", "0660"),
+        ("SocketGroup", "media"),
+        ("DirectoryMode", "0755"),
+    ] {
+        assert_eq!(socket["socketConfig"][key], want, "socketConfig.{key}");
+    }
+    let svc = &v["service"];
+    let sc = &svc["serviceConfig"];
+    assert_eq!(
+        sc["LoadCredential"],
+        serde_json::json!(["ombi-api-key:/run/secrets/ombi-api-key"])
+    );
+    assert_eq!(sc["DynamicUser"], true);
+    assert_eq!(sc["Type"], "notify");
+    assert_eq!(sc["RestartPreventExitStatus"], 78);
+    assert!(
+        sc.get("PrivateUsers").is_none(),
+        "PrivateUsers hides peer uids"
+    );
+    assert!(
+        sc.get("RuntimeDirectory").is_none(),
+        "would delete the socket's directory"
+    );
+    // The module and the packaged unit keep the same hardening set.
+    let module_keys: BTreeSet<String> = sc.as_object().unwrap().keys().cloned().collect();
+    let unit_keys = unit_service_keys();
+    let only_unit: Vec<_> = unit_keys.difference(&module_keys).collect();
+    let only_module: Vec<_> = module_keys.difference(&unit_keys).collect();
+    assert_eq!(
+        only_unit,
+        ["EnvironmentFile"],
+        "keys only in packaging/systemd/ombi-mcp.service"
+    );
+    assert!(
+        only_module.is_empty(),
+        "keys only in nixos/module.nix: {only_module:?}"
+    );
+
+    let env = &svc["environment"];
+    for (key, want) in [
+        ("OMBI_URL", "https://media.example.org/ombi"),
+        ("OMBI_AUTH_MODE", "api_key"),
+        ("OMBI_USER_NAME", "household"),
+        ("OMBI_BUNDLES", "core,moderation"),
+        ("OMBI_HTTP_TIMEOUT", "45"),
+        ("OMBI_MCP_SOCKET", "/run/ombi/mcp.sock"),
+        ("RUST_LOG", "debug,rmcp=warn"),
+        ("EXTRA_FLAG", "1"),
+    ] {
+        assert_eq!(env[key], want, "environment.{key}");
+    }
+    for secret_var in [
+        "OMBI_PASSWORD",
+        "OMBI_API_KEY",
+        "OMBI_API_KEY_FILE",
+        "OMBI_PASSWORD_FILE",
+    ] {
+        assert!(
+            env.get(secret_var).is_none(),
+            "{secret_var} must not be in the environment"
+        );
+    }
+    assert!(
+        env["OMBI_MCP_POLICY"]
+            .as_str()
+            .unwrap()
+            .ends_with("-ombi-mcp-policy.json")
+    );
+    let policy: Value = serde_json::from_str(v["policyText"].as_str().unwrap()).unwrap();
+    let example: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("packaging/examples/policy.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        policy, example,
+        "the module renders peers like packaging/examples/policy.json"
+    );
+
+    let jwt = eval_module(&nix, &lib_dir, "jwt");
+    assert_eq!(jwt["failedAssertions"], serde_json::json!([]));
+    let jwt_sc = &jwt["service"]["serviceConfig"];
+    assert_eq!(
+        jwt_sc["LoadCredential"],
+        serde_json::json!(["ombi-password:/run/secrets/ombi-password"])
+    );
+    assert_eq!(jwt["service"]["environment"]["OMBI_USERNAME"], "mcp");
+    assert_eq!(
+        jwt["service"]["environment"]["OMBI_MCP_POLICY"],
+        Value::Null
+    );
+    assert_eq!(jwt["socket"]["socketConfig"]["SocketGroup"], "ombi-mcp");
+    assert_eq!(jwt["groups"], serde_json::json!(["ombi-mcp"]));
+
+    for (case, needle) in [
+        (
+            "jwt_without_password",
+            "needs both username and passwordFile",
+        ),
+        ("api_key_without_key", "needs apiKeyFile"),
+        (
+            "jwt_with_ombi_user",
+            "ombiUser needs authMode = \"api_key\"",
+        ),
+        ("two_matchers", "exactly one of uid, user, group"),
+    ] {
+        let v = eval_module(&nix, &lib_dir, case);
+        let failed = v["failedAssertions"].as_array().unwrap();
+        assert!(
+            failed.len() == 1 && failed[0].as_str().unwrap().contains(needle),
+            "{case}: want one failed assertion containing {needle:?}, got {failed:?}"
+        );
+    }
+}
+
+// ---- The Nix package ----
+
+/// The paths of `lib.fileset.unions [ … ]` in nixos/package.nix, relative to the repo root:
+/// one element per line, `(root + "/PATH")`, optionally inside `lib.fileset.maybeMissing`.
+/// Anything else fails, so a new kind of element is taught here instead of being skipped.
+fn package_fileset(package_nix: &str) -> Vec<String> {
+    let start = package_nix
+        .find("lib.fileset.unions [")
+        .expect("nixos/package.nix: no `lib.fileset.unions [`")
+        + "lib.fileset.unions [".len();
+    let end = start
+        + package_nix[start..]
+            .find(']')
+            .expect("nixos/package.nix: unclosed fileset list");
+    package_nix[start..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|element| {
+            let inner = element
+                .strip_prefix('(')
+                .and_then(|e| e.strip_suffix(')'))
+                .unwrap_or(element);
+            let inner = inner
+                .strip_prefix("lib.fileset.maybeMissing (")
+                .and_then(|e| e.strip_suffix(')'))
+                .unwrap_or(inner);
+            inner
+                .strip_prefix("root + \"/")
+                .and_then(|e| e.strip_suffix('"'))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "nixos/package.nix: fileset element {element:?} is not (root + \"/PATH\"); \
+                         teach package_fileset in tests/it/packaging.rs to read it"
+                    )
+                })
+                .to_string()
+        })
+        .collect()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    }
+}
+
+/// The package builds from exactly its fileset: every path Cargo.toml needs (targets, benches,
+/// the sample bin under tests/) must be in it. Checks a copy of just those paths with the
+/// vendored registry (`--offline`), in a target directory of its own beside this test's (the
+/// outer `cargo test` holds the lock on its own).
+#[test]
+fn package_source_set_checks_every_cargo_target() {
+    let package_nix = std::fs::read_to_string(root().join("nixos/package.nix")).unwrap();
+    let paths = package_fileset(&package_nix);
+    assert!(paths.iter().any(|p| p == "Cargo.toml"), "{paths:?}");
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-source");
+    let src = work.join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src).unwrap();
+    }
+    std::fs::create_dir_all(&src).unwrap();
+    for path in &paths {
+        let from = root().join(path);
+        if from.exists() {
+            if let Some(parent) = Path::new(path).parent() {
+                std::fs::create_dir_all(src.join(parent)).unwrap();
+            }
+            copy_tree(&from, &src.join(path));
+        } else {
+            assert!(
+                package_nix.contains(&format!("lib.fileset.maybeMissing (root + \"/{path}\")")),
+                "nixos/package.nix names {path}, which does not exist"
+            );
+        }
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = run(Command::new(cargo)
+        .current_dir(&src)
+        .args([
+            "check",
+            "--offline",
+            "--locked",
+            "--all-targets",
+            "--all-features",
+            "--quiet",
+        ])
+        .env("CARGO_TARGET_DIR", work.join("target"))
+        .env("CARGO_INCREMENTAL", "0"));
+    assert!(
+        out.status.success(),
+        "cargo check of the package's source set {paths:?} failed: nixos/package.nix's fileset \
+         misses a path the crate needs:\n{}",
+        text(&out.stderr)
+    );
+    // A cold check of every dependency: give its disk back to the rest of the test run.
+    std::fs::remove_dir_all(&work).unwrap();
+}
+
+/// The package's build runs the unit tests and every integration test but this file, with the
+/// hermetic switch, on the source set read above; `nix run` starts the shim. Evaluated with
+/// stand-ins for `rustPlatform` and `lib.fileset` (whose functions need a newer Nix than the
+/// evaluation does), so the values are the ones nixos/package.nix passes to buildRustPackage.
+#[test]
+fn package_build_runs_the_hermetic_tests() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let expr = format!(
+        r#"let
+          lib = import {lib_dir};
+          fileset = {{
+            unions = paths: paths;
+            maybeMissing = path: path;
+            toSource = {{ root, fileset }}: map (p: lib.removePrefix "${{toString root}}/" (toString p)) fileset;
+          }};
+          package = import ./nixos/package.nix {{
+            lib = lib // {{ inherit fileset; }};
+            rustPlatform.buildRustPackage = args: args;
+          }};
+        in {{ inherit (package) src cargoTestFlags checkFlags env; inherit (package.meta) mainProgram; }}"#
+    );
+    let out = run(Command::new(&nix)
+        .current_dir(root())
+        .args(["--eval", "--strict", "--json", "-E", &expr]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+
+    let package_nix = std::fs::read_to_string(root().join("nixos/package.nix")).unwrap();
+    assert_eq!(
+        v["src"],
+        serde_json::json!(package_fileset(&package_nix)),
+        "the fileset as Nix sees it"
+    );
+    // Cargo's integration-test targets: `tests/NAME.rs` and `tests/NAME/main.rs`.
+    let mut targets: Vec<String> = std::fs::read_dir(root().join("tests"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter_map(|p| {
+            let target = if p.join("main.rs").is_file() {
+                p.file_name()
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                p.file_stem()
+            } else {
+                None
+            };
+            target.map(|t| t.to_string_lossy().into_owned())
+        })
+        .collect();
+    targets.sort();
+    let mut want = vec!["--lib".to_string(), "--bins".to_string()];
+    for t in targets {
+        want.extend(["--test".to_string(), t]);
+    }
+    assert_eq!(v["cargoTestFlags"], serde_json::json!(want));
+    // This module reads what the package's source leaves out.
+    let this_module = module_path!().split_once("::").unwrap().1;
+    assert_eq!(
+        v["checkFlags"],
+        serde_json::json!(["--skip", format!("{this_module}::")])
+    );
+    assert_eq!(v["env"]["OMBI_MCP_HERMETIC_TESTS"], "1");
+    assert_eq!(v["mainProgram"], "ombi-mcp", "`nix run` starts the shim");
+}
+
+/// The flake's default app: the shim, or its help when started from a terminal without
+/// arguments (`script` gives it one).
+#[test]
+fn nix_run_app_prints_help_on_a_terminal_and_bridges_otherwise() {
+    let Some(script) = require_tool("script", "util-linux") else {
+        return;
+    };
+    let shim = env!("CARGO_BIN_EXE_ombi-mcp");
+    let app = std::fs::read_to_string(root().join("nixos/ombi-mcp-app.sh")).unwrap();
+    assert!(
+        std::fs::read_to_string(root().join("flake.nix"))
+            .unwrap()
+            .contains("./nixos/ombi-mcp-app.sh"),
+        "flake.nix builds the app from nixos/ombi-mcp-app.sh"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("app");
+    std::fs::write(&path, app.replace("@shim@", shim)).unwrap();
+    let absent = dir.path().join("absent.sock");
+
+    let out = run(Command::new(&script)
+        .args(["-qec", &format!("sh {}", path.display()), "/dev/null"])
+        .env("OMBI_MCP_SOCKET", &absent));
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{all}");
+    assert!(
+        all.contains("USAGE:") && all.contains("stdin is a terminal"),
+        "{all}"
+    );
+
+    let out = run(Command::new("sh")
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .env("OMBI_MCP_SOCKET", &absent));
+    assert_eq!(out.status.code(), Some(69), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = run(Command::new("sh").arg(&path).arg("--version"));
+    assert!(
+        text(&out.stderr).starts_with("ombi-mcp "),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn license_file_matches_cargo_toml() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("license = \"MIT\""));
+    let license = std::fs::read_to_string(root().join("LICENSE")).unwrap();
+    assert!(license.starts_with("MIT License"), "{license}");
+    assert!(license.contains("Permission is hereby granted, free of charge"));
+    assert!(license.contains("THE SOFTWARE IS PROVIDED \"AS IS\""));
+}
+
+// ---- The NixOS module's checks ----
+
+#[test]
+fn nixos_module_keeps_secrets_out_of_the_url_and_the_store() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    for (case, what) in [
+        ("url_with_user_info", "user-info"),
+        ("url_with_query", "a query"),
+        ("url_with_fragment", "a fragment"),
+    ] {
+        let v = eval_module(&nix, &lib_dir, case);
+        let failed = v["failedAssertions"].as_array().unwrap();
+        assert_eq!(failed.len(), 1, "{case}: {failed:?}");
+        let message = failed[0].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("services.ombi-mcp.url must not carry {what}")),
+            "{case}: {message}"
+        );
+        assert!(
+            !message.contains("hunter2-url-secret"),
+            "{case}: the message repeats the secret"
+        );
+    }
+    // The path type refuses them before any assertion: the evaluation itself fails.
+    for (case, option) in [
+        ("relative_secret", "passwordFile"),
+        ("store_secret", "passwordFile"),
+        ("store_api_key", "apiKeyFile"),
+    ] {
+        let stderr = eval_module_error(&nix, &lib_dir, case);
+        assert!(
+            stderr.contains(&format!("services.ombi-mcp.{option}"))
+                && stderr.contains("absolute path not in the Nix store"),
+            "{case}:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn nixos_module_warns_about_options_of_the_other_auth_mode() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "jwt_with_api_key_options");
+    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    assert_eq!(
+        v["warnings"],
+        serde_json::json!([
+            "services.ombi-mcp: authMode = \"jwt\" ignores apiKeyFile and apiUserName (used only with authMode = \"api_key\")."
+        ])
+    );
+    // Ignored indeed: neither the key nor the acting user reaches the service.
+    let svc = &v["service"];
+    assert_eq!(
+        svc["serviceConfig"]["LoadCredential"],
+        serde_json::json!(["ombi-password:/run/secrets/ombi-password"])
+    );
+    assert!(svc["environment"].get("OMBI_USER_NAME").is_none());
+
+    let v = eval_module(&nix, &lib_dir, "api_key_with_jwt_options");
+    assert_eq!(
+        v["warnings"],
+        serde_json::json!([
+            "services.ombi-mcp: authMode = \"api_key\" ignores username (used only with authMode = \"jwt\")."
+        ])
+    );
+    assert!(v["service"]["environment"].get("OMBI_USERNAME").is_none());
+    for case in ["api_key", "jwt"] {
+        assert_eq!(
+            eval_module(&nix, &lib_dir, case)["warnings"],
+            serde_json::json!([]),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn nixos_module_names_a_peer_entry_without_matcher() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "no_matcher");
+    let failed = v["failedAssertions"].as_array().unwrap();
+    assert_eq!(
+        failed,
+        &[serde_json::json!(
+            "services.ombi-mcp.peers.1 { bundles = [ \"core\" ]; ombiUser = \"household\"; }: set exactly one of uid, user, group."
+        )]
+    );
+}
+
+/// The VM test (nixos/tests/vm.nix) evaluates: its nodes pass the module's checks without a
+/// warning, render the two set-ups it tests, and its Python parts compile.
+#[test]
+fn vm_test_evaluates_and_its_python_compiles() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    // --readonly-mode: the test's own files get store paths without being copied.
+    let out = run(Command::new(&nix)
+        .current_dir(root())
+        .args([
+            "--eval",
+            "--strict",
+            "--json",
+            "--readonly-mode",
+            "nixos/tests/eval-vm.nix",
+        ])
+        .args(["--arg", "lib", &format!("import {lib_dir}")]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = v["nodes"].as_object().unwrap();
+    assert_eq!(
+        nodes.keys().collect::<Vec<_>>(),
+        ["apikey", "machine"],
+        "the VM test's nodes"
+    );
+    for (name, node) in nodes {
+        assert_eq!(node["failedAssertions"], serde_json::json!([]), "{name}");
+        assert_eq!(node["warnings"], serde_json::json!([]), "{name}");
+    }
+    let env = |node: &str, key: &str| nodes[node]["service"]["environment"][key].clone();
+    assert_eq!(env("machine", "OMBI_AUTH_MODE"), "jwt");
+    assert_eq!(env("apikey", "OMBI_AUTH_MODE"), "api_key");
+    assert!(
+        env("apikey", "OMBI_URL")
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+
+    let Some(python) = require_tool("python3", "python3") else {
+        return;
+    };
+    let script = v["testScript"].as_str().unwrap();
+    let mut child = Command::new(&python)
+        .args([
+            "-c",
+            "import sys; compile(sys.stdin.read(), 'testScript', 'exec')",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "testScript:\n{}", text(&out.stderr));
+    for file in ["stub-ombi.py", "mcp-call.py"] {
+        let path = root().join("nixos/tests").join(file);
+        let out = run(Command::new(&python).args([
+            "-c",
+            "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')",
+            path.to_str().unwrap(),
+        ]));
+        assert!(out.status.success(), "{file}:\n{}", text(&out.stderr));
+    }
+}
+
+// ---- Packaging for other distributions ----
+
+/// Names loaded by the active `LoadCredential=NAME:PATH` lines of the shipped unit.
+fn unit_credentials() -> Vec<String> {
+    std::fs::read_to_string(root().join("packaging/systemd/ombi-mcp.service"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("LoadCredential="))
+        .map(|v| v.split(':').next().unwrap().to_string())
+        .collect()
+}
+
+/// As shipped, the unit hands the daemon the credential the example environment's auth mode
+/// needs, and the daemon accepts the configuration with exactly that.
+#[test]
+fn shipped_unit_loads_the_credential_the_example_env_selects() {
+    let env = env_file(&root().join("packaging/examples/ombi-mcp.env"));
+    let mode = env
+        .iter()
+        .find(|(k, _)| k == "OMBI_AUTH_MODE")
+        .map(|(_, v)| v.as_str())
+        .expect("the example sets OMBI_AUTH_MODE");
+    let needed = match mode {
+        "api_key" => "ombi-api-key",
+        "jwt" => "ombi-password",
+        other => panic!("unknown OMBI_AUTH_MODE {other}"),
+    };
+    let loaded = unit_credentials();
+    assert_eq!(
+        loaded,
+        [needed],
+        "packaging/systemd/ombi-mcp.service loads {loaded:?}; OMBI_AUTH_MODE={mode} needs {needed}"
+    );
+    let loaded: Vec<&str> = loaded.iter().map(String::as_str).collect();
+    let (out, secret) = check_config_with(&loaded, &[]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the examples fail as shipped ({:?}):\n{stdout}{stderr}",
+        out.status.code()
+    );
+    assert!(!stdout.contains(&secret) && !stderr.contains(&secret));
+}
+
+#[test]
+fn ssh_client_configs_run_the_shim_on_the_server() {
+    for (file, pointer) in [
+        ("ssh/claude_desktop_config.json", "/mcpServers/ombi"),
+        ("ssh/.mcp.json", "/mcpServers/ombi"),
+        ("ssh/.vscode/mcp.json", "/servers/ombi"),
+    ] {
+        let path = root().join("packaging/clients").join(file);
+        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let server = json
+            .pointer(pointer)
+            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        assert_eq!(server["command"], "ssh", "{file}");
+        assert_eq!(
+            server["args"],
+            serde_json::json!(["-T", "server", "ombi-mcp"]),
+            "{file}"
+        );
+        if file != "ssh/claude_desktop_config.json" {
+            assert_eq!(server["type"], "stdio", "{file}");
+        }
+    }
+    let ssh_config =
+        std::fs::read_to_string(root().join("packaging/clients/ssh/ssh_config")).unwrap();
+    assert!(ssh_config.contains("Host server") && ssh_config.contains("BatchMode yes"));
+    for doc in ["docs/install-nixos.md", "packaging/clients/README.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        assert!(
+            text.contains(r#""args": ["-T", "server", "ombi-mcp"]"#),
+            "{doc} documents the SSH bridge"
+        );
+    }
+}

@@ -1,0 +1,5 @@
+//! The daemon under abuse. `OMBI_MCP_SOAK=1` runs longer variants.
+
+mod connections;
+mod protocol;
+mod upstream;

@@ -1,0 +1,366 @@
+//! read_issues, in process against the fake Ombi through the one rig
+//! (routes, projections, outputSchema validity and no leaked secrets: see
+//! support/rig.rs).
+
+use serde_json::{Value, json};
+
+use crate::support;
+use crate::support::fake_ombi::Fault;
+use crate::support::rig::{Rig, err_code, items, ok_data};
+
+fn ids(env: &Value) -> Vec<i64> {
+    items(env)
+        .iter()
+        .map(|i| i["id"].as_i64().unwrap())
+        .collect()
+}
+
+// ------------------------------------------------------------ issues
+
+#[tokio::test]
+async fn list_by_status_pages_upstream_take_then_skip() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "list", "status": "pending", "page": {"offset": 0, "limit": 1}}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["mode"].clone(), page["total"].clone()),
+        (json!("upstream"), Value::Null)
+    );
+    // No total: a full page does not prove more (04-results: null when uncertain).
+    assert_eq!(
+        (page["has_more"].clone(), page["next_offset"].clone()),
+        (Value::Null, json!(1))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/")[0].path, "/api/v1/Issues/1/0/0");
+    let env = h
+        .call("read_issues", json!({"action": "list", "status": "closed"}))
+        .await;
+    assert_eq!(ids(&env), vec![4]);
+    assert_eq!(
+        (
+            items(&env)[0]["status"].clone(),
+            items(&env)[0]["status_code"].clone()
+        ),
+        (json!("closed"), json!(3))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/20/0/3").len(), 1);
+}
+
+/// Audit #10: without `status`, the bounded per-status route is read for
+/// each status in turn (never the unbounded `GET /api/v1/Issues`), asking
+/// only for what the window still needs plus one.
+#[tokio::test]
+async fn list_without_status_reads_each_status_bounded() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "list", "page": {"offset": 1, "limit": 2}}),
+        )
+        .await;
+    // pending 1, 5; in progress 2; resolved 3; closed 4
+    assert_eq!(ids(&env), vec![5, 2]);
+    let page = &ok_data(&env)["page"];
+    // the extra record (3) proves more; closed was never needed, so no total
+    assert_eq!(
+        (
+            page["total"].clone(),
+            page["has_more"].clone(),
+            page["next_offset"].clone()
+        ),
+        (Value::Null, json!(true), json!(3))
+    );
+    let paths: Vec<String> = h
+        .gets("/api/v1/Issues")
+        .into_iter()
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/v1/Issues/4/0/0",
+            "/api/v1/Issues/2/0/1",
+            "/api/v1/Issues/1/0/2"
+        ]
+    );
+    // a window past the end of every status: the whole set, so a total
+    let env = h.call("read_issues", json!({"action": "list"})).await;
+    assert_eq!(ids(&env), vec![1, 5, 2, 3, 4]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["total"].clone(), page["has_more"].clone()),
+        (json!(5), json!(false))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/21/0/0").len(), 1);
+    assert_eq!(h.gets("/api/v1/Issues/17/0/3").len(), 1);
+    // a window inside the pending issues: one read, more is proven, no total
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "list", "page": {"offset": 0, "limit": 1}}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1]);
+    let page = &ok_data(&env)["page"];
+    assert_eq!(
+        (page["total"].clone(), page["has_more"].clone()),
+        (Value::Null, json!(true))
+    );
+    assert_eq!(h.gets("/api/v1/Issues/2/0/0").len(), 1);
+    assert!(
+        h.gets("/api/v1/Issues/")
+            .iter()
+            .all(|r| r.path != "/api/v1/Issues")
+    );
+    assert!(!h.paths().iter().any(|p| p == "GET /api/v1/Issues"));
+}
+
+#[tokio::test]
+async fn get_projects_one_issue_and_204_is_not_found() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_issues", json!({"action": "get", "issue_id": 3}))
+        .await;
+    let i = &items(&env)[0];
+    assert_eq!(i["resolved_date"], "2026-04-06T09:00:00Z");
+    assert_eq!(
+        (
+            i["status"].clone(),
+            i["request_type"].clone(),
+            i["request_type_code"].clone()
+        ),
+        (json!("resolved"), json!("movie"), json!(1))
+    );
+    assert!(i["reported_by_user_id"].is_string());
+    assert!(i.get("userReported").is_none() && i.get("comments").is_none());
+    let env = h
+        .call("read_issues", json!({"action": "get", "issue_id": 99}))
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn by_request_filters_the_ambiguous_id_by_type() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "by_request", "request_type": "movie", "request_id": 1}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1, 3]);
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "by_request", "request_type": "album", "request_id": 1}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![5]);
+    assert_eq!(h.gets("/api/v1/Issues/request/1").len(), 2);
+}
+
+#[tokio::test]
+async fn by_provider_and_comments() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "by_provider", "provider_id": "603"}),
+        )
+        .await;
+    assert_eq!(ids(&env), vec![1, 3]);
+    let env = h
+        .call("read_issues", json!({"action": "comments", "issue_id": 1}))
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "comment_page");
+    assert_eq!(data["page"]["unit"], "comments");
+    assert_eq!(
+        data["items"][0],
+        json!({"id": 1, "issue_id": 1, "comment": "Looking into it", "created_date": "2026-04-05T10:00:00Z"})
+    );
+    assert_eq!(h.gets("/api/v1/Issues/1/comments").len(), 1);
+}
+
+#[tokio::test]
+async fn provider_summary_is_a_page_of_groups() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_summary", "status": "pending"}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "group_page");
+    assert_eq!(data["page"]["unit"], "provider_groups");
+    // issue 1 (603) and issue 5 (mbid-1) are pending
+    assert_eq!(data["page"]["total"], 2);
+    assert!(
+        data["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g.get("issues").is_none())
+    );
+    assert_eq!(
+        h.gets("/api/v2/Issues/")[0].path,
+        "/api/v2/Issues/0/10000/0"
+    );
+    // an empty body, null or [] is an empty page
+    for body in ["", "null", "[]"] {
+        h.fake
+            .add_fault(Fault::on("GET", "/api/v2/Issues/0/10000/1").respond(
+                200,
+                Some("application/json"),
+                body,
+            ));
+        let env = h
+            .call(
+                "read_issues",
+                json!({"action": "provider_summary", "status": "in_progress"}),
+            )
+            .await;
+        assert_eq!(ok_data(&env)["items"], json!([]), "body {body:?}");
+    }
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v2/Issues/0/10000/1").no_content());
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_summary", "status": "in_progress"}),
+        )
+        .await;
+    assert_eq!(ok_data(&env)["items"], json!([]));
+    // no status: pending, said in a warning
+    let env = h
+        .call("read_issues", json!({"action": "provider_summary"}))
+        .await;
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("pending"))
+    );
+}
+
+/// Audit #2/#20: Ombi can answer the summary with 200 `null`.
+#[tokio::test]
+async fn provider_summary_null_body_is_an_empty_page() {
+    let h = Rig::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v2/Issues/*").respond(
+            200,
+            Some("application/json; charset=utf-8"),
+            "null",
+        ));
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_summary", "status": "pending"}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "group_page");
+    assert_eq!(data["items"], json!([]));
+    assert_eq!(data["page"]["total"], 0);
+}
+
+/// Audit #13: an issue without a usable id is not a page claiming one issue.
+#[tokio::test]
+async fn get_of_an_issue_without_a_usable_id_is_a_schema_mismatch() {
+    let h = Rig::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Issues/1").respond(
+            200,
+            Some("application/json"),
+            r#"{"id": 0, "title": "x", "status": 0}"#,
+        ));
+    let env = h
+        .call("read_issues", json!({"action": "get", "issue_id": 1}))
+        .await;
+    assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
+}
+
+#[tokio::test]
+async fn provider_details_strips_users_and_comments_and_204_is_empty() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_details", "provider_id": "603"}),
+        )
+        .await;
+    let g = &items(&env)[0];
+    assert_eq!(g["provider_id"], "603");
+    assert_eq!(g["count"], 2);
+    assert_eq!(g["issues"].as_array().unwrap().len(), 2);
+    assert!(g["issues"][0].get("comments").is_none());
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_details", "provider_id": "nothing"}),
+        )
+        .await;
+    assert_eq!(ok_data(&env)["items"], json!([]));
+    assert_eq!(ok_data(&env)["page"]["returned"], 0);
+}
+
+#[tokio::test]
+async fn provider_details_truncates_nested_issues() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        for n in 0..130 {
+            d.issues.push(support::fake_ombi::state_requests::issue(
+                100 + n,
+                "Busy",
+                1,
+                Some("777"),
+                None,
+                0,
+                "bob",
+            ));
+        }
+    });
+    let env = h
+        .call(
+            "read_issues",
+            json!({"action": "provider_details", "provider_id": "777"}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["issues"].as_array().unwrap().len(), 100);
+    assert_eq!(items(&env)[0]["count"], 130);
+    assert_eq!(env["truncated"], true);
+}
+
+#[tokio::test]
+async fn issue_counts_are_metrics() {
+    let h = Rig::start().await;
+    let env = h.call("read_issues", json!({"action": "counts"})).await;
+    let v = ok_data(&env)["values"].as_array().unwrap().clone();
+    assert_eq!(
+        v[0],
+        json!({"name": "pending", "value": 2, "scope": "instance", "unit": "issues"})
+    );
+    assert_eq!(v[1]["name"], "in_progress");
+}
+
+#[tokio::test]
+async fn issue_errors_map_to_contract_codes() {
+    let h = Rig::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Issues/1/comments").nasty_500());
+    let env = h
+        .call("read_issues", json!({"action": "comments", "issue_id": 1}))
+        .await;
+    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    let env = h.call("read_issues", json!({"action": "get"})).await;
+    assert_eq!(err_code(&env), "INVALID_ARGUMENT");
+}

@@ -1,0 +1,13 @@
+//! The tools in process against the fake Ombi, through the one rig (`support::rig`).
+
+mod admin;
+mod fidelity;
+mod issues;
+mod media;
+mod reference;
+mod requests;
+mod votes;
+mod writes_admin;
+mod writes_core;
+mod writes_fidelity;
+mod writes_moderation;

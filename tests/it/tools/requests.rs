@@ -1,0 +1,884 @@
+//! read_requests and read_request_stats, in process against the fake Ombi:
+//! the route and query Ombi received, the projected result, and the
+//! envelope validated against the tool's advertised outputSchema (see
+//! support/read_tools.rs, which also checks that no planted secret leaks).
+
+use serde_json::{Value, json};
+
+use crate::support;
+use crate::support::fake_ombi::{Fault, Options, state::movie_request};
+use crate::support::rig::{Rig, err_code, items, ok_data, targets};
+
+// ------------------------------------------------------------ read_requests list
+
+#[tokio::test]
+async fn list_movies_uses_the_v2_paged_route_with_upstream_total() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "list", "media": "movie", "page": {"offset": 1, "limit": 2}}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "request_page");
+    assert_eq!(data["page"]["mode"], "upstream");
+    assert_eq!(data["page"]["total"], 3);
+    assert_eq!(data["page"]["returned"], 2);
+    assert_eq!(data["page"]["has_more"], false);
+    let got = h.gets("/api/v2/Requests/movie");
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].path, "/api/v2/Requests/movie/2/1/requestedDate/desc");
+    for t in targets(&env) {
+        assert_eq!(t["kind"], "movie");
+    }
+    // every item keeps its requester id only, never the embedded user
+    assert!(
+        items(&env)
+            .iter()
+            .all(|i| i["requested_user_id"].is_string())
+    );
+}
+
+#[tokio::test]
+async fn list_status_and_direction_become_route_segments() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_requests", json!({"action": "list", "media": "movie", "status": "denied", "sort_direction": "asc"}))
+        .await;
+    assert_eq!(items(&env).len(), 1);
+    assert_eq!(items(&env)[0]["denied"], true);
+    assert_eq!(items(&env)[0]["denied_reason"], "Already on the shelf");
+    assert_eq!(
+        h.gets("/api/v2/Requests/")[0].path,
+        "/api/v2/Requests/movie/denied/20/0/requestedDate/asc"
+    );
+}
+
+/// Audit #19: the fake's v2 status filters follow enums.md §21, so the
+/// status pages match what Ombi itself returns for 4K-only and denied rows.
+#[tokio::test]
+async fn list_status_filters_follow_ombis_engine() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // 4K-only, 4K approved: HD flags are defaults, requestedDate MinValue
+        let mut m = movie_request(40, 4040, "Four K Only", "bob");
+        m["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        m["has4KRequest"] = json!(true);
+        m["approved4K"] = json!(true);
+        d.movie_requests.push(m);
+        // approved then denied: not processing
+        let mut m = movie_request(41, 4141, "Approved Then Denied", "bob");
+        m["approved"] = json!(true);
+        m["denied"] = json!(true);
+        d.movie_requests.push(m);
+    });
+    let ids = |env: &Value| -> Vec<i64> {
+        let mut v: Vec<i64> = targets(env)
+            .iter()
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    let page = |status: &str| json!({"action": "list", "media": "movie", "status": status, "page": {"limit": 50}});
+    let env = h.call("read_requests", page("pending")).await;
+    assert_eq!(ids(&env), [2], "4K-only approved is not pending");
+    let env = h.call("read_requests", page("processing")).await;
+    assert_eq!(
+        ids(&env),
+        [1, 40],
+        "denied is not processing; 4K approved is"
+    );
+    let env = h.call("read_requests", page("denied")).await;
+    assert_eq!(ids(&env), [3, 41]);
+}
+
+#[tokio::test]
+async fn list_tv_items_are_children_with_parent_ids() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_requests", json!({"action": "list", "media": "tv"}))
+        .await;
+    let its = items(&env);
+    assert!(!its.is_empty());
+    for i in its {
+        assert_eq!(i["target"]["kind"], "tv_child");
+        assert!(i["parent_request_id"].as_i64().unwrap() > 0);
+        assert!(
+            i["identifiers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|x| x["namespace"] == "tmdb")
+        );
+        assert!(i.get("seasons").is_none());
+    }
+    // Ombi's total counts children before de-duplication by show: unknown
+    assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("child requests"))
+    );
+    assert_eq!(
+        h.gets("/api/v2/Requests/tv")[0].path,
+        "/api/v2/Requests/tv/21/0/requestedDate/desc"
+    );
+}
+
+#[tokio::test]
+async fn list_albums_need_no_lidarr_and_have_no_unavailable_filter() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_requests", json!({"action": "list", "media": "album"}))
+        .await;
+    assert_eq!(items(&env).len(), 2);
+    // AlbumRequest.title as sent, never rewritten with the artist (audit #11)
+    let mut titles: Vec<&str> = items(&env)
+        .iter()
+        .map(|i| i["title"].as_str().unwrap())
+        .collect();
+    titles.sort();
+    assert_eq!(titles, ["Kid A", "OK Computer"]);
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "list", "media": "album", "status": "unavailable"}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "INVALID_ARGUMENT");
+    assert_eq!(env["error"]["field"], "/status");
+    h.fake.with_data(|d| d.requests.lidarr_enabled = false);
+    let env = h
+        .call("read_requests", json!({"action": "list", "media": "album"}))
+        .await;
+    assert_eq!(
+        items(&env).len(),
+        2,
+        "album requests are read without Lidarr"
+    );
+}
+
+#[tokio::test]
+async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        d.movie_requests = (1..=5000)
+            .map(|i| {
+                movie_request(
+                    i,
+                    10_000 + i,
+                    &format!("Movie {i} {}", "x".repeat(200)),
+                    "bob",
+                )
+            })
+            .collect();
+    });
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "list", "media": "movie", "page": {"offset": 0, "limit": 100}}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["page"]["total"], 5000);
+    assert!(data["items"].as_array().unwrap().len() <= 100);
+    assert_eq!(
+        data["page"]["returned"].as_u64().unwrap() as usize,
+        data["items"].as_array().unwrap().len()
+    );
+    assert!(data["page"]["has_more"] == true);
+    let bytes = env.to_string().len();
+    eprintln!(
+        "5000-item list, page of 100: {bytes} bytes, {} warnings",
+        env["warnings"].as_array().unwrap().len()
+    );
+    assert!(bytes <= 64 * 1024);
+    // searching: Ombi scans everything in memory; we window locally
+    // searching: Ombi scans everything in memory and answers ~15 MB here;
+    // we read under the 8 MiB cap and window locally over what fit
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "search", "media": "movie", "query": "Movie", "page": {"limit": 100}}),
+        )
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["page"]["mode"], "local");
+    assert_eq!(data["page"]["total"], Value::Null);
+    assert_eq!(data["page"]["has_more"], true);
+    assert_eq!(env["truncated"], true);
+    assert!(data["items"].as_array().unwrap().len() <= 100);
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("8 MiB"))
+    );
+}
+
+#[tokio::test]
+async fn an_oversized_tv_page_returns_what_fit() {
+    let h = Rig::start().await;
+    // 40 MiB of filler in one child's seasons: the read cap cuts the body.
+    h.fake.with_data(|d| {
+        let big = "e".repeat(1024 * 1024);
+        for p in &mut d.requests.tv_parents {
+            for c in p["childRequests"].as_array_mut().unwrap() {
+                c["seasonRequests"][0]["overview"] = json!(big.repeat(4));
+            }
+        }
+    });
+    let env = h
+        .call("read_requests", json!({"action": "list", "media": "tv"}))
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(env["truncated"], true);
+    assert_eq!(data["page"]["total"], Value::Null);
+    let n = data["items"].as_array().unwrap().len();
+    assert!(
+        (1..3).contains(&n),
+        "the children that fit under the cap: {n}"
+    );
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("8 MiB"))
+    );
+}
+
+// ------------------------------------------------------------ get
+
+#[tokio::test]
+async fn get_movie_and_unknown_movie() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "movie", "id": 1}}),
+        )
+        .await;
+    assert_eq!(targets(&env), vec![json!({"kind": "movie", "id": 1})]);
+    assert_eq!(ok_data(&env)["page"]["mode"], "none");
+    assert_eq!(items(&env)[0]["approved"], true);
+    assert_eq!(items(&env)[0]["is_4k"], false);
+    assert_eq!(
+        h.gets("/api/v1/Request/movie/info")[0].path,
+        "/api/v1/Request/movie/info/1"
+    );
+    // Ombi answers 500 for an unknown id
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "movie", "id": 999}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn get_tv_parent_lists_parent_then_children() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_parent", "id": 10}}),
+        )
+        .await;
+    assert_eq!(
+        targets(&env),
+        vec![
+            json!({"kind": "tv_parent", "id": 10}),
+            json!({"kind": "tv_child", "id": 1396}),
+            json!({"kind": "tv_child", "id": 12})
+        ]
+    );
+    assert_eq!(items(&env)[1]["parent_request_id"], 10);
+    assert!(items(&env)[0].get("approved").is_none());
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_parent", "id": 77}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn get_tv_child_scans_parents_then_reads_the_children() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_child", "id": 21}}),
+        )
+        .await;
+    let item = &items(&env)[0];
+    assert_eq!(item["target"], json!({"kind": "tv_child", "id": 21}));
+    assert_eq!(item["parent_request_id"], 20);
+    assert_eq!(item["seasons"][0]["season_number"], 1);
+    assert_eq!(item["seasons"][0]["episodes"].as_array().unwrap().len(), 8);
+    // the child's provider ids come from its parent (audit #12)
+    assert_eq!(
+        item["identifiers"],
+        json!([{"namespace": "tmdb", "value": "66732"}, {"namespace": "tvdb", "value": "305288"},
+               {"namespace": "imdb", "value": "tt0066732"}])
+    );
+    // the scan reads the allowed v2 TV list, never the avoided v1 tvlite pages
+    assert_eq!(
+        h.gets("/api/v2/Requests/tv")[0].path,
+        "/api/v2/Requests/tv/100/0/requestedDate/desc"
+    );
+    assert!(h.gets("/api/v1/Request/tvlite").is_empty());
+    assert_eq!(h.gets("/api/v1/Request/tv/20/child").len(), 1);
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_child", "id": 4242}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert!(
+        env["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("all TV requests")
+    );
+}
+
+#[tokio::test]
+async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "album", "id": 6}}),
+        )
+        .await;
+    assert_eq!(targets(&env), vec![json!({"kind": "album", "id": 6})]);
+    assert_eq!(
+        h.gets("/api/v2/Requests/album")[0].path,
+        "/api/v2/Requests/album/100/0/requestedDate/desc"
+    );
+    assert!(
+        h.gets("/api/v1/request/music").is_empty(),
+        "never the unbounded v1 album list"
+    );
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "album", "id": 66}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+}
+
+// ------------------------------------------------------------ children, search
+
+#[tokio::test]
+async fn children_of_a_parent_with_seasons() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "children", "parent_request_id": 10}),
+        )
+        .await;
+    assert_eq!(
+        targets(&env),
+        vec![
+            json!({"kind": "tv_child", "id": 1396}),
+            json!({"kind": "tv_child", "id": 12})
+        ]
+    );
+    assert_eq!(ok_data(&env)["page"]["total"], 2);
+    assert_eq!(items(&env)[1]["seasons"][0]["season_number"], 2);
+    assert_eq!(
+        h.gets("/api/v1/Request/tv/")[0].path,
+        "/api/v1/Request/tv/10/child"
+    );
+    // the v1 children carry no parentRequest: the parent's ids are read once
+    for item in items(&env) {
+        assert!(
+            item["identifiers"]
+                .as_array()
+                .unwrap()
+                .contains(&json!({"namespace": "tvdb", "value": "81189"})),
+            "{item}"
+        );
+    }
+    assert_eq!(
+        h.gets("/api/v1/Request/tv/10").len(),
+        2,
+        "child route + parent"
+    );
+}
+
+#[tokio::test]
+async fn a_tv_parent_with_more_than_99_children_is_truncated() {
+    use support::fake_ombi::state_requests::{tv_child, tv_parent};
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        let kids = (0..120)
+            .map(|n| tv_child(7000 + n, 70, "Big", "bob", (1, 1), false, false))
+            .collect();
+        d.requests
+            .tv_parents
+            .push(tv_parent(70, 7070, 8080, "Big", kids));
+    });
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_parent", "id": 70}}),
+        )
+        .await;
+    assert_eq!(items(&env).len(), 100);
+    assert_eq!(env["truncated"], true, "the child cap is a cut: {env}");
+    let page = &ok_data(&env)["page"];
+    assert_eq!(page["total"], 121, "parent + 120 children");
+    assert_eq!(page["has_more"], true);
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("99 of 120"))
+    );
+}
+
+#[tokio::test]
+async fn search_by_media_uses_the_v1_search_routes() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "search", "media": "tv", "query": "bad"}),
+        )
+        .await;
+    assert_eq!(targets(&env), vec![json!({"kind": "tv_parent", "id": 10})]);
+    // Ombi's TV search route always fails: the v2 TV list is searched here
+    assert!(h.gets("/api/v1/Request/tv/search").is_empty());
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "search", "media": "album", "query": "kid a"}),
+        )
+        .await;
+    assert_eq!(targets(&env), vec![json!({"kind": "album", "id": 5})]);
+    assert_eq!(
+        h.gets("/api/v1/request/music/search")[0].path,
+        "/api/v1/request/music/search/kid%20a"
+    );
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "search", "media": "movie", "query": "matrix"}),
+        )
+        .await;
+    assert_eq!(targets(&env), vec![json!({"kind": "movie", "id": 1})]);
+}
+
+// ------------------------------------------------------------ recent, retry
+
+#[tokio::test]
+async fn recent_resolves_tv_parents_child_id_first() {
+    let h = Rig::start().await;
+    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    let its = items(&env);
+    assert_eq!(its[0]["target"], json!({"kind": "movie", "id": 2}));
+    // child id 1396 == TMDB id 1396: resolved through the child id, parent 10
+    assert_eq!(its[1]["target"], json!({"kind": "tv_parent", "id": 10}));
+    assert!(
+        its[1]["identifiers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"namespace": "ombi_tv_child", "value": "1396"}))
+    );
+    // unknown child, provider fallback to parent 20
+    assert_eq!(its[2]["target"], json!({"kind": "tv_parent", "id": 20}));
+    // unresolvable: stays the child, with a warning; never id 0 or a provider id
+    assert_eq!(its[3]["target"], json!({"kind": "tv_child", "id": 555}));
+    assert!(
+        env["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("555"))
+    );
+    assert_eq!(its[4]["target"], json!({"kind": "album", "id": 5}));
+    assert_eq!(ok_data(&env)["page"]["mode"], "local");
+    assert_eq!(ok_data(&env)["page"]["total"], 5);
+    assert!(!h.gets("/api/v2/Requests/tv/").is_empty());
+    // the parent list is read once, for the child the v2 list misses (555)
+    assert_eq!(h.gets("/api/v1/Request/tvlite").len(), 1);
+}
+
+/// Audit #1: whatever the parent lookup answers, `recent` still returns
+/// every row; TV rows keep their child as target (pinned decision).
+#[tokio::test]
+async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
+    let faults: Vec<(&str, Fault)> = vec![
+        ("html", Fault::on("GET", "/api/v2/Requests/tv/*").html_200()),
+        ("404", Fault::on("GET", "/api/v2/Requests/tv/*").status(404)),
+        ("500", Fault::on("GET", "/api/v2/Requests/tv/*").nasty_500()),
+        ("403", Fault::on("GET", "/api/v2/Requests/tv/*").status(403)),
+        (
+            "dropped",
+            Fault::on("GET", "/api/v2/Requests/tv/*").drop_connection(),
+        ),
+    ];
+    for (what, fault) in faults {
+        let h = Rig::start().await;
+        h.fake.add_fault(fault);
+        let env = h.call("read_requests", json!({"action": "recent"})).await;
+        let its = items(&env);
+        assert_eq!(its.len(), 5, "{what}: {env}");
+        for (i, child) in [(1, 1396), (2, 999), (3, 555)] {
+            assert_eq!(
+                its[i]["target"],
+                json!({"kind": "tv_child", "id": child}),
+                "{what}"
+            );
+            assert!(
+                its[i]["identifiers"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!({"namespace": "ombi_tv_child", "value": child.to_string()})),
+                "{what}"
+            );
+        }
+        assert!(
+            env["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("could not be read")),
+            "{what}: {env}"
+        );
+        assert!(h.gets("/api/v1/Request/tvlite").is_empty());
+    }
+}
+
+#[tokio::test]
+async fn retry_queue_ids_are_queue_ids() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_requests", json!({"action": "retry_queue"}))
+        .await;
+    let data = ok_data(&env);
+    assert_eq!(data["kind"], "retry_page");
+    assert_eq!(data["page"]["unit"], "queue_entries");
+    let e = &data["items"][0];
+    assert_eq!(
+        (e["queue_id"].clone(), e["request_id"].clone()),
+        (json!(7), json!(2))
+    );
+    assert_eq!(e["request_type"], "movie");
+    assert!(e["reason"].is_string());
+}
+
+#[tokio::test]
+async fn retry_queue_needs_admin() {
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    let env = h
+        .call("read_requests", json!({"action": "retry_queue"}))
+        .await;
+    assert_eq!(err_code(&env), "FORBIDDEN");
+}
+
+#[tokio::test]
+async fn upstream_errors_map_to_contract_codes() {
+    let h = Rig::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/RequestRetry").nasty_500());
+    let env = h
+        .call("read_requests", json!({"action": "retry_queue"}))
+        .await;
+    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v2/Requests/recentlyRequested").no_content());
+    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    assert_eq!(
+        ok_data(&env)["items"],
+        json!([]),
+        "204 on a list is an empty page"
+    );
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Request/movie/info/1").html_200());
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "movie", "id": 1}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
+}
+
+// ------------------------------------------------------------ read_request_stats
+
+fn value<'a>(env: &'a Value, name: &str) -> Option<&'a Value> {
+    ok_data(env)["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name)
+}
+
+#[tokio::test]
+async fn counts_are_instance_scoped() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_request_stats", json!({"action": "counts"}))
+        .await;
+    let pending = value(&env, "pending").unwrap();
+    assert_eq!(pending["scope"], "instance");
+    // movies plus TV children (shapes.md §3.13; audit #18): Interstellar
+    // and child 12 pending, Matrix and child 1396 approved, child 21
+    // available, Spirited Away denied; albums never count
+    assert_eq!(pending["value"], 2);
+    assert_eq!(value(&env, "approved").unwrap()["value"], 2);
+    assert_eq!(value(&env, "available").unwrap()["value"], 1);
+    assert_eq!(value(&env, "denied").unwrap()["value"], 1);
+    assert_eq!(h.gets("/api/v1/Request/count").len(), 1);
+}
+
+/// Album totals and quotas come from Ombi's database (MusicRequestController
+/// `total`/`remaining`): Lidarr off changes nothing, and it is not asked.
+#[tokio::test]
+async fn totals_and_quotas_are_principal_scoped_and_include_albums_without_lidarr() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_request_stats", json!({"action": "totals"}))
+        .await;
+    assert_eq!(value(&env, "movie.total").unwrap()["value"], 3);
+    assert_eq!(value(&env, "tv.total").unwrap()["value"], 2);
+    assert_eq!(value(&env, "album.total").unwrap()["scope"], "principal");
+    h.fake.with_data(|d| d.requests.lidarr_enabled = false);
+    let env = h
+        .call("read_request_stats", json!({"action": "totals"}))
+        .await;
+    let album_total = value(&env, "album.total").unwrap()["value"].clone();
+    assert!(album_total.as_i64().is_some_and(|n| n >= 1), "{env}");
+    assert!(
+        env["warnings"].as_array().is_none_or(|w| w.is_empty()),
+        "{env}"
+    );
+    assert_eq!(h.gets("/api/v1/request/music/total").len(), 2);
+    let env = h
+        .call("read_request_stats", json!({"action": "quota"}))
+        .await;
+    assert!(value(&env, "album.has_limit").is_some(), "{env}");
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "quota", "media": "album"}),
+        )
+        .await;
+    assert!(value(&env, "has_limit").is_some(), "{env}");
+    assert_eq!(h.gets("/api/v1/request/music/remaining").len(), 2);
+    assert!(h.gets("/api/v1/Lidarr/enabled").is_empty());
+}
+
+#[tokio::test]
+async fn partial_totals_are_a_partial_failure_with_data() {
+    let h = Rig::start().await;
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Request/tv/total").nasty_500());
+    let env = h
+        .call("read_request_stats", json!({"action": "totals"}))
+        .await;
+    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
+    assert!(
+        env["data"]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["name"] == "movie.total")
+    );
+}
+
+#[tokio::test]
+async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
+    let h = Rig::start().await;
+    let env = h
+        .call("read_request_stats", json!({"action": "quota"}))
+        .await;
+    assert_eq!(value(&env, "movie.has_limit").unwrap()["value"], false);
+    assert!(value(&env, "movie.limit").is_none() && value(&env, "movie.remaining").is_none());
+    assert_eq!(value(&env, "tv.remaining").unwrap()["value"], 94);
+    assert_eq!(value(&env, "tv.limit").unwrap()["value"], 100);
+    assert_eq!(
+        value(&env, "tv.next_request").unwrap()["scope"],
+        "principal"
+    );
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "quota", "media": "tv"}),
+        )
+        .await;
+    assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 4);
+    // one media: the contract's bare RequestQuota names (audit #8)
+    assert_eq!(value(&env, "remaining").unwrap()["value"], 94);
+    assert_eq!(value(&env, "has_limit").unwrap()["value"], true);
+    assert!(value(&env, "tv.remaining").is_none());
+    assert_eq!(h.gets("/api/v1/Request/tv/remaining").len(), 2);
+    h.fake
+        .with_data(|d| d.requests.quotas.iter_mut().for_each(|q| q.1 = None));
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "quota", "media": "movie"}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
+        )
+        .await;
+    // 3 movies (04-01) + 3 TV children (04-02), computed by the fake per range
+    assert_eq!(value(&env, "total_requests").unwrap()["value"], 6);
+    // Ombi's numbers as sent (audit #7), the broken ones flagged
+    assert_eq!(value(&env, "total_issues").unwrap()["value"], 0);
+    assert_eq!(value(&env, "total_issues").unwrap()["unit"], "issues");
+    assert_eq!(
+        value(&env, "completed_requests_movies").unwrap()["value"],
+        3
+    );
+    assert_eq!(value(&env, "completed_requests").unwrap()["value"], 3);
+    assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 7);
+    let q = h.gets("/api/v1/Stats")[0].query.clone().unwrap();
+    assert!(
+        q.contains("from=2026-04-01T00%3A00%3A00") && q.contains("to=2026-04-30T23%3A59%3A59"),
+        "{q}"
+    );
+    // 04-01 holds movie requests but no TV child request: Ombi's 500
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-01"}),
+        )
+        .await;
+    // tools-map.md: the documented 500 degrades to partial
+    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
+    assert_eq!(env["data"]["values"], json!([]));
+    assert!(
+        env["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no movie request or no TV request")
+    );
+}
+
+// ------------------------------------------------------------ bounded scans
+
+/// 250 shows requested after the known ones: the scan pages through the v2
+/// TV list (most recent first) 100 at a time and stops as soon as it has
+/// what it needs. Child `5000 + n` is at position `249 - n`.
+fn many_parents(d: &mut support::fake_ombi::Data) {
+    use support::fake_ombi::state_requests::{tv_child, tv_parent};
+    let mut parents: Vec<Value> = (0..250)
+        .map(|n| {
+            let mut child = tv_child(5000 + n, 1000 + n, "x", "bob", (1, 1), false, false);
+            child["requestedDate"] = json!(format!("2026-05-01T{:02}:{:02}:00Z", n / 60, n % 60));
+            tv_parent(
+                1000 + n,
+                50_000 + n,
+                60_000 + n,
+                &format!("Show {n}"),
+                vec![child],
+            )
+        })
+        .collect();
+    parents.append(&mut d.requests.tv_parents);
+    d.requests.tv_parents = parents;
+}
+
+#[tokio::test]
+async fn tv_child_scan_pages_until_found() {
+    let h = Rig::start().await;
+    h.fake.with_data(many_parents);
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_child", "id": 21}}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["parent_request_id"], 20);
+    let scans: Vec<String> = h
+        .gets("/api/v2/Requests/tv/")
+        .into_iter()
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(
+        scans,
+        [
+            "/api/v2/Requests/tv/100/0/requestedDate/desc",
+            "/api/v2/Requests/tv/100/100/requestedDate/desc",
+            "/api/v2/Requests/tv/100/200/requestedDate/desc"
+        ]
+    );
+    // child 12 shares parent 10 with child 1396 on the same page: Ombi's
+    // per-show de-duplication hides one of them, the sibling ids still place it
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_child", "id": 12}}),
+        )
+        .await;
+    assert_eq!(items(&env)[0]["parent_request_id"], 10);
+}
+
+#[tokio::test]
+async fn recent_scan_stops_once_every_child_is_placed() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        many_parents(d);
+        // only resolvable children in the feed
+        d.requests
+            .recent
+            .retain(|r| r["requestId"] != 999 && r["requestId"] != 555);
+        d.requests.recent[1]["requestId"] = json!(5200);
+    });
+    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    assert_eq!(
+        items(&env)[1]["target"],
+        json!({"kind": "tv_parent", "id": 1200})
+    );
+    assert_eq!(
+        h.gets("/api/v2/Requests/tv/").len(),
+        1,
+        "child 5200 is on the first page"
+    );
+    assert!(env["warnings"].as_array().unwrap().is_empty(), "{env}");
+}
+
+#[tokio::test]
+async fn album_scan_stops_at_the_end_of_the_list() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "album", "id": 404}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert_eq!(
+        h.gets("/api/v2/Requests/album").len(),
+        1,
+        "two albums: one page is the whole list"
+    );
+}
