@@ -229,10 +229,9 @@ async fn writes_map_business_results() {
         )
         .await
         .unwrap_err();
-    assert_eq!(
-        (e.code, e.http_status),
-        (ErrorCode::UpstreamRejected, Some(200))
-    );
+    // An unknown id on a 200 is NOT_FOUND (docs/ombi-notes.md, "Refusals
+    // and what they mean").
+    assert_eq!((e.code, e.http_status), (ErrorCode::NotFound, Some(200)));
     assert!(
         e.message.contains("Request does not exist"),
         "{}",
