@@ -328,8 +328,14 @@ async fn refused_by_rules(ctx: &CallCtx, media: MediaKind, e: &ToolError) -> Opt
                             format!("; the next {} request is possible from {d}", media.label())
                         })
                         .unwrap_or_default();
+                    // Ombi counts TV quotas in episodes.
+                    let unit = if media == MediaKind::Tv {
+                        "episodes"
+                    } else {
+                        "requests"
+                    };
                     format!(
-                        " (your {} quota: {} requests, {} left{next})",
+                        " (your {} quota: {} {unit}, {} left{next})",
                         media.label(),
                         q.limit.unwrap_or(0),
                         q.remaining.unwrap_or(0).max(0)

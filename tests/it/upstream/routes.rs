@@ -279,7 +279,7 @@ async fn writes_map_business_results() {
         .write::<VoteEngineResult>(None, Route::post("api/v1/Vote/up/movie").seg(2))
         .await
         .unwrap_err();
-    assert_eq!(e.code, ErrorCode::UpstreamRejected);
+    assert_eq!(e.code, ErrorCode::Conflict);
     assert!(e.message.contains("You have already voted!"));
     let comment = up
         .write_json::<serde_json::Value>(
