@@ -194,7 +194,11 @@ impl ServerHandler for Session {
         // implemented) a tool does not exist: a protocol error, not a result.
         let Some(tool) = self.visible().find(|t| t.def.name == request.name) else {
             return Err(McpError::invalid_params(
-                format!("unknown tool: {}", request.name),
+                tools::unknown_tool(
+                    &request.name,
+                    self.identity.bundles,
+                    self.identity.read_only,
+                ),
                 None,
             ));
         };

@@ -68,6 +68,12 @@ impl ToolError {
         ToolError::new(ErrorCode::InternalError, message)
     }
 
+    /// Names the argument the error is about (`/request_id`).
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
     pub fn with_status(mut self, status: u16) -> Self {
         self.http_status = Some(status);
         self

@@ -284,14 +284,14 @@ pub const QUALITY_PROFILE_ID: Field = Field::opt(
 pub const LANGUAGE_PROFILE_ID: Field = Field::opt(
     "language_profile_id",
     Ty::ID,
-    "Sonarr language profile id (from read_integration).",
+    "Sonarr language profile id (from read_integration); needs Ombi's PowerUser or Admin role.",
 );
 
 const OVERRIDE_FIELDS: &[Field] = &[ROOT_FOLDER_ID, QUALITY_PROFILE_ID];
 pub const OVERRIDES: Field = Field::opt(
     "overrides",
     Ty::Obj(OVERRIDE_FIELDS),
-    "Optional Radarr/Sonarr destination overrides (needs permission to set advanced options).",
+    "Optional Radarr/Sonarr destination overrides; need Ombi's PowerUser or Admin role.",
 );
 
 const IDS: Ty = Ty::Arr {

@@ -52,6 +52,14 @@ macro_rules! section {
     };
 }
 
+/// Leaves Ombi serves but computes from others, never stores
+/// (`LandingPageSettings.cs`: `[NotMapped]` getters; docs/ombi-notes.md,
+/// "Settings leaves"): shown, never patched.
+const COMPUTED: &[(&str, &str)] = &[
+    ("landing_page", "/noticeEnabled"),
+    ("landing_page", "/expired"),
+];
+
 /// Every section, in the catalogue's order. `features` is the v2 feature
 /// list, shown as `{name: <feature>, value: <bool>}`.
 #[rustfmt::skip]
@@ -93,7 +101,7 @@ pub static SECTIONS: &[Section] = &[
         "/originalLanguages/*",
     ]),
     section!("jobs", "api/v1/Settings/jobs", &[
-        "/embyContentSync", "/embyRecentlyAddedSync", "/jellyfinContentSync", "/jellyfinRecentlyAddedSync",
+        "/embyContentSync", "/embyRecentlyAddedSync", "/jellyfinContentSync",
         "/sonarrSync", "/radarrSync", "/plexContentSync", "/plexRecentlyAddedSync", "/couchPotatoSync",
         "/automaticUpdater", "/userImporter", "/sickRageSync", "/newsletter", "/lidarrArtistSync",
         "/issuesPurge", "/retryRequests", "/mediaDatabaseRefresh", "/autoDeleteRequests",
@@ -101,7 +109,7 @@ pub static SECTIONS: &[Section] = &[
     ]),
     section!("update", "api/v1/Settings/Update", &[
         "/autoUpdateEnabled", "/processName", "/useScript", "/windowsServiceName", "/windowsService",
-        "/testMode", "/updateSchedule", "/isWindows",
+        "/testMode", "/updateSchedule",
     ]),
     section!("plex", "api/v1/Settings/plex", &[
         "/enable", "/enableWatchlistImport", "/monitorAll", "/servers/*/name", "/servers/*/ssl",
@@ -190,8 +198,17 @@ impl Section {
         self.name == "features"
     }
 
-    /// Whether the leaf at `pointer` may be shown (and so patched): its
-    /// tokens match an allowed pattern, `*` matching an array index.
+    /// Whether the leaf at `pointer` may be patched: shown, and stored by
+    /// Ombi (not computed from other leaves).
+    pub fn writable(&self, pointer: &str) -> bool {
+        self.allows(pointer)
+            && !COMPUTED
+                .iter()
+                .any(|(section, p)| *section == self.name && *p == pointer)
+    }
+
+    /// Whether the leaf at `pointer` may be shown: its tokens match an
+    /// allowed pattern, `*` matching an array index.
     pub fn allows(&self, pointer: &str) -> bool {
         let tokens: Vec<&str> = pointer.split('/').collect();
         self.allow.iter().flat_map(|g| g.iter()).any(|pattern| {

@@ -75,13 +75,18 @@ impl CallCtx {
 
     /// The Ombi user for a write that must act as a real user (a vote, a
     /// comment, one's own preferences): with a bare API key Ombi would act as
-    /// its internal `Api` user, which has no user row, so refuse up front.
+    /// its shared internal `Api` user. Ombi has that user row and would
+    /// accept most of these, but a vote, comment or preference of the shared
+    /// `Api` user is nobody's in the household, so refuse up front (a product
+    /// choice: docs/ombi-notes.md, "The bare API key acts as `Api`").
     pub fn require_ombi_user(&self) -> Result<&str, ToolError> {
         self.ombi_user().ok_or_else(|| {
             ToolError::new(
                 ErrorCode::Forbidden,
-                "this acts as an Ombi user, and this peer has none: set `ombi_user` for it in the \
-                 peer policy file, or OMBI_USER_NAME for the daemon (api_key mode)",
+                "this peer has no acting Ombi user, so this would be done as Ombi's shared internal \
+                 `Api` user, and a vote, comment or preference of that user is nobody's: set \
+                 `ombi_user` for this peer in the policy file, or OMBI_USER_NAME for the daemon \
+                 (api_key mode)",
             )
         })
     }

@@ -127,6 +127,34 @@ pub fn visible(bundles: BundleSet, read_only: bool) -> impl Iterator<Item = &'st
         .filter(move |t| bundles.contains(t.def.bundle) && !(read_only && t.def.is_write()))
 }
 
+/// The protocol error's text for a tool this session does not offer, with
+/// the next step: why a real tool is hidden (its bundle, or read-only), else
+/// the offered tools its name resembles (same `read_`/`write_` family word).
+pub fn unknown_tool(name: &str, bundles: BundleSet, read_only: bool) -> String {
+    if let Some(t) = find(name) {
+        let why = if read_only && t.def.is_write() {
+            "this peer is read-only (OMBI_READ_ONLY or the policy's `read_only`)".to_string()
+        } else {
+            format!(
+                "it is in the `{}` bundle, which this peer is not given (OMBI_BUNDLES or the \
+                 policy's `bundles`); ask the Ombi admin",
+                t.def.bundle.name()
+            )
+        };
+        return format!("tool {name} is not offered to this peer: {why}");
+    }
+    let stem: String = name.split('_').take(2).collect::<Vec<_>>().join("_");
+    let like: Vec<&str> = visible(bundles, read_only)
+        .map(|t| t.def.name)
+        .filter(|n| n.starts_with(&stem) || n.contains(name))
+        .collect();
+    if like.is_empty() {
+        format!("unknown tool: {name}; tools/list names the tools this peer has")
+    } else {
+        format!("unknown tool: {name}; did you mean {}?", like.join(", "))
+    }
+}
+
 /// The `tools/list` result a session sees (rmcp's path, before the session
 /// is initialized; [`listing`] afterwards).
 pub fn list(bundles: BundleSet, read_only: bool) -> ListToolsResult {
@@ -247,6 +275,21 @@ async fn run(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_tool_names_the_next_step() {
+        use crate::definition::Bundle;
+        let core = BundleSet::only(Bundle::Core);
+        let m = unknown_tool("write_request", core, false);
+        assert!(m.contains("did you mean write_request_create"), "{m}");
+        assert!(!m.contains("write_request_moderate"), "{m}");
+        let m = unknown_tool("write_request_moderate", core, false);
+        assert!(m.contains("`moderation` bundle"), "{m}");
+        let m = unknown_tool("write_vote", BundleSet::all(), true);
+        assert!(m.contains("read-only"), "{m}");
+        let m = unknown_tool("frobnicate", core, false);
+        assert!(m.contains("tools/list"), "{m}");
+    }
 
     #[test]
     fn every_definition_is_consistent() {

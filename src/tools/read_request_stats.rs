@@ -150,17 +150,23 @@ async fn totals(ctx: &CallCtx) -> Outcome {
     finish(values, first_error, warnings)
 }
 
+/// The acting user's quota for one media type (`None`: Ombi could not
+/// resolve the user, 204).
+pub(super) async fn quota_of(ctx: &CallCtx, media: MediaKind) -> Result<Option<Quota>, ToolError> {
+    let path = QUOTAS
+        .iter()
+        .find(|(m, _)| *m == media)
+        .map_or(QUOTAS[0].1, |(_, p)| p);
+    ctx.get_json::<Quota>(Route::get(path)).await
+}
+
 async fn quota(ctx: &CallCtx, given: Option<MediaKind>) -> Outcome {
     let mut warnings = Vec::new();
     let mut values = Vec::new();
     let mut first_error = None;
     let mut unresolved = 0;
-    for (m, path) in QUOTAS.iter().filter(|(m, _)| given.is_none_or(|g| g == *m)) {
-        match ctx
-            .upstream
-            .get_json::<Quota>(ctx.acting(), Route::get(path))
-            .await
-        {
+    for (m, _) in QUOTAS.iter().filter(|(m, _)| given.is_none_or(|g| g == *m)) {
+        match quota_of(ctx, *m).await {
             Ok(Some(q)) => values.extend(metrics::quota(
                 m.label(),
                 &q,

@@ -164,7 +164,8 @@ async fn agent(ctx: &CallCtx, target: &str) -> Outcome {
 }
 
 /// The e-mail, WhatsApp and mobile tests deliver to the acting Ombi user, so
-/// a bare API key (Ombi's internal `Api` user, no user row) is refused.
+/// a bare API key (Ombi's shared internal `Api` user, whose address is
+/// nobody's in the household) is refused.
 async fn recipient(ctx: &CallCtx) -> Result<Me, ToolError> {
     ctx.require_ombi_user()?;
     ctx.me().await

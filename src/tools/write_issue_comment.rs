@@ -1,6 +1,8 @@
-//! `write_issue_comment`: comment on an issue as the acting user. Ombi looks
-//! the author up by exact user name, which fails for the bare API key, so a
-//! real acting user is required (see `docs/ombi-notes.md`, "Issues").
+//! `write_issue_comment`: comment on an issue as the acting user. With the
+//! bare API key Ombi looks the author `API` up against its stored `Api` user
+//! (a 500 where the database compares names case-sensitively, as SQLite does;
+//! the shared `Api` user's comment elsewhere), so a real acting user is
+//! required (see `docs/ombi-notes.md`, "Issues").
 
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};

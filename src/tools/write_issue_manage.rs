@@ -29,7 +29,7 @@ pub static TOOL: Tool = Tool {
         title: "Manage issues",
         bundle: Bundle::Moderation,
         destructive: true,
-        description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories. Before delete, delete_category, delete_comment and set_status `closed` (Ombi then hides the issue) the person is asked to confirm when the client can ask.",
+        description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories. Status `closed` is Ombi's `Deleted` state: the issue disappears from Ombi's web UI (no tab shows it) and from the issue counts (read_issues `counts`); use `resolved` for a fixed issue. Before delete, delete_category, delete_comment and set_status `closed` the person is asked to confirm when the client can ask.",
         families: &[Family::Mutation],
         params: &[
             ISSUE_ID,
@@ -143,7 +143,16 @@ async fn set_status(ctx: &CallCtx, id: i64, label: &str) -> Outcome {
     } else {
         ""
     };
-    on_issue(id, format!("issue {id} set to {label}{notified}"))
+    let mut done = on_issue(id, format!("issue {id} set to {label}{notified}"))?;
+    if label == "closed" {
+        // Code 3 is Ombi's `Deleted` (Issues.cs): docs/ombi-notes.md,
+        // "Issue status 3 hides the issue".
+        done.warnings.push(format!(
+            "`closed` is Ombi's `Deleted` state: issue {id} no longer shows in Ombi's web UI or in the \
+             issue counts; tell the reporter, or set it back to `resolved` if it should stay visible"
+        ));
+    }
+    Ok(done)
 }
 
 /// "issue 4 “No sound” (reported by alice)", from one read of it.

@@ -1,7 +1,8 @@
 //! `write_job_run`: trigger one allowlisted Ombi job (`POST
 //! /api/v1/Job/{job}`). Ombi answers `true` also when it skipped the trigger
-//! because the job is already running, and reports no progress, so the
-//! outcome is `accepted`, never `completed` (docs/ombi-notes.md, "Jobs").
+//! because the job is already running (all but the Plex and Emby content
+//! jobs), and reports no progress, so the outcome is `accepted`, never
+//! `completed` (docs/ombi-notes.md, "Jobs").
 
 use futures::future::BoxFuture;
 use serde::Deserialize;
@@ -59,18 +60,20 @@ async fn run(ctx: &CallCtx, job: &str) -> Outcome {
     ctx.upstream
         .write::<bool>(ctx.acting(), Route::post("api/v1/Job").seg(job))
         .await?;
+    // Only the jobs triggered through Ombi's running check skip a trigger
+    // while they run; the Plex and Emby content jobs go to the scheduler
+    // directly (`JobController.cs`, `OmbiQuartz.cs`).
+    let skipped = if DIRECT_TRIGGER.contains(&job) {
+        ""
+    } else {
+        " (or skipped it, if the job was already running: Ombi answers the same)"
+    };
     let data = Mutation::new(Done::Accepted)
-        .message(format!("Ombi took the trigger of job {job}"))
+        .message(format!(
+            "Ombi took the trigger of job {job}{skipped}; it reports no progress, so the job's effects show once it has run"
+        ))
         .into_data();
-    Ok(reply(
-        data,
-        vec![
-            "Ombi answers the same when the job is already running and this trigger was skipped, and reports \
-             no progress: its effects show once the job has run"
-                .into(),
-        ],
-        false,
-    ))
+    Ok(reply(data, Vec::new(), false))
 }
 
 /// What a job does beyond refreshing Ombi's own data, for its question.
@@ -84,3 +87,12 @@ fn job_effect(job: &str) -> &'static str {
         _ => "",
     }
 }
+
+/// The jobs whose routes call Quartz's scheduler without Ombi's
+/// already-running check (docs/ombi-notes.md, "Jobs").
+const DIRECT_TRIGGER: &[&str] = &[
+    "plexcontentcacher",
+    "plexrecentlyadded",
+    "embycontentcacher",
+    "embyrecentlyadded",
+];

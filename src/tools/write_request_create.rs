@@ -13,8 +13,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::{body_language, not_found, not_found_on_500, reply};
+use super::read_request_stats::quota_of;
 use super::read_requests::existing_request;
-use super::writes::{note_api_user, partly_done, state_phrase};
+use super::writes::{
+    accounts, note_api_user, partly_done, request_name, show_in_words, state_phrase,
+};
 use super::{CallCtx, Tool};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
@@ -32,7 +35,7 @@ pub static TOOL: Tool = Tool {
         title: "Request media",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection so Ombi sends it to Radarr/Sonarr/Lidarr (possibly after approval). Check read_media or read_search first to avoid requesting something already available.",
+        description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection. The result says whether Ombi approved it at once; an approved request is sent on to Radarr/Sonarr/Lidarr by Ombi, and a send that failed shows in read_requests `retry_queue` (Ombi's answer never says whether the send worked). Check read_media or read_search first to avoid requesting something already available.",
         families: &[Family::Mutation],
         params: &[
             TMDB_ID,
@@ -41,7 +44,7 @@ pub static TOOL: Tool = Tool {
             Field::opt(
                 "on_behalf_user_id",
                 Ty::Str { min: 1, max: 64 },
-                "Request for another user (GUID; needs power user).",
+                "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
             ),
             OVERRIDES,
             Field::opt(
@@ -57,7 +60,7 @@ pub static TOOL: Tool = Tool {
             Field::opt(
                 "requested_by_alias",
                 Ty::Str { min: 1, max: 100 },
-                "Name shown as requester of an album.",
+                "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
             ),
             COLLECTION_ID,
         ],
@@ -66,7 +69,13 @@ pub static TOOL: Tool = Tool {
                 "movie",
                 "request a movie",
                 &["tmdb_id"],
-                &["is_4k", "language", "on_behalf_user_id", "overrides"],
+                &[
+                    "is_4k",
+                    "language",
+                    "on_behalf_user_id",
+                    "overrides",
+                    "requested_by_alias",
+                ],
             ),
             action(
                 "tv",
@@ -77,6 +86,7 @@ pub static TOOL: Tool = Tool {
                     "language_profile_id",
                     "on_behalf_user_id",
                     "overrides",
+                    "requested_by_alias",
                 ],
             ),
             action(
@@ -109,6 +119,7 @@ enum Action {
         language: Option<String>,
         on_behalf_user_id: Option<String>,
         overrides: Option<Overrides>,
+        requested_by_alias: Option<String>,
     },
     Tv {
         provider: Provider,
@@ -117,6 +128,7 @@ enum Action {
         language_profile_id: Option<i64>,
         on_behalf_user_id: Option<String>,
         overrides: Option<Overrides>,
+        requested_by_alias: Option<String>,
     },
     Album {
         musicbrainz_id: String,
@@ -165,7 +177,10 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 language,
                 on_behalf_user_id,
                 overrides,
+                requested_by_alias,
             } => {
+                let alias = alias_header(ctx, requested_by_alias.as_deref())?;
+                check_on_behalf(ctx, on_behalf_user_id.as_deref()).await?;
                 let language = body_language(ctx, language.as_deref()).await;
                 let o = overrides.unwrap_or_default();
                 let body = MovieBody {
@@ -176,7 +191,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                     root_folder_override: o.root_folder_id,
                     quality_path_override: o.quality_profile_id,
                 };
-                movie(ctx, body).await
+                movie(ctx, body, alias).await
             }
             Action::Tv {
                 provider,
@@ -185,6 +200,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 language_profile_id,
                 on_behalf_user_id,
                 overrides,
+                requested_by_alias,
             } => {
                 if provider == Provider::Tvdb {
                     return Err(ToolError::invalid(
@@ -195,6 +211,8 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                     )
                     .into());
                 }
+                let alias = alias_header(ctx, requested_by_alias.as_deref())?;
+                check_on_behalf(ctx, on_behalf_user_id.as_deref()).await?;
                 let o = overrides.unwrap_or_default();
                 let body = TvBody {
                     the_movie_db_id: id,
@@ -209,12 +227,15 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                     quality_path_override: o.quality_profile_id,
                     source: 0,
                 };
-                tv(ctx, body, selection).await
+                tv(ctx, body, selection, alias).await
             }
             Action::Album {
                 musicbrainz_id,
                 requested_by_alias,
-            } => album(ctx, &musicbrainz_id, requested_by_alias.as_deref()).await,
+            } => {
+                let alias = alias_header(ctx, requested_by_alias.as_deref())?;
+                album(ctx, &musicbrainz_id, alias).await
+            }
             Action::Collection { collection_id } => collection(ctx, collection_id).await,
         }
     })
@@ -222,6 +243,146 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 
 /// Whose a create is without an acting user ([`note_api_user`]).
 const CREATED_AS: &str = "the request is";
+
+/// The `ApiAlias` header carrying `requested_by_alias`: Ombi ignores the
+/// body's alias on all three request routes and reads this header, only next
+/// to an `ApiKey` header (`docs/ombi-notes.md`, "Requester aliases").
+fn alias_header(ctx: &CallCtx, alias: Option<&str>) -> Result<Option<String>, ToolError> {
+    let Some(alias) = alias else {
+        return Ok(None);
+    };
+    if !ctx.upstream.uses_api_key() {
+        return Err(ToolError::invalid(
+            "/requested_by_alias",
+            "Ombi takes a requester alias only from API-key callers; in jwt mode the request is \
+             shown as the logged-in user's: leave `requested_by_alias` out",
+        ));
+    }
+    if !alias.chars().all(|c| c == ' ' || c.is_ascii_graphic()) {
+        return Err(ToolError::invalid(
+            "/requested_by_alias",
+            "Ombi reads the alias from an HTTP header, which carries printable ASCII only",
+        ));
+    }
+    Ok(Some(alias.to_string()))
+}
+
+/// Adds the alias header, when there is one.
+fn with_alias(route: Route, alias: Option<String>) -> Route {
+    match alias {
+        Some(a) => route.header("ApiAlias", a),
+        None => route,
+    }
+}
+
+/// Ombi stores `requestOnBehalf` without looking the user up (the save then
+/// fails, or the request belongs to nobody: `docs/ombi-notes.md`, "Requests
+/// on behalf"), so the id is checked against Ombi's users first. Reading
+/// them needs PowerUser, as requesting on behalf does.
+async fn check_on_behalf(ctx: &CallCtx, user_id: Option<&str>) -> Result<(), ToolError> {
+    let Some(user_id) = user_id else {
+        return Ok(());
+    };
+    let mut warnings = Vec::new();
+    let (users, cut) = match accounts(ctx, &mut warnings).await {
+        Ok(got) => got,
+        Err(e)
+            if matches!(
+                e.code,
+                ErrorCode::Forbidden | ErrorCode::AuthenticationFailed
+            ) =>
+        {
+            return Err(ToolError::new(
+                ErrorCode::Forbidden,
+                "requesting on behalf of another user needs Ombi's PowerUser or Admin role, which \
+                 the acting user does not have: leave `on_behalf_user_id` out",
+            ));
+        }
+        Err(e) => return Err(e),
+    };
+    if cut || users.iter().any(|u| u.id.eq_ignore_ascii_case(user_id)) {
+        return Ok(());
+    }
+    Err(ToolError::new(
+        ErrorCode::NotFound,
+        format!(
+            "Ombi has no user with id {user_id}: `on_behalf_user_id` takes an Ombi user id (a GUID) \
+             from read_users `list`, not a user name"
+        ),
+    )
+    .with_field("/on_behalf_user_id"))
+}
+
+/// Ombi's rules refused a create before anything was saved: a permission
+/// rule (FORBIDDEN) or a quota (RATE_LIMITED, quoting the quota). `None`
+/// for any other failure.
+async fn refused_by_rules(ctx: &CallCtx, media: MediaKind, e: &ToolError) -> Option<ToolError> {
+    match e.code {
+        ErrorCode::Forbidden => Some(e.clone()),
+        ErrorCode::RateLimited => {
+            let quota = match quota_of(ctx, media).await {
+                Ok(Some(q)) if q.has_limit == Some(true) => {
+                    let next = q
+                        .next_request
+                        .map(|d| {
+                            format!("; the next {} request is possible from {d}", media.label())
+                        })
+                        .unwrap_or_default();
+                    // Ombi counts TV quotas in episodes.
+                    let unit = if media == MediaKind::Tv {
+                        "episodes"
+                    } else {
+                        "requests"
+                    };
+                    format!(
+                        " (your {} quota: {} {unit}, {} left{next})",
+                        media.label(),
+                        q.limit.unwrap_or(0),
+                        q.remaining.unwrap_or(0).max(0)
+                    )
+                }
+                _ => String::new(),
+            };
+            Some(
+                ToolError::new(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "{}{quota}: retrying will not help until the quota frees up; an admin can raise it (write_user_manage)",
+                        e.message
+                    ),
+                )
+                .retryable(false)
+                .with_status(200),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// CONFLICT naming the request that is already there ("the movie request
+/// for *The Matrix* (request 1), approved"), read on this error path only.
+fn conflict_with(mut e: ToolError, existing: Option<String>) -> ToolError {
+    if let Some(words) = existing {
+        e.message = format!("{}; the existing request: {words}", e.message);
+    }
+    e
+}
+
+/// A movie or album request in words with its state, from one read.
+async fn request_in_words(ctx: &CallCtx, media: MediaKind, id: Option<i64>) -> Option<String> {
+    let id = id?;
+    let mut warnings = Vec::new();
+    Some(
+        match existing_request(ctx, media, id, &mut warnings).await {
+            Ok(r) => format!(
+                "{}, {}",
+                request_name(media, &r, ctx),
+                state_phrase(&r, false)
+            ),
+            Err(_) => media.request(id),
+        },
+    )
+}
 
 // ------------------------------------------------------------ what Ombi holds
 
@@ -274,6 +435,55 @@ async fn album_held(ctx: &CallCtx, mbid: &str) -> Result<Held, ToolError> {
     })
 }
 
+/// A show by TMDB id, with its request state (NOT_FOUND: TMDB does not know it).
+async fn show_of(ctx: &CallCtx, tmdb_id: i64) -> Result<TvDetail, ToolError> {
+    ctx.get_json::<TvDetail>(Route::get("api/v2/Search/tv/moviedb").seg(tmdb_id))
+        .await?
+        .ok_or_else(|| not_found(&format!("show with TMDB id {tmdb_id}")))
+}
+
+/// TMDB numbers movies and shows apart, so an id unknown as `asked` may be
+/// the other kind: NOT_FOUND on the id's argument, saying which action takes
+/// it (one read, on this error path only).
+async fn wrong_media(ctx: &CallCtx, e: ToolError, tmdb_id: i64, asked: MediaKind) -> ToolError {
+    if e.code != ErrorCode::NotFound {
+        return e;
+    }
+    let (field, other) = match asked {
+        MediaKind::Tv => (
+            "/id",
+            movie_held(ctx, tmdb_id)
+                .await
+                .ok()
+                .map(|m| (title(ctx, &m, String::new()), "movie", "movie", "tmdb_id")),
+        ),
+        _ => (
+            "/tmdb_id",
+            show_of(ctx, tmdb_id).await.ok().map(|s| {
+                let t = s
+                    .title
+                    .as_deref()
+                    .map(|t| ctx.upstream.clean(t))
+                    .unwrap_or_default();
+                (t, "show", "tv", "id")
+            }),
+        ),
+    };
+    let mut e = e.with_field(field);
+    if let Some((name, kind, action, arg)) = other {
+        let name = if name.is_empty() {
+            String::new()
+        } else {
+            format!(" *{name}*")
+        };
+        e.message = format!(
+            "{}; TMDB id {tmdb_id} is the {kind}{name}: request it with action `{action}` (`{arg}: {tmdb_id}`)",
+            e.message
+        );
+    }
+    e
+}
+
 /// A title from Ombi, safe to put in a message.
 fn title(ctx: &CallCtx, held: &Held, fallback: String) -> String {
     held.title
@@ -301,7 +511,7 @@ struct MovieBody {
     quality_path_override: Option<i64>,
 }
 
-async fn movie(ctx: &CallCtx, body: MovieBody) -> Outcome {
+async fn movie(ctx: &CallCtx, body: MovieBody, alias: Option<String>) -> Outcome {
     let mut warnings = Vec::new();
     note_api_user(ctx, CREATED_AS, &mut warnings);
     let is_4k = body.is4k_request;
@@ -319,11 +529,13 @@ async fn movie(ctx: &CallCtx, body: MovieBody) -> Outcome {
         }
     }
     let tmdb_id = body.the_movie_db_id;
-    let before = movie_held(ctx, tmdb_id).await?;
+    let before = match movie_held(ctx, tmdb_id).await {
+        Ok(held) => held,
+        Err(e) => return Err(wrong_media(ctx, e, tmdb_id, MediaKind::Movie).await.into()),
+    };
     let name = title(ctx, &before, format!("the movie with TMDB id {tmdb_id}"));
-    let answer = ctx
-        .write_answer::<RequestEngineResult>(Route::post("api/v1/Request/movie").json(&body))
-        .await?;
+    let route = with_alias(Route::post("api/v1/Request/movie").json(&body), alias);
+    let answer = ctx.write_answer::<RequestEngineResult>(route).await?;
     let created = Created {
         media: MediaKind::Movie,
         name: &name,
@@ -331,8 +543,14 @@ async fn movie(ctx: &CallCtx, body: MovieBody) -> Outcome {
     };
     let answer = match ctx.upstream.check(&answer) {
         Ok(r) => return created.completed(ctx, r, warnings).await,
-        Err(e) if e.code == ErrorCode::Conflict => return Err(e.into()),
-        Err(e) => (answer, e),
+        Err(e) if e.code == ErrorCode::Conflict => {
+            let existing = request_in_words(ctx, MediaKind::Movie, before.id()).await;
+            return Err(conflict_with(e, existing).into());
+        }
+        Err(e) => match refused_by_rules(ctx, MediaKind::Movie, &e).await {
+            Some(refusal) => return Err(refusal.into()),
+            None => (answer, e),
+        },
     };
     // Ombi saves an auto-approved movie before sending it, and a failed
     // send answers without the id: only a read shows whether it was saved.
@@ -342,40 +560,26 @@ async fn movie(ctx: &CallCtx, body: MovieBody) -> Outcome {
 
 // ------------------------------------------------------------ album
 
-async fn album(ctx: &CallCtx, mbid: &str, alias: Option<&str>) -> Outcome {
-    let mut route = Route::post("api/v1/request/music").json(&AlbumBody {
-        foreign_album_id: mbid,
-    });
-    if let Some(alias) = alias {
-        // Ombi overwrites the body's alias and reads it only from an
-        // `ApiAlias` header sent with an `ApiKey` (`docs/ombi-notes.md`).
-        if !ctx.upstream.uses_api_key() {
-            return Err(ToolError::invalid(
-                "/requested_by_alias",
-                "Ombi takes a requester alias only from API-key callers; in jwt mode the request is \
-                 shown as the logged-in user's",
-            )
-            .into());
-        }
-        if !alias.chars().all(|c| c == ' ' || c.is_ascii_graphic()) {
-            return Err(ToolError::invalid(
-                "/requested_by_alias",
-                "Ombi reads the alias from an HTTP header, which carries printable ASCII only",
-            )
-            .into());
-        }
-        route = route.header("ApiAlias", alias);
-    }
+async fn album(ctx: &CallCtx, mbid: &str, alias: Option<String>) -> Outcome {
+    let route = with_alias(
+        Route::post("api/v1/request/music").json(&AlbumBody {
+            foreign_album_id: mbid,
+        }),
+        alias,
+    );
     // The lookup needs Lidarr (as Ombi's album requests do) and says so.
     // Ombi never de-duplicates albums: a repeat makes a second request,
     // spends quota and re-sends to Lidarr. Refuse it here.
     let before = album_held(ctx, mbid).await?;
     let name = title(ctx, &before, format!("the album {mbid}"));
     if let Some(id) = before.id().filter(|_| before.requested) {
+        let existing = request_in_words(ctx, MediaKind::Album, Some(id))
+            .await
+            .unwrap_or_else(|| MediaKind::Album.request(id));
         return Err(ToolError::new(
             ErrorCode::Conflict,
             format!(
-                "{name} is already requested (album request {id}); Ombi would create a duplicate request"
+                "{name} is already requested ({existing}); Ombi would create a duplicate request, so none was sent"
             ),
         )
         .into());
@@ -390,8 +594,10 @@ async fn album(ctx: &CallCtx, mbid: &str, alias: Option<&str>) -> Outcome {
     note_api_user(ctx, CREATED_AS, &mut warnings);
     let answer = match ctx.upstream.check(&answer) {
         Ok(r) => return created.completed(ctx, r, warnings).await,
-        Err(e) if e.code == ErrorCode::Conflict => return Err(e.into()),
-        Err(e) => (answer, e),
+        Err(e) => match refused_by_rules(ctx, MediaKind::Album, &e).await {
+            Some(refusal) => return Err(refusal.into()),
+            None => (answer, e),
+        },
     };
     let after = album_held(ctx, mbid).await;
     created.settle_failure(ctx, answer, &before, after, warnings)
@@ -427,14 +633,8 @@ impl Created<'_> {
         m.upstream_is_error = Some(r.is_error);
         let state = if id > 0 {
             match existing_request(ctx, self.media, id, &mut warnings).await {
-                Ok(rec) => format!("; it is {}", state_phrase(&rec, self.is_4k)),
-                Err(e) => {
-                    warnings.push(format!(
-                        "the new request could not be read back: {}",
-                        e.message
-                    ));
-                    String::new()
-                }
+                Ok(rec) => read_back_state(self.media, state_phrase(&rec, self.is_4k)),
+                Err(e) => unread_state(&e),
             }
         } else {
             String::new()
@@ -495,6 +695,28 @@ impl Created<'_> {
     }
 }
 
+/// "; it is approved ..." for a create's message. Ombi answers an approved
+/// create alike whether its send worked or threw and was queued
+/// (`MovieSender.cs`, `MusicSender.cs`), so a send is never claimed.
+fn read_back_state(media: MediaKind, state: &str) -> String {
+    if state == "approved" {
+        format!(
+            "; it is approved, and Ombi sends approved requests to {} itself (its answer does not say \
+             whether that worked: a failed send waits in read_requests `retry_queue`)",
+            media.downloader()
+        )
+    } else {
+        format!("; it is {state}")
+    }
+}
+
+/// The new request's state could not be read: said in the message, the
+/// reason logged.
+fn unread_state(e: &ToolError) -> String {
+    tracing::info!(error = %e.message, "create: the new request could not be read back");
+    "; whether it is approved could not be read back (read_requests `get` shows it)".into()
+}
+
 /// Ombi's own words in a business answer, cleaned.
 fn upstream_text(ctx: &CallCtx, r: &RequestEngineResult) -> Option<String> {
     r.error_message
@@ -543,12 +765,17 @@ struct EpisodeBody {
     episode_number: i64,
 }
 
-async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection) -> Outcome {
+async fn tv(
+    ctx: &CallCtx,
+    mut body: TvBody,
+    selection: Selection,
+    alias: Option<String>,
+) -> Outcome {
     let tmdb_id = body.the_movie_db_id;
-    let show = ctx
-        .get_json::<TvDetail>(Route::get("api/v2/Search/tv/moviedb").seg(tmdb_id))
-        .await?
-        .ok_or_else(|| not_found(&format!("show with TMDB id {tmdb_id}")))?;
+    let show = match show_of(ctx, tmdb_id).await {
+        Ok(show) => show,
+        Err(e) => return Err(wrong_media(ctx, e, tmdb_id, MediaKind::Tv).await.into()),
+    };
     let known = show_episodes(&show);
     match selection {
         Selection::All => body.request_all = true,
@@ -581,9 +808,8 @@ async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection) -> Outcome {
             );
         }
     }
-    let answer = ctx
-        .write_answer::<RequestEngineResult>(Route::post("api/v2/Requests/tv").json(&body))
-        .await?;
+    let route = with_alias(Route::post("api/v2/Requests/tv").json(&body), alias);
+    let answer = ctx.write_answer::<RequestEngineResult>(route).await?;
     let r = answer.value.clone();
     let id = r.request_id;
     match ctx.upstream.check(&answer) {
@@ -592,24 +818,28 @@ async fn tv(ctx: &CallCtx, mut body: TvBody, selection: Selection) -> Outcome {
             m.upstream_result = Some(r.result);
             m.upstream_is_error = Some(r.is_error);
             let state = match existing_request(ctx, MediaKind::Tv, id, &mut warnings).await {
-                Ok(rec) => format!("; it is {}", state_phrase(&rec, false)),
-                Err(e) => {
-                    warnings.push(format!(
-                        "the new request could not be read back: {}",
-                        e.message
-                    ));
-                    String::new()
-                }
+                Ok(rec) => read_back_state(MediaKind::Tv, state_phrase(&rec, false)),
+                Err(e) => unread_state(&e),
             };
             let m = m.message(format!(
                 "requested {name} as TV child request {id} (an Ombi request id, not a TMDB or TVDB id){state}"
             ));
             Ok(reply(m.into_data(), warnings, false))
         }
-        Err(e) if e.code == ErrorCode::Conflict => Err(e.into()),
+        Err(e) if e.code == ErrorCode::Conflict => {
+            let parent = show.request_id.filter(|i| *i > 0);
+            let existing = match parent {
+                Some(p) => show_in_words(ctx, p).await,
+                None => None,
+            };
+            Err(conflict_with(e, existing).into())
+        }
         // Every TV failure before the save carries no id; after the save
         // (a failed or throwing send) it carries the child id.
-        Err(e) if id <= 0 => Err(e.into()),
+        Err(e) if id <= 0 => Err(refused_by_rules(ctx, MediaKind::Tv, &e)
+            .await
+            .unwrap_or(e)
+            .into()),
         Err(_) => {
             let mut m = Mutation::new(Done::Partial).on_request(TargetKind::TvChild, id);
             m.upstream_result = Some(r.result);
@@ -873,10 +1103,8 @@ async fn collection(ctx: &CallCtx, collection_id: i64) -> Outcome {
     match (outcome, failure) {
         (Done::Completed, failure) => {
             if let Some(e) = failure {
-                warnings.push(format!(
-                    "Ombi answered with a failure ({}), yet every movie reads back as requested now",
-                    e.message
-                ));
+                // The read-back is what happened; Ombi's odd answer is logged.
+                tracing::info!(error = %e.message, "collection: failure answered, every movie reads back requested");
             }
             Ok(reply(m.into_data(), warnings, false))
         }

@@ -10,8 +10,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::{not_found_on_500, reply};
-use super::read_requests::{parent_of_child, tv_parent, tv_parent_exists};
-use super::writes::{named_request, request_in_words, with_answer};
+use super::read_requests::{parent_of_child, tv_parent_exists};
+use super::writes::{TvLevel, named, request_in_words, show_request, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::TargetKind;
@@ -19,7 +19,6 @@ use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
-use crate::projection::requests::WireChildId;
 use crate::text::message::sanitize;
 use crate::upstream::{RequestEngineResult, Route};
 
@@ -131,7 +130,14 @@ async fn tv_child(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("TV child request {id}");
     // Its parent, to tell afterwards whether Ombi deleted it too.
     let parent = parent_of_child(ctx, id).await.ok().map(|p| p.id);
-    let r = delete(ctx, Route::delete("api/v1/Request/tv/child").seg(id), &what).await?;
+    let r = match delete(ctx, Route::delete("api/v1/Request/tv/child").seg(id), &what).await {
+        Ok(r) => r,
+        Err(e) => {
+            return Err(tv_id_hint(ctx, e, id, TvLevel::Child, "/target/id")
+                .await
+                .into());
+        }
+    };
     let mut m = deleted(TargetKind::TvChild, id, format!("{what} deleted"), &r);
     let mut warnings = Vec::new();
     let gone = match parent {
@@ -175,7 +181,7 @@ fn item(identifier: String, message: Option<&str>) -> ItemResult {
 /// parent is read before (children to report) and after (to confirm).
 async fn tv_show(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("TV parent request {id}");
-    let before = tv_parent::<WireChildId>(ctx, id).await?;
+    let before = show_request(ctx, id, "/target/id").await?;
     let children: Vec<i64> = before
         .child_requests
         .iter()
@@ -183,7 +189,7 @@ async fn tv_show(ctx: &CallCtx, id: i64) -> Outcome {
         .filter_map(|c| c.id.filter(|i| *i > 0))
         .collect();
     ctx.confirm(async {
-        let named = named_request("TV show", id, before.title.as_deref(), None);
+        let named = named(ctx, "TV show", before.title.as_deref(), id, None);
         Ok(Confirmation::new(format!(
             "Delete {named} with its {} season-level request(s)? This cannot be undone.",
             children.len()

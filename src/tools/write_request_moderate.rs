@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::ctx::reply;
 use super::read_requests::{album_by_id, movie};
-use super::writes::{request_in_words, with_answer};
+use super::writes::{TvLevel, request_in_words, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
@@ -183,7 +183,10 @@ fn route(media: MediaKind, verb: Verb) -> Route {
     }
 }
 
-/// Sends the moderation call; Ombi's answer unchecked.
+/// Sends the moderation call; Ombi's answer unchecked, but for an unknown
+/// id (`Request does not exist`, `ChildRequestDoesNotExist` on a 200):
+/// NOT_FOUND on `/request_id`, naming the season request ids when a TV
+/// show's id was given.
 async fn send(
     ctx: &CallCtx,
     on: &On,
@@ -195,10 +198,21 @@ async fn send(
         is_4k: (on.media == MediaKind::Movie).then_some(on.is_4k),
         reason,
     };
-    Ok(ctx
+    let r: RequestEngineResult = ctx
         .write_answer(route(on.media, verb).json(&body))
         .await?
-        .value)
+        .value;
+    match r.clone().check(200) {
+        Err(e) if e.code == ErrorCode::NotFound => Err(match on.media {
+            MediaKind::Tv => tv_id_hint(ctx, e, on.request_id, TvLevel::Child, "/request_id").await,
+            _ => {
+                let mut e = e;
+                e.field = Some("/request_id".into());
+                e
+            }
+        }),
+        _ => Ok(r),
+    }
 }
 
 /// A completed action, or the failure Ombi's answer means.
@@ -232,36 +246,32 @@ async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
         && !r.is_error
         && r.message.as_deref() == Some(ALBUM_DENY_OK)
     {
-        let warning = format!(
-            "Ombi answered this album deny with `result: false` and the message \"{ALBUM_DENY_OK}\"; that is how it reports a successful deny (the request was denied, not deleted)"
+        // How Ombi reports this success is its mechanics, not the caller's
+        // concern: logged; `upstream_result: false` stays in the data.
+        tracing::info!(
+            request_id = on.request_id,
+            "album deny answered result=false with \"{ALBUM_DENY_OK}\": Ombi's form of a successful deny"
         );
         let m = Mutation::new(Done::Completed)
             .on_request(on.media.target_kind(), on.request_id)
             .message(format!("{} denied", subject(on)));
-        return Ok(reply(with_answer(m, &r).into_data(), vec![warning], false));
+        return Ok(reply(with_answer(m, &r).into_data(), Vec::new(), false));
     }
     done(on, &r, "denied", Vec::new())
 }
-
-/// Ombi's engines' text for an unknown id (movie and album carry no code).
-const NO_SUCH_REQUEST: &str = "Request does not exist";
 
 async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
     let r = send(ctx, on, Verb::Approve, None).await?;
     let downloader = on.media.downloader();
     let Err(refused) = r.clone().check(200) else {
-        let note = format!(
-            "the approval is saved; Ombi's answer does not say whether {downloader} received the request (a send that failed waits in the retry queue: read_requests `retry_queue`)"
+        let what = format!(
+            "approved; Ombi sends it to {downloader} itself (its answer does not say whether that worked: a failed send waits in read_requests `retry_queue`)"
         );
-        return done(on, &r, "approved", vec![note]);
+        return done(on, &r, &what, Vec::new());
     };
     // Movies and albums are approved and saved before the send; a failed
     // send answers `result: false`. Read back whether the approval stuck.
-    let unknown_id = r.error_message.as_deref() == Some(NO_SUCH_REQUEST)
-        || r.error_code
-            .as_deref()
-            .is_some_and(|c| c.ends_with("DoesNotExist"));
-    if on.media == MediaKind::Tv || unknown_id || !approved_now(ctx, on).await {
+    if on.media == MediaKind::Tv || !approved_now(ctx, on).await {
         return Err(refused.into());
     }
     // No text: the send threw and Ombi queued the request for retry.

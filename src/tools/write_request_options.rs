@@ -11,16 +11,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::{not_found_on_500, reply};
-use super::read_requests::{movie, tv_parent};
-use super::writes::with_answer;
+use super::read_requests::movie;
+use super::writes::{TvLevel, named, show_request, tv_id_hint, with_answer};
 use super::{CallCtx, Tool};
 use crate::contract::TargetKind;
-use crate::contract::{Family, Outcome, ToolError};
+use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, MAX_ID, Ty};
 use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
-use crate::projection::requests::WireChildId;
 use crate::upstream::{RequestEngineResult, Route};
 
 /// An override id; 0 clears it (Ombi's "none").
@@ -192,20 +191,25 @@ struct AdvancedBody {
 
 async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
     // The current overrides, so the value not given is re-sent unchanged.
-    let (kind, root, quality, path) = match media {
+    let (kind, name, root, quality, path) = match media {
         Kind::Movie => {
-            let m = movie(ctx, id).await?;
+            let m = movie(ctx, id).await.map_err(|e| match e.code {
+                ErrorCode::NotFound => e.with_field("/request_id"),
+                _ => e,
+            })?;
             (
                 TargetKind::Movie,
+                named(ctx, "movie", m.title.as_deref(), id, None),
                 m.root_path_override,
                 m.quality_override,
                 "api/v2/Requests/movie/advancedoptions",
             )
         }
         Kind::Tv => {
-            let p = tv_parent::<WireChildId>(ctx, id).await?;
+            let p = show_request(ctx, id, "/request_id").await?;
             (
                 TargetKind::TvParent,
+                named(ctx, "TV", p.title.as_deref(), id, None),
                 p.root_folder,
                 p.quality_override,
                 "api/v2/Requests/tv/advancedoptions",
@@ -234,7 +238,7 @@ async fn advanced(ctx: &CallCtx, media: Kind, id: i64, o: &Options) -> Outcome {
     }
     let m = Mutation::new(Done::Completed)
         .on_request(kind, id)
-        .message(format!("overrides now: {}", set.join(", ")));
+        .message(format!("{name}: overrides now {}", set.join(", ")));
     Ok(reply(with_answer(m, &r).into_data(), Vec::new(), false))
 }
 
@@ -250,10 +254,14 @@ fn describe(what: &str, value: i64) -> String {
 /// fails with a 500 before anything is written).
 async fn one_value(ctx: &CallCtx, route: Route, id: i64, what: String) -> Outcome {
     let target = format!("TV parent request {id}");
-    ctx.upstream
-        .write::<bool>(ctx.acting(), route)
-        .await
-        .map_err(|e| not_found_on_500(e, &target))?;
+    if let Err(e) = ctx.upstream.write::<bool>(ctx.acting(), route).await {
+        let e = not_found_on_500(e, &target);
+        return Err(
+            tv_id_hint(ctx, e, id, TvLevel::Parent, "/parent_request_id")
+                .await
+                .into(),
+        );
+    }
     let mut m = Mutation::new(Done::Completed)
         .on_request(TargetKind::TvParent, id)
         .message(format!("{target}: {what} set"));

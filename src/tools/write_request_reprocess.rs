@@ -10,8 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::reply;
-use super::read_requests::{movie, tv_child};
-use super::writes::with_answer;
+use super::writes::{named_request, request_name, with_answer};
 use super::{CallCtx, Tool};
 use crate::contract::{Family, Outcome, ToolError};
 use crate::definition::params::*;
@@ -84,29 +83,26 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 
 async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Outcome {
     let mut warnings = Vec::new();
-    let (approved, type_code) = match media {
-        MediaKind::Movie => {
-            let m = movie(ctx, id).await?;
-            let approved = if is_4k { m.approved_4k } else { m.approved };
-            (approved == Some(true), 1)
-        }
-        MediaKind::Tv => (
-            tv_child(ctx, id, &mut warnings).await?.approved == Some(true),
-            0,
-        ),
+    let type_code = match media {
+        MediaKind::Movie => 1,
+        MediaKind::Tv => 0,
         MediaKind::Album => {
             return Err(ToolError::invalid(
                 "/request_type",
-                "Ombi cannot reprocess album requests",
+                "Ombi cannot reprocess album requests: approve the album again instead \
+                 (write_request_moderate `approve`), which re-sends it to Lidarr",
             )
             .into());
         }
     };
-    let what = if is_4k {
-        format!("4K {}", media.request(id))
+    let request = named_request(ctx, media, id, &mut warnings).await?;
+    let approved = if is_4k {
+        request.approved_4k
     } else {
-        media.request(id)
-    };
+        request.approved
+    } == Some(true);
+    let name = request_name(media, &request, ctx);
+    let what = if is_4k { format!("4K {name}") } else { name };
     if !approved {
         return Err(ToolError::invalid(
             "/request_id",
@@ -135,12 +131,11 @@ async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Out
     // A TV send that threw is put in the retry queue and answered
     // `result: false` with no error text and the request id.
     if media == MediaKind::Tv && !r.result && !r.is_error && r.request_id == id {
-        warnings.push(format!(
-            "{downloader} did not take it now; Ombi queued it for another try (read_requests `retry_queue`)"
-        ));
         let data = mutation(
             Done::Accepted,
-            format!("{what} queued by Ombi for another send to {downloader}"),
+            format!(
+                "{downloader} did not take {what} now; Ombi queued it for another send (read_requests `retry_queue`)"
+            ),
         );
         return Ok(reply(data, warnings, false));
     }
@@ -153,15 +148,12 @@ async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Out
             format!("{what} sent ({downloader} accepted it, or Ombi has no TV downloader enabled)"),
         ),
         // A movie send that threw is queued and also answered `result: true`.
-        _ => {
-            warnings.push(format!(
-                "Ombi answers the same when the send to {downloader} failed and was queued for another try: check read_requests `retry_queue`"
-            ));
-            mutation(
-                Done::Accepted,
-                format!("{what} handed to Ombi for sending to {downloader}"),
-            )
-        }
+        _ => mutation(
+            Done::Accepted,
+            format!(
+                "{what} handed to Ombi for sending to {downloader} (Ombi answers the same when the send failed and was queued for another try: read_requests `retry_queue` shows it)"
+            ),
+        ),
     };
     Ok(reply(data, warnings, false))
 }

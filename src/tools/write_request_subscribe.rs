@@ -7,8 +7,7 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::reply;
-use super::read_requests::existing_request;
-use super::writes::note_api_user;
+use super::writes::{named_request, note_api_user, request_name};
 use super::{CallCtx, Tool};
 use crate::contract::{Family, Outcome};
 use crate::definition::params::*;
@@ -61,7 +60,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 
 async fn follow(ctx: &CallCtx, media: MediaKind, id: i64, on: bool) -> Outcome {
     let mut warnings = Vec::new();
-    let request = existing_request(ctx, media, id, &mut warnings).await?;
+    let request = named_request(ctx, media, id, &mut warnings).await?;
     let path = match (media, on) {
         (MediaKind::Movie, true) => "api/v1/Request/movie/subscribe",
         (MediaKind::Movie, false) => "api/v1/Request/movie/unsubscribe",
@@ -73,10 +72,7 @@ async fn follow(ctx: &CallCtx, media: MediaKind, id: i64, on: bool) -> Outcome {
         .write::<bool>(ctx.acting(), Route::post(path).seg(id))
         .await?;
     note_api_user(ctx, "the subscription is", &mut warnings);
-    let what = match request.title.as_deref() {
-        Some(t) => format!("{t} ({})", media.request(id)),
-        None => media.request(id),
-    };
+    let what = request_name(media, &request, ctx);
     let message = if on {
         format!("subscribed to notifications about {what}")
     } else {

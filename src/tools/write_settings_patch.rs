@@ -125,12 +125,17 @@ fn check_names(section: &Section, changes: &[Change]) -> Result<(), ToolError> {
                 "this setting is already changed earlier in `changes`",
             ));
         }
-        if !section.is_features() && !section.allows(&c.name) {
+        if !section.is_features() && !section.writable(&c.name) {
+            let why = if section.allows(&c.name) {
+                "Ombi computes it from other settings and never stores it"
+            } else {
+                "only the settings read_settings lists for the section can (secrets, addresses, URLs \
+                 and internal fields never are)"
+            };
             return Err(ToolError::invalid(
                 format!("/changes/{i}/name"),
                 format!(
-                    "`{}` cannot be changed: only the settings read_settings lists for section {} can \
-                     (secrets, addresses, URLs and internal fields never are)",
+                    "`{}` cannot be changed in section {}: {why}",
                     clip(&c.name),
                     section.name
                 ),

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::ctx::reply;
 use super::read_requests::existing_request;
 use super::read_votes::votes_route;
-use super::writes::{is_pending, partly_done, state_phrase};
+use super::writes::{is_pending, named_request, request_name, state_phrase};
 use super::{CallCtx, Tool};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
@@ -75,13 +75,13 @@ async fn vote(ctx: &CallCtx, media: MediaKind, id: i64, up: bool) -> Outcome {
         .into());
     }
     let mut warnings = Vec::new();
-    let before = existing_request(ctx, media, id, &mut warnings).await?;
+    let before = named_request(ctx, media, id, &mut warnings).await?;
+    let what = request_name(media, &before, ctx);
     if !is_pending(&before) {
         return Err(ToolError::invalid(
             "/request_id",
             format!(
-                "{} is {}; only pending requests take votes",
-                media.request(id),
+                "{what} is {}; only pending requests take votes",
                 state_phrase(&before, false)
             ),
         )
@@ -101,13 +101,8 @@ async fn vote(ctx: &CallCtx, media: MediaKind, id: i64, up: bool) -> Outcome {
     let mut m = Mutation::new(Done::Completed).on_request(media.target_kind(), id);
     m.upstream_result = Some(r.result);
     m.upstream_is_error = Some(r.is_error);
-    let what = media.request(id);
     if r.error_message.as_deref() == Some(VOTED_NOT_APPROVED) {
-        m.outcome = Done::Partial;
-        let m = m.message(format!(
-            "your upvote on {what} was recorded and reached the approval threshold, but Ombi could not approve it"
-        ));
-        return Err(partly_done(m, warnings));
+        return approved_not_sent(ctx, media, m, &what, warnings).await;
     }
     if let Err(mut e) = ctx.upstream.check(&answer) {
         if !others.is_empty() {
@@ -141,10 +136,45 @@ async fn vote(ctx: &CallCtx, media: MediaKind, id: i64, up: bool) -> Outcome {
                 ));
             }
             Ok(_) => message.push_str("; it is still waiting for approval"),
-            Err(e) => warnings.push(format!("the request could not be read back: {}", e.message)),
+            Err(e) => {
+                tracing::info!(error = %e.message, "vote: the request could not be read back");
+                message.push_str("; whether it is approved now could not be read back");
+            }
         }
     }
     Ok(reply(m.message(message).into_data(), warnings, false))
+}
+
+/// "Voted succesfully but could not approve!": the vote was saved and
+/// reached the threshold, and Ombi saved the approval before the send to
+/// Radarr/Lidarr failed (`VoteEngine.cs`, `MovieRequestEngine.cs`
+/// ApproveMovie, `MusicRequestEngine.cs`; docs/ombi-notes.md, "A vote that
+/// approves"). The vote is done; the read-back says whether the approval
+/// stuck, and the warning that the request was not sent.
+async fn approved_not_sent(
+    ctx: &CallCtx,
+    media: MediaKind,
+    m: Mutation,
+    what: &str,
+    mut warnings: Vec<String>,
+) -> Outcome {
+    let downloader = media.downloader();
+    let state = match existing_request(ctx, media, m.request_id.unwrap_or(0), &mut warnings).await {
+        Ok(after) => state_phrase(&after, false),
+        Err(e) => {
+            tracing::info!(error = %e.message, "vote: the request could not be read back");
+            "in an unknown state"
+        }
+    };
+    warnings.push(format!(
+        "your upvote approved {what}, but {downloader} refused it, so it was not sent: \
+         tell the requester; once {downloader} is fixed, approving it again (write_request_moderate \
+         `approve`) sends it (Ombi retries on its own only when the send fails outright, see read_requests `retry_queue`)"
+    ));
+    let m = m.message(format!(
+        "upvoted {what}; Ombi also subscribed you to it; the request is {state} now"
+    ));
+    Ok(reply(m.into_data(), warnings, false))
 }
 
 /// The other media types on which the caller has a vote with this same

@@ -273,12 +273,47 @@ pub struct RequestEngineResult {
     pub request_id: i64,
 }
 
-/// `errorCode` values that mean "it already exists" (catalogue: CONFLICT).
-const CONFLICT_CODES: &[&str] = &["AlreadyRequested", "EpisodesAlreadyRequested"];
+/// What a refusal on HTTP 200 means, from Ombi's `errorCode` (an enum
+/// name, `RequestEngineResult.cs`) or, where Ombi sends only the text (the
+/// TV request rules, the movie and album engines' unknown ids), from the
+/// text's start: `docs/ombi-notes.md`, "Refusals and what they mean".
+const REFUSALS: &[(&str, ErrorCode)] = &[
+    ("AlreadyRequested", ErrorCode::Conflict),
+    ("EpisodesAlreadyRequested", ErrorCode::Conflict),
+    (
+        "We already have episodes requested from series",
+        ErrorCode::Conflict,
+    ),
+    ("This has already been requested", ErrorCode::Conflict),
+    ("RequestDoesNotExist", ErrorCode::NotFound),
+    ("ChildRequestDoesNotExist", ErrorCode::NotFound),
+    ("Request does not exist", ErrorCode::NotFound),
+    ("Child Request does not exist", ErrorCode::NotFound),
+    ("NoPermissions", ErrorCode::Forbidden),
+    ("NoPermissionsOnBehalf", ErrorCode::Forbidden),
+    ("NoPermissionsRequestMovie", ErrorCode::Forbidden),
+    ("NoPermissionsRequestTV", ErrorCode::Forbidden),
+    ("NoPermissionsRequestAlbum", ErrorCode::Forbidden),
+    (
+        "You do not have permissions to Request",
+        ErrorCode::Forbidden,
+    ),
+    (
+        "You do not have the correct permissions",
+        ErrorCode::Forbidden,
+    ),
+    ("MovieRequestQuotaExceeded", ErrorCode::RateLimited),
+    ("TvRequestQuotaExceeded", ErrorCode::RateLimited),
+    ("AlbumRequestQuotaExceeded", ErrorCode::RateLimited),
+    ("You have exceeded your", ErrorCode::RateLimited),
+];
 
-/// Ombi's TV request rules report a duplicate with this text and no
-/// `errorCode` (see `docs/ombi-notes.md`, "TV creates"): also CONFLICT.
-const CONFLICT_TEXT: &str = "We already have episodes requested from series";
+/// The code a refusal maps to: its `errorCode` first, else its text.
+fn refusal_code(error_code: Option<&str>, text: Option<&str>) -> Option<ErrorCode> {
+    let by_code = error_code.and_then(|c| REFUSALS.iter().find(|(k, _)| *k == c));
+    let by_text = || text.and_then(|t| REFUSALS.iter().find(|(k, _)| t.trim().starts_with(k)));
+    by_code.or_else(by_text).map(|(_, code)| *code)
+}
 
 impl BusinessResult for RequestEngineResult {
     fn check(self, status: u16) -> Result<Self, ToolError> {
@@ -291,13 +326,12 @@ impl BusinessResult for RequestEngineResult {
         }
         let text = self.error_message.as_deref().or(self.message.as_deref());
         let mut err = rejected(status, text, "the request was not accepted");
-        if text.is_some_and(|t| t.starts_with(CONFLICT_TEXT)) {
-            err.code = ErrorCode::Conflict;
+        if let Some(code) = refusal_code(self.error_code.as_deref(), text) {
+            err.code = code;
+            // A quota does not lift on a retry soon (catalogue: not retryable).
+            err.retryable = false;
         }
         if let Some(code) = self.error_code.as_deref() {
-            if CONFLICT_CODES.contains(&code) {
-                err.code = ErrorCode::Conflict;
-            }
             err.message = format!("{} [{}]", err.message, sanitize(code));
         }
         Err(err)
@@ -317,16 +351,21 @@ pub struct VoteEngineResult {
     pub error_message: Option<String>,
 }
 
+/// `VoteEngine.UpVote`/`DownVote`'s answer when the caller's vote of that
+/// kind is already there.
+pub const ALREADY_VOTED: &str = "You have already voted!";
+
 impl BusinessResult for VoteEngineResult {
     fn check(self, status: u16) -> Result<Self, ToolError> {
         if self.result && !self.is_error {
             return Ok(self);
         }
-        Err(rejected(
-            status,
-            self.error_message.as_deref().or(self.message.as_deref()),
-            "the vote was not recorded",
-        ))
+        let text = self.error_message.as_deref().or(self.message.as_deref());
+        let mut err = rejected(status, text, "the vote was not recorded");
+        if text == Some(ALREADY_VOTED) {
+            err.code = ErrorCode::Conflict;
+        }
+        Err(err)
     }
 }
 
@@ -408,6 +447,59 @@ mod tests {
         )
         .unwrap();
         assert_eq!(tv_dup.check(200).unwrap_err().code, ErrorCode::Conflict);
+        // The codes and texts of Ombi's refusals (RequestEngineResult.cs,
+        // CanRequestRule.cs, RequestLimitRule.cs, the engines).
+        for (code, text, want) in [
+            (Some("NoPermissions"), "", ErrorCode::Forbidden),
+            (
+                None,
+                "You do not have permissions to Request a TV Show",
+                ErrorCode::Forbidden,
+            ),
+            (
+                None,
+                "You do not have the correct permissions!",
+                ErrorCode::Forbidden,
+            ),
+            (
+                Some("MovieRequestQuotaExceeded"),
+                "You have exceeded your Movie request quota!",
+                ErrorCode::RateLimited,
+            ),
+            (
+                None,
+                "You have exceeded your Episode request quota!",
+                ErrorCode::RateLimited,
+            ),
+            (
+                Some("ChildRequestDoesNotExist"),
+                "Child Request does not exist",
+                ErrorCode::NotFound,
+            ),
+            (None, "Request does not exist", ErrorCode::NotFound),
+            (
+                None,
+                "There was an issue adding this movie!",
+                ErrorCode::UpstreamRejected,
+            ),
+        ] {
+            let r = RequestEngineResult {
+                result: false,
+                message: None,
+                is_error: true,
+                error_message: Some(text.into()).filter(|t: &String| !t.is_empty()),
+                error_code: code.map(str::to_string),
+                request_id: 0,
+            };
+            let e = r.check(200).unwrap_err();
+            assert_eq!(e.code, want, "{code:?} {text}");
+            assert!(!e.retryable);
+        }
+        let voted: VoteEngineResult = serde_json::from_str(
+            r#"{"result":false,"isError":true,"errorMessage":"You have already voted!"}"#,
+        )
+        .unwrap();
+        assert_eq!(voted.check(200).unwrap_err().code, ErrorCode::Conflict);
         assert!(false.check(200).is_err());
         let id: IdentityResult =
             serde_json::from_str(r#"{"errors":["Passwords must be 8 long"],"successful":false}"#)

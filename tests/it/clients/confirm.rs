@@ -109,7 +109,7 @@ async fn python_sdk_answers_decide_and_refusals_send_nothing() {
         let question = &report["questions"][0];
         assert_eq!(
             question["message"],
-            "Delete the movie request for “The Matrix” (request 1, requested by bob)? This cannot be undone.",
+            "Delete the movie request for *The Matrix* (request 1, requested by bob)? This cannot be undone.",
             "{answer}: {report}"
         );
         assert_eq!(question["schema"]["required"], json!(["confirm"]));
@@ -157,7 +157,7 @@ async fn python_sdk_is_asked_before_each_confirmed_action() {
                 "write_request_moderate",
                 json!({"action": "mark_unavailable", "media": "movie", "request_id": 2}),
             ),
-            "Mark the movie request for “Interstellar” (request 2, requested by bob) as not available?",
+            "Mark the movie request for *Interstellar* (request 2, requested by bob) as not available?",
         ),
         (
             (

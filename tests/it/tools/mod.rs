@@ -11,4 +11,5 @@ mod resources;
 mod votes;
 mod writes_admin;
 mod writes_core;
+mod writes_fidelity;
 mod writes_moderation;

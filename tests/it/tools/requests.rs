@@ -711,8 +711,8 @@ async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
         .await;
     assert_eq!(value(&env, "movie.has_limit").unwrap()["value"], false);
     assert!(value(&env, "movie.limit").is_none() && value(&env, "movie.remaining").is_none());
-    assert_eq!(value(&env, "tv.remaining").unwrap()["value"], 4);
-    assert_eq!(value(&env, "tv.limit").unwrap()["value"], 10);
+    assert_eq!(value(&env, "tv.remaining").unwrap()["value"], 94);
+    assert_eq!(value(&env, "tv.limit").unwrap()["value"], 100);
     assert_eq!(
         value(&env, "tv.next_request").unwrap()["scope"],
         "principal"
@@ -725,7 +725,7 @@ async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
         .await;
     assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 4);
     // one media: the contract's bare RequestQuota names (audit #8)
-    assert_eq!(value(&env, "remaining").unwrap()["value"], 4);
+    assert_eq!(value(&env, "remaining").unwrap()["value"], 94);
     assert_eq!(value(&env, "has_limit").unwrap()["value"], true);
     assert!(value(&env, "tv.remaining").is_none());
     assert_eq!(h.gets("/api/v1/Request/tv/remaining").len(), 2);

@@ -596,18 +596,32 @@ async fn job_run_is_accepted_even_when_ombi_skipped_it() {
         .ok("write_job_run", json!({"job": "plexuserimporter"}))
         .await;
     assert_eq!(env["data"]["outcome"], "accepted");
-    assert!(warnings(&env).contains("already running"), "{env}");
+    assert!(
+        env["data"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already running"),
+        "{env}"
+    );
     assert_eq!(
         rig.fake.with_data(|d| d.writes.triggered_jobs.len()),
         1,
         "skipped"
+    );
+    // The Plex content job goes to the scheduler directly: no skip to claim.
+    let env = rig
+        .ok("write_job_run", json!({"job": "plexcontentcacher"}))
+        .await;
+    assert!(
+        !env["data"]["message"].as_str().unwrap().contains("skipped"),
+        "{env}"
     );
 
     for job in ["clearmediaserverdata", "autodeleterequests", "update"] {
         let env = rig.err("write_job_run", json!({"job": job})).await;
         assert_eq!(env["error"]["field"], "/job");
     }
-    assert_eq!(writes(&rig).len(), 2);
+    assert_eq!(writes(&rig).len(), 3);
 }
 
 // ---------------------------------------------------------------- users

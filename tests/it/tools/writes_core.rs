@@ -132,7 +132,10 @@ async fn movie_request_by_an_admin_reads_back_approved() {
     assert_eq!(body["rootFolderOverride"], 2);
     assert_eq!(body["qualityPathOverride"], 4);
     let msg = data(&env)["message"].as_str().unwrap();
-    assert!(msg.ends_with("it is approved"), "{msg}");
+    assert!(
+        msg.contains("; it is approved, and Ombi sends approved requests to Radarr itself"),
+        "{msg}"
+    );
     assert!(rig.fake.with_data(|d| {
         d.votes
             .iter()
@@ -214,10 +217,10 @@ async fn movie_saved_then_refused_by_radarr_is_partial_with_its_id() {
     assert_eq!(writes(&rig).len(), 1);
 }
 
-/// A rule refusal (HTTP 200, `isError: true`) saved nothing: the read-back
-/// confirms it, so it is UPSTREAM_REJECTED with Ombi's words.
+/// Requesting on behalf needs PowerUser, as reading Ombi's users (the
+/// check that the user exists) does: FORBIDDEN before anything is sent.
 #[tokio::test]
-async fn movie_refused_by_a_rule_is_rejected() {
+async fn movie_on_behalf_without_power_user_is_forbidden() {
     let rig = as_user(Some("bob")).await;
     let env = rig
         .err(
@@ -225,8 +228,7 @@ async fn movie_refused_by_a_rule_is_rejected() {
             json!({"action": "movie", "tmdb_id": 27205, "on_behalf_user_id": user_id("alice")}),
         )
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
-    assert_eq!(env["error"]["http_status"], 200);
+    assert_eq!(err_code(&env), "FORBIDDEN");
     assert!(
         env["error"]["message"]
             .as_str()
@@ -234,6 +236,7 @@ async fn movie_refused_by_a_rule_is_rejected() {
             .contains("on behalf")
     );
     assert!(env.get("data").is_none());
+    assert!(writes(&rig).is_empty());
     assert!(movie_request_of(&rig, 27205).is_none());
 }
 
@@ -823,8 +826,11 @@ async fn upvote_that_reaches_the_threshold_reports_the_approval() {
     assert!(msg.contains("is approved now"), "{msg}");
 }
 
+/// "Voted succesfully but could not approve!" (VoteEngine.cs): the vote
+/// and the approval are saved, only Radarr refused the send. The vote is
+/// completed; the warning says the request is approved but not sent.
 #[tokio::test]
-async fn upvote_approval_that_fails_is_partial() {
+async fn upvote_that_approves_but_cannot_send_is_completed_with_a_warning() {
     let rig = as_user(Some("bob")).await;
     set_vote(&rig, "movieVoteMax", json!(1));
     rig.fake.with_data(|d| {
@@ -834,16 +840,31 @@ async fn upvote_approval_that_fails_is_partial() {
         )
     });
     let env = rig
-        .err(
+        .ok(
             "write_vote",
             json!({"action": "up", "media": "movie", "request_id": 2}),
         )
         .await;
-    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
-    assert_eq!(data(&env)["outcome"], "partial");
+    let d = data(&env);
+    assert_eq!(d["outcome"], "completed");
+    let msg = d["message"].as_str().unwrap();
+    assert!(
+        msg.contains("*Interstellar*") && msg.contains("approved now"),
+        "{msg}"
+    );
+    let warnings = env["warnings"].to_string();
+    assert!(
+        warnings.contains("Radarr refused it, so it was not sent"),
+        "{warnings}"
+    );
+    assert!(!msg.contains("could not approve"));
     assert!(
         rig.fake
             .with_data(|d| d.votes.iter().any(|v| v.user == "bob" && v.request_id == 2))
+    );
+    assert_eq!(
+        movie_request_of(&rig, 157336).unwrap()["approved"],
+        json!(true)
     );
 }
 
@@ -915,7 +936,7 @@ async fn vote_on_another_media_with_the_same_id_is_reported() {
             json!({"action": "up", "media": "movie", "request_id": 2}),
         )
         .await;
-    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    assert_eq!(err_code(&env), "CONFLICT");
     let msg = env["error"]["message"].as_str().unwrap();
     assert!(
         msg.contains("You have already voted!") && msg.contains("album request 2 (upvote)"),

@@ -229,10 +229,9 @@ async fn writes_map_business_results() {
         )
         .await
         .unwrap_err();
-    assert_eq!(
-        (e.code, e.http_status),
-        (ErrorCode::UpstreamRejected, Some(200))
-    );
+    // An unknown id on a 200 is NOT_FOUND (docs/ombi-notes.md, "Refusals
+    // and what they mean").
+    assert_eq!((e.code, e.http_status), (ErrorCode::NotFound, Some(200)));
     assert!(
         e.message.contains("Request does not exist"),
         "{}",
@@ -280,7 +279,7 @@ async fn writes_map_business_results() {
         .write::<VoteEngineResult>(None, Route::post("api/v1/Vote/up/movie").seg(2))
         .await
         .unwrap_err();
-    assert_eq!(e.code, ErrorCode::UpstreamRejected);
+    assert_eq!(e.code, ErrorCode::Conflict);
     assert!(e.message.contains("You have already voted!"));
     let comment = up
         .write_json::<serde_json::Value>(

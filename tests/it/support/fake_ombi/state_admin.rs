@@ -130,13 +130,15 @@ pub fn sample_settings() -> BTreeMap<String, Value> {
         "newsletter": "0 0 12 ? * FRI *", "lidarrArtistSync": "0 0 0 1/1 * ? *", "issuesPurge": "0 0 0 1/1 * ? *",
         "retryRequests": "0 0 0 1/1 * ? *", "mediaDatabaseRefresh": "0 0 0 1/1 * ? *", "autoDeleteRequests": "0 0 0 1/1 * ? *",
         "embyRecentlyAddedSync": "0 0/30 * 1/1 * ? *", "jellyfinContentSync": "0 0 */1 ? * *",
-        "jellyfinRecentlyAddedSync": "0 0/30 * 1/1 * ? *", "plexWatchlistImport": "0 0/30 * 1/1 * ? *"
+        // JobSettings.cs has no jellyfinRecentlyAddedSync.
+        "plexWatchlistImport": "0 0/30 * 1/1 * ? *"
     }));
     s.insert("update".into(), json!({
         "id": 10, "autoUpdateEnabled": false, "username": leak("update-user"), "password": leak("update-pass"),
         "processName": "Ombi", "useScript": false, "scriptLocation": leak("/opt/scripts/update.sh"),
-        "windowsServiceName": "Ombi", "windowsService": false, "testMode": false, "updateSchedule": null, "isWindows": false
+        "windowsServiceName": "Ombi", "windowsService": false, "testMode": false, "updateSchedule": null
     }));
+    // UpdateSettings.cs has no isWindows.
     s.insert("plex".into(), json!({
         "id": 11, "enable": true, "enableWatchlistImport": false, "monitorAll": false, "installId": leak("install-guid"),
         "servers": [with(server("Living room", 54321), json!({

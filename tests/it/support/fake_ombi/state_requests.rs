@@ -269,7 +269,7 @@ pub fn extend_sample(data: &mut Data) {
         (
             "tv".into(),
             Some(
-                json!({"hasLimit": true, "limit": 10, "remaining": 4, "nextRequest": "2026-04-10T00:00:00Z"}),
+                json!({"hasLimit": true, "limit": 100, "remaining": 94, "nextRequest": "2026-04-10T00:00:00Z"}),
             ),
         ),
         (

@@ -154,6 +154,33 @@ fn failure(message: &str, error: &str, code: Option<&str>) -> Value {
     state::engine_result(false, m, Some(error), code, 0)
 }
 
+/// `RequestLimitRule`: the caller's quota for the media (`RequestQuotaCountModel`,
+/// what `.../remaining` serves) refuses a movie or album when nothing is left,
+/// and a TV request when its episodes exceed what is left; the failure
+/// carries `errorCode` (the v2 TV route drops it, see `tv_create`).
+fn over_quota(data: &Data, media: &str, episodes: i64) -> Option<(&'static str, &'static str)> {
+    let q = data.requests.quota(media)?;
+    if q["hasLimit"] != json!(true) {
+        return None;
+    }
+    let remaining = q["remaining"].as_i64().unwrap_or(0);
+    match media {
+        "movie" if remaining < 1 => Some((
+            "You have exceeded your Movie request quota!",
+            "MovieRequestQuotaExceeded",
+        )),
+        "tv" if remaining - episodes < 0 => Some((
+            "You have exceeded your Episode request quota!",
+            "TvRequestQuotaExceeded",
+        )),
+        "album" if remaining < 1 => Some((
+            "You have exceeded your Album request quota!",
+            "AlbumRequestQuotaExceeded",
+        )),
+        _ => None,
+    }
+}
+
 fn feature(data: &Data, name: &str) -> bool {
     data.features
         .iter()
@@ -286,6 +313,9 @@ fn request_movie(
                 Some("AlreadyRequested"),
             ));
         }
+    }
+    if let Some((m, code)) = over_quota(data, "movie", 1) {
+        return Ok(failure("", m, Some(code)));
     }
     // AddMovieRequest: the row is saved before any send.
     if is4k && feature4k {
@@ -556,6 +586,14 @@ fn tv_create(ctx: &Ctx) -> Response {
                 ));
             }
         }
+    }
+    // RequestLimitRule runs after ExistingTVRequestRule, on the episodes the
+    // rules left; like every TV rule failure it answers its text only.
+    let episodes: i64 = asked.iter().map(|(_, e)| e.len() as i64).sum();
+    if let Some((m, _)) = over_quota(&data, "tv", episodes) {
+        return json(failure("", m, None));
+    }
+    if let Some(pi) = parent_idx {
         // The engine then removes what any child has.
         let children = data.requests.tv_parents[pi]["childRequests"].clone();
         for c in children.as_array().into_iter().flatten() {
@@ -683,6 +721,9 @@ fn album_create(ctx: &Ctx) -> Response {
             "You do not have permissions to Request an Album",
             None,
         ));
+    }
+    if let Some((m, code)) = over_quota(&data, "album", 1) {
+        return json(failure("", m, Some(code)));
     }
     let approved = auto_approves(&p, "AutoApproveMusic");
     let id = data.next_id();
