@@ -25,7 +25,6 @@ fn cases() -> u32 {
 }
 
 /// Any JSON value, nested a few levels.
-
 fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         4 => json_scalar(),
