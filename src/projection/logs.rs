@@ -3,6 +3,7 @@
 //! redacted (`apikey=`, `X-Plex-Token=`, `token=`, `token <value>`,
 //! `Authorization:` values, passwords, URL user info, e-mail addresses).
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::{Regex, RegexBuilder};
@@ -41,7 +42,11 @@ pub fn files(names: &[String]) -> (Vec<Value>, usize) {
         .iter()
         .filter_map(|n| {
             if valid_file_id(n) {
-                Some(json!({"file_id": n, "name": n}))
+                let mut file = json!({"file_id": n, "name": n});
+                if let Some(day) = serilog_day(n) {
+                    file["modified"] = json!(day);
+                }
+                Some(file)
             } else {
                 skipped += 1;
                 None
@@ -49,6 +54,17 @@ pub fn files(names: &[String]) -> (Vec<Value>, usize) {
         })
         .collect();
     (files, skipped)
+}
+
+/// The day a Serilog daily file was written, from its name: Ombi logs to
+/// `log.txt` rolled daily (`Startup.cs`), i.e. `logYYYYMMDD.txt` (a size
+/// roll adds `_NNN`). Ombi's list gives names only.
+fn serilog_day(name: &str) -> Option<String> {
+    let d = name.strip_prefix("log")?.get(..8)?;
+    if !d.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(format!("{}-{}-{}", &d[..4], &d[4..6], &d[6..]))
 }
 
 /// A window of lines out of a file.
@@ -65,23 +81,70 @@ pub struct LineWindow {
     pub warnings: Vec<String>,
 }
 
+/// Which lines of a file to return: `offset`/`limit`, or the last `tail`
+/// lines; with `needle`, only the lines containing it (case-insensitively,
+/// after redaction, so a match never probes a redacted value), and the
+/// numbers count matching lines.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    pub offset: usize,
+    pub limit: usize,
+    pub tail: Option<usize>,
+    pub needle: Option<String>,
+}
+
 /// Cuts lines `offset .. offset+limit` out of `text`. `cut` says the body
 /// was longer than the read cap: its last (partial) line is dropped, the
 /// line count is unknown past it, and no continuation is offered there.
 pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow {
-    let limit = limit.clamp(1, MAX_LINES);
+    select(
+        text,
+        &Selection {
+            offset,
+            limit,
+            ..Selection::default()
+        },
+        cut,
+    )
+}
+
+/// The lines `sel` picks out of `text` (see [`window`] for `cut`).
+pub fn select(text: &str, sel: &Selection, cut: bool) -> LineWindow {
+    let limit = sel.tail.unwrap_or(sel.limit).clamp(1, MAX_LINES);
     let mut all: Vec<&str> = text.split('\n').collect();
     // A cut body ends in a partial line; a complete one in "" after its last '\n'.
     if cut || all.last() == Some(&"") {
         all.pop();
     }
+    // Redacted before matching; without a needle only the window is redacted.
+    let all: Vec<Cow<str>> = match sel.needle.as_deref() {
+        Some(needle) => {
+            let needle = needle.to_lowercase();
+            all.into_iter()
+                .map(|raw| redact(raw.strip_suffix('\r').unwrap_or(raw)))
+                .filter(|line| line.to_lowercase().contains(&needle))
+                .map(Cow::Owned)
+                .collect()
+        }
+        None => all
+            .into_iter()
+            .map(|raw| Cow::Borrowed(raw.strip_suffix('\r').unwrap_or(raw)))
+            .collect(),
+    };
     let held = all.len();
+    let offset = match sel.tail {
+        Some(_) => held.saturating_sub(limit),
+        None => sel.offset,
+    };
     let mut lines = Vec::new();
     let mut bytes = 0;
     let mut shortened = 0;
     let mut budget_hit = false;
-    for raw in all.iter().skip(offset).take(limit) {
-        let line = redact(raw.strip_suffix('\r').unwrap_or(raw));
+    for line in all.iter().skip(offset).take(limit) {
+        let line = match line {
+            Cow::Borrowed(raw) => redact(raw),
+            Cow::Owned(redacted) => redacted.clone(),
+        };
         let line = match shorten(&line, MAX_LINE_CHARS) {
             Some(s) => {
                 shortened += 1;
@@ -113,9 +176,10 @@ pub fn window(text: &str, offset: usize, limit: usize, cut: bool) -> LineWindow 
         ));
     }
     let more_held = end < held;
-    if cut && !more_held {
+    if cut && (!more_held || sel.tail.is_some()) {
         warnings.push(format!(
-            "the log file is larger than the read limit; lines past line {held} cannot be read through this tool"
+            "the log file is larger than the read limit; lines past line {held} cannot be read through this tool{}",
+            if sel.tail.is_some() { ", so these are not the file's last lines" } else { "" }
         ));
     }
     if offset >= held && held > 0 && !cut {

@@ -12,6 +12,8 @@ use super::wire::date;
 pub enum Scope {
     Instance,
     Principal,
+    /// A user the caller picked (a moderator reading another user).
+    SelectedUser,
 }
 
 impl Scope {
@@ -19,6 +21,7 @@ impl Scope {
         match self {
             Scope::Instance => "instance",
             Scope::Principal => "principal",
+            Scope::SelectedUser => "selected_user",
         }
     }
 }
@@ -93,7 +96,7 @@ pub struct Quota {
 /// gives the contract's bare RequestQuota names (`has_limit`, `limit`,
 /// `remaining`, `next_request`); a read of all types prefixes them with the
 /// media (`tv.remaining`) so they stay apart.
-pub fn quota(media: &str, q: &Quota, prefixed: bool) -> Vec<Value> {
+pub fn quota(media: &str, q: &Quota, prefixed: bool, scope: Scope) -> Vec<Value> {
     let unit = if media == "tv" {
         "episodes"
     } else {
@@ -110,38 +113,18 @@ pub fn quota(media: &str, q: &Quota, prefixed: bool) -> Vec<Value> {
     let Some(has_limit) = q.has_limit else {
         return out;
     };
-    out.push(metric(
-        &name("has_limit"),
-        has_limit.into(),
-        Scope::Principal,
-        None,
-    ));
+    out.push(metric(&name("has_limit"), has_limit.into(), scope, None));
     if !has_limit {
         return out;
     }
     if let Some(l) = q.limit {
-        out.push(metric(
-            &name("limit"),
-            l.into(),
-            Scope::Principal,
-            Some(unit),
-        ));
+        out.push(metric(&name("limit"), l.into(), scope, Some(unit)));
     }
     if let Some(r) = q.remaining {
-        out.push(metric(
-            &name("remaining"),
-            r.into(),
-            Scope::Principal,
-            Some(unit),
-        ));
+        out.push(metric(&name("remaining"), r.into(), scope, Some(unit)));
     }
     if let Some(d) = date(q.next_request.clone()) {
-        out.push(metric(
-            &name("next_request"),
-            d.into(),
-            Scope::Principal,
-            None,
-        ));
+        out.push(metric(&name("next_request"), d.into(), scope, None));
     }
     out
 }
@@ -253,7 +236,7 @@ mod tests {
             json!({"hasLimit": false, "limit": 0, "remaining": 0, "nextRequest": "0001-01-01T00:00:00Z"}),
         )
         .unwrap();
-        let v = quota("movie", &q, true);
+        let v = quota("movie", &q, true, Scope::Principal);
         assert_eq!(
             v,
             vec![json!({"name": "movie.has_limit", "value": false, "scope": "principal"})]
@@ -267,12 +250,12 @@ mod tests {
             json!({"hasLimit": true, "limit": 10, "remaining": 0, "nextRequest": "2026-04-09T00:00:00Z"}),
         )
         .unwrap();
-        let bare: Vec<String> = quota("tv", &q, false)
+        let bare: Vec<String> = quota("tv", &q, false, Scope::Principal)
             .iter()
             .map(|m| m["name"].as_str().unwrap().to_string())
             .collect();
         assert_eq!(bare, ["has_limit", "limit", "remaining", "next_request"]);
-        let v = quota("tv", &q, true);
+        let v = quota("tv", &q, true, Scope::Principal);
         let names: Vec<&str> = v.iter().map(|m| m["name"].as_str().unwrap()).collect();
         assert_eq!(
             names,

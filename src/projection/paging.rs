@@ -14,6 +14,13 @@ use crate::definition::Page;
 pub const SHIFT_WARNING: &str =
     "Ombi pages have no snapshot: requests added or removed between calls may shift offsets";
 
+/// The one warning of a list Ombi cut at a fixed size without saying
+/// whether more exists (its page then has `has_more` unknown, never false):
+/// `cap` names the cap, `narrow` how to reach what lies past it.
+pub fn capped_warning(cap: &str, narrow: &str) -> String {
+    format!("Ombi returns at most {cap} here, so this may not be everything: {narrow}")
+}
+
 /// Who cut the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

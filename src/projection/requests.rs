@@ -47,6 +47,7 @@ pub struct WireMovieRequest {
     pub request_status: Option<String>,
     pub can_approve: Option<bool>,
     pub subscribed: Option<bool>,
+    pub show_subscribe: Option<bool>,
     pub the_movie_db_id: Option<i64>,
     pub imdb_id: Option<String>,
     #[serde(rename = "has4KRequest")]
@@ -370,7 +371,15 @@ pub fn movie(m: WireMovieRequest) -> Projected {
         }
     }
     r.requested_user_id = requester(m.requested_user_id, m.requested_user);
-    r.subscribed = m.subscribed;
+    // Ombi computes `subscribed` only for other users' requests
+    // (`MovieRequestEngine.CheckForSubscription`); on the caller's own it
+    // stays false, with `showSubscribe` false. A `true` is always computed, a
+    // `false` only known when `showSubscribe` is true (set for others' only).
+    r.subscribed = match (m.subscribed, m.show_subscribe) {
+        (Some(true), _) => Some(true),
+        (Some(false), Some(true)) => Some(false),
+        _ => None,
+    };
     // Ombi's movie `canApprove` ORs the standard and 4K lifecycles (and is
     // true for every request without 4K, whose 4K flags are defaults). The
     // BaseRequest rule (`!approved && !available`) is applied to each

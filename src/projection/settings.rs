@@ -11,6 +11,7 @@
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
+use std::time::SystemTime;
 
 use hmac::digest::Key;
 use hmac::{Hmac, KeyInit, Mac};
@@ -215,6 +216,18 @@ pub struct Projected {
 
 /// The `settings` object for `section` as read (`raw`: the whole body, or
 /// `Null` for a 204).
+/// Ombi's landing-page `expired` is inverted (`LandingPageSettings.cs`:
+/// `Expired => EndDateTime > DateTime.Now`, true while the notice runs):
+/// the truth from the end date instead, null when it cannot be read. Ombi
+/// writes it in its own local time (no zone): read as UTC, so it can be off
+/// by the server's offset.
+fn landing_notice_expired(raw: &Value, now: SystemTime) -> Value {
+    let end = raw["endDateTime"].as_str().and_then(|d| {
+        crate::text::time::parse_utc(d).or_else(|| crate::text::time::parse_utc(&format!("{d}Z")))
+    });
+    end.map_or(Value::Null, |end| Value::Bool(end <= now))
+}
+
 pub fn project(section: &Section, raw: &Value) -> Projected {
     let mut values = Vec::new();
     let mut omitted: Vec<String> = Vec::new();
@@ -235,6 +248,9 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
                 continue;
             }
             let value = match value {
+                _ if section.name == "landing_page" && pointer == "/expired" => {
+                    landing_notice_expired(raw, SystemTime::now())
+                }
                 Value::String(s) => match shorten(s, MAX_VALUE_CHARS) {
                     Some(short) => {
                         shortened += 1;

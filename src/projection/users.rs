@@ -1,10 +1,13 @@
 //! Ombi users → `user_page`, and the caller's notification preferences →
 //! `reference_page`. Only ids, user names/aliases and language / country /
-//! online state come out: the wire types below simply have no field for
-//! e-mails, claims, quotas or tokens, so serde skips them unread.
+//! online state come out, and for moderators roles, user type and quotas:
+//! the wire types below simply have no field for e-mails, passwords or
+//! tokens, so serde skips them unread.
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
+
+use super::metrics::{Quota, Scope, quota};
 
 /// `UserViewModel`: `GET /api/v1/Identity`, `/Identity/Users`,
 /// `/Identity/User/{id}`.
@@ -16,6 +19,66 @@ pub struct WireUser {
     pub alias: Option<String>,
     pub language: Option<String>,
     pub streaming_country: Option<String>,
+    /// Every role with whether the user holds it (`ClaimCheckboxes`).
+    #[serde(default)]
+    pub claims: Vec<WireClaim>,
+    pub user_type: Option<i64>,
+    /// Computed by Ombi only where the user has a limit of their own
+    /// (`IdentityController.GetUserWithRoles`), else null.
+    pub movie_request_quota: Option<Quota>,
+    pub episode_request_quota: Option<Quota>,
+    pub music_request_quota: Option<Quota>,
+}
+
+/// `ClaimCheckboxes`.
+#[derive(Debug, Deserialize)]
+pub struct WireClaim {
+    pub value: Option<String>,
+    #[serde(default)]
+    pub enabled: bool,
+}
+
+/// Ombi's `UserType` (`User.cs`).
+fn user_type_label(code: i64) -> Option<&'static str> {
+    Some(match code {
+        0 => "system",
+        1 => "local",
+        2 => "plex",
+        3 | 4 => "emby",
+        5 => "jellyfin",
+        _ => return None,
+    })
+}
+
+/// A user as a moderator (PowerUser or Admin) sees them: [`user`] plus
+/// `roles`, `user_type` and `quotas` (the `metric` records `read_request_stats
+/// quota` uses, scope `selected_user`, present where Ombi computed them).
+pub fn user_for_moderator(u: &WireUser) -> Option<Value> {
+    let mut v = user(u)?;
+    let roles: Vec<&str> = u
+        .claims
+        .iter()
+        .filter(|c| c.enabled)
+        .filter_map(|c| non_empty(&c.value))
+        .take(100)
+        .collect();
+    v["roles"] = json!(roles);
+    if let Some(t) = u.user_type.and_then(user_type_label) {
+        v["user_type"] = json!(t);
+    }
+    let quotas: Vec<Value> = [
+        ("movie", &u.movie_request_quota),
+        ("tv", &u.episode_request_quota),
+        ("album", &u.music_request_quota),
+    ]
+    .into_iter()
+    .filter_map(|(media, q)| Some(quota(media, q.as_ref()?, true, Scope::SelectedUser)))
+    .flatten()
+    .collect();
+    if !quotas.is_empty() {
+        v["quotas"] = json!(quotas);
+    }
+    Some(v)
 }
 
 /// `ConnectedUsersViewModel` (`GET /api/v2/Hub/Users`): one row per live

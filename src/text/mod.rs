@@ -4,3 +4,4 @@
 //! and status messages (exception text, stack traces, credentials).
 
 pub mod message;
+pub mod time;

@@ -30,8 +30,7 @@ const TITLE_LOOKUPS: usize = 20;
 /// Concurrent title lookups.
 const LOOKUP_CONCURRENCY: usize = 4;
 
-const SNAPSHOT_NOTE: &str =
-    "Ombi pages this list itself without a snapshot: titles may shift between pages";
+const SNAPSHOT_NOTE: &str = "Ombi pages this list itself without a snapshot: titles may have shifted since the earlier pages, so one can repeat or be missed";
 
 pub static TOOL: Tool = Tool {
     def: ToolDef {
@@ -39,7 +38,7 @@ pub static TOOL: Tool = Tool {
         title: "Discover media",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Browse curated lists instead of searching: popular, trending or upcoming titles, advanced filtered discovery, similar movies, a person's credits, a collection's members or an artist's albums.",
+        description: "Browse curated lists instead of searching: popular, trending or upcoming titles, advanced filtered discovery, similar movies, a person's credits, a collection's members or an artist's albums. Ombi's TV lists serve only the first 10 of every 20 TMDB ranks; a TV page stops at each such gap (has_more true). A show's `available` means on the media server, possibly in part.",
         families: &[Family::MediaPage],
         params: &[
             MEDIA_MOVIE_TV,
@@ -284,14 +283,28 @@ fn paged_route(media: MovieOrTv, slug: &str, page: Page) -> Route {
     Route::get(base).seg(slug).seg(page.offset).seg(page.limit)
 }
 
-fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<String>) -> Reply {
+/// An Ombi-paged media list. `goes_on`: Ombi's sequence is known to go on
+/// past this page (a TV page stopped at Ombi's gap).
+fn upstream_reply(
+    items: Vec<Media>,
+    page: Page,
+    cut: bool,
+    goes_on: bool,
+    mut warnings: Vec<String>,
+) -> Reply {
     super::ctx::note_read_limit(cut, &mut warnings);
-    warnings.push(SNAPSHOT_NOTE.into());
+    // Only a later page can repeat or miss titles that moved meanwhile.
+    if page.offset > 0 {
+        warnings.push(SNAPSHOT_NOTE.into());
+    }
     let mut w = paging::upstream(items, page, "media");
     if cut {
         // The list was cut while reading: whether more exist is unknown.
         w.page.has_more = None;
         w.page.next_offset = Some(page.offset + w.page.returned);
+    } else if goes_on {
+        w.page.has_more = Some(true);
+        w.page.next_offset = Some(page.offset + w.page.limit);
     }
     reply(media::media_page(w), warnings, cut)
 }
@@ -299,9 +312,40 @@ fn upstream_reply(items: Vec<Media>, page: Page, cut: bool, mut warnings: Vec<St
 /// A curated list (`slug`); the definition offers each only for the media
 /// that has it.
 async fn browse(ctx: &CallCtx, media: MovieOrTv, slug: &str, page: Page) -> Outcome {
-    let (items, cut) = paged_list(ctx, media, paged_route(media, slug, page)).await?;
-    Ok(upstream_reply(items, page, cut, Vec::new()))
+    let (asked, at_gap) = match media {
+        MovieOrTv::Tv => tv_page(page),
+        MovieOrTv::Movie => (page, false),
+    };
+    let (items, cut) = paged_list(ctx, media, paged_route(media, slug, asked)).await?;
+    let mut warnings = Vec::new();
+    if at_gap {
+        warnings.push(TV_GAP_NOTE.into());
+    }
+    Ok(upstream_reply(items, asked, cut, at_gap, warnings))
 }
+
+/// Ombi's TV lists serve 10 titles per TMDB page of 20 (`TvSearchEngineV2.cs`,
+/// `PaginationHelper.cs`; docs/ombi-notes.md "TV discovery skips ranks"):
+/// positions 0–9 are TMDB ranks 1–10, positions 10–19 ranks 21–30. A page is
+/// stopped where the sequence jumps, so no page hides the gap; `true` when
+/// it was stopped.
+fn tv_page(page: Page) -> (Page, bool) {
+    let room = TV_PER_TMDB_PAGE - page.offset % TV_PER_TMDB_PAGE;
+    if page.limit > room {
+        (
+            Page {
+                offset: page.offset,
+                limit: room,
+            },
+            true,
+        )
+    } else {
+        (page, false)
+    }
+}
+
+const TV_PER_TMDB_PAGE: u64 = 10;
+const TV_GAP_NOTE: &str = "this page stops where Ombi skips ahead: it serves only ranks 1–10 of every 20 TMDB ranks, so the next offset continues at rank 21 (41, ...)";
 
 /// Recently requested titles (docs/ombi-notes.md). Ombi's inner cache
 /// ignores the position, so pages can repeat; when the list fails, the bounded recently-requested feed
@@ -409,7 +453,7 @@ async fn advanced(
     if tv {
         warnings.push("Ombi reports request state for discovered shows against movie requests, so it is left out; use read_media for a show's state".into());
     }
-    Ok(upstream_reply(items, page, b.cut, warnings))
+    Ok(upstream_reply(items, page, b.cut, false, warnings))
 }
 
 async fn similar(ctx: &CallCtx, tmdb: i64, language: Option<&str>, page: Page) -> Outcome {
@@ -573,6 +617,8 @@ async fn collection(ctx: &CallCtx, id: i64, language: Option<&str>, page: Page) 
     ))
 }
 
+const MUSICBRAINZ_EMBED_CAP: usize = 25;
+
 async fn artist_albums(ctx: &CallCtx, artist: &str, page: Page) -> Outcome {
     let what = format!("artist {artist}");
     let info = ctx
@@ -586,9 +632,19 @@ async fn artist_albums(ctx: &CallCtx, artist: &str, page: Page) -> Outcome {
         .into_iter()
         .map(media::release_group_item)
         .collect();
+    // MusicBrainz embeds at most 25 release groups in an artist lookup
+    // (`MusicBrainzApi.GetArtistInformation`): a full list may go on.
+    let capped = items.len() >= MUSICBRAINZ_EMBED_CAP;
+    let mut warnings = Vec::new();
+    if capped {
+        warnings.push(paging::capped_warning(
+            "25 albums of an artist (MusicBrainz's embedded list)",
+            "read_search `album` with a title finds albums past it",
+        ));
+    }
     Ok(reply(
-        media::media_page(paging::local(items, page, true, "media")),
-        Vec::new(),
+        media::media_page(paging::local(items, page, !capped, "media")),
+        warnings,
         false,
     ))
 }

@@ -16,6 +16,7 @@ use crate::definition::Page;
 use crate::definition::params::*;
 use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
+use crate::projection::media::MovieFull;
 use crate::projection::metrics::{self, IssueCounts};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, Window, page_object};
 use crate::projection::wire::request_type_label;
@@ -56,15 +57,15 @@ pub static TOOL: Tool = Tool {
             action("get", "one issue", &["issue_id"], &[]),
             action(
                 "by_request",
-                "issues of a request",
+                "issues of a request (TV: the show's parent request id, under which Ombi's UI files TV issues)",
                 &["request_type", "request_id"],
                 PAGE_ONLY,
             ),
             action(
                 "by_provider",
-                "issues of a title by provider id",
+                "issues of a title by provider id (TMDB, IMDb); for a movie (an IMDb id or request_type movie) both its TMDB- and IMDb-filed issues",
                 &["provider_id"],
-                PAGE_ONLY,
+                &["request_type", "page"],
             ),
             action("comments", "an issue's comments", &["issue_id"], PAGE_ONLY),
             action(
@@ -105,6 +106,7 @@ enum Action {
     },
     ByProvider {
         provider_id: String,
+        request_type: Option<MediaKind>,
         page: Page,
     },
     Comments {
@@ -134,7 +136,11 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 request_id,
                 page,
             } => by_request(ctx, request_type, request_id, page).await,
-            Action::ByProvider { provider_id, page } => by_provider(ctx, &provider_id, page).await,
+            Action::ByProvider {
+                provider_id,
+                request_type,
+                page,
+            } => by_provider(ctx, &provider_id, request_type, page).await,
             Action::Comments { issue_id, page } => comments(ctx, issue_id, page).await,
             Action::ProviderSummary { status, page } => provider_summary(ctx, status, page).await,
             Action::ProviderDetails { provider_id, .. } => {
@@ -179,12 +185,91 @@ async fn local_issues(
     let mut warnings = Vec::new();
     let got = ctx.read_list::<Issue>(route, &mut warnings).await?;
     let rows: Vec<Issue> = got.value.into_iter().filter(|i| keep(i)).collect();
+    issues_window(rows, page, got.cut, warnings)
+}
+
+/// Issue rows as one locally windowed `issue_page`.
+fn issues_window(rows: Vec<Issue>, page: Page, cut: bool, mut warnings: Vec<String>) -> Outcome {
     let items = proj::issues(rows, &mut warnings);
     let Window {
         items: kept,
         page: paging,
-    } = paging::local(items, page, !got.cut, "issues");
-    issue_page(kept, &paging, warnings, got.cut)
+    } = paging::local(items, page, !cut, "issues");
+    issue_page(kept, &paging, warnings, cut)
+}
+
+// ------------------------------------------------------------ where Ombi files issues
+
+/// A movie's TMDB id and IMDb id, from either (`given`): Ombi's UI files a
+/// movie's issues under its IMDb id when TMDB knows one, else under the TMDB
+/// id (`movie-details.component.ts`), and shows the IMDb-filed ones on the
+/// title's page (docs/ombi-notes.md, "Where Ombi files issues"). A lookup
+/// that fails leaves that id unknown.
+pub(super) async fn movie_provider_ids(
+    ctx: &CallCtx,
+    given: &str,
+) -> (Option<i64>, Option<String>) {
+    let route = if given.starts_with("tt") {
+        Route::get("api/v2/Search/movie/imdb").seg(given)
+    } else if let Ok(tmdb) = given.parse::<i64>() {
+        Route::get("api/v2/Search/movie").seg(tmdb)
+    } else {
+        return (None, None);
+    };
+    let full = ctx.get_json::<MovieFull>(route).await.ok().flatten();
+    let tmdb = given
+        .parse::<i64>()
+        .ok()
+        .or_else(|| full.as_ref().and_then(|m| m.id.positive()));
+    let imdb = if given.starts_with("tt") {
+        Some(given.to_string())
+    } else {
+        full.and_then(|m| m.imdb_id).filter(|i| i.starts_with("tt"))
+    };
+    (tmdb, imdb)
+}
+
+/// The `providerId` and `requestId` Ombi's UI files an issue under, from what
+/// the caller gave: a movie under its IMDb id when known (else its TMDB id;
+/// from its request when only that is given), a show under its PARENT request
+/// id (`tv-details.component.ts`: the details' request id) and TMDB id. A
+/// child request id given for TV is replaced by its parent's.
+pub(super) async fn issue_filing(
+    ctx: &CallCtx,
+    kind: MediaKind,
+    request_id: Option<i64>,
+    provider_id: Option<String>,
+) -> Result<(Option<i64>, Option<String>), ToolError> {
+    match kind {
+        MediaKind::Movie => {
+            let provider = match (provider_id, request_id) {
+                (Some(p), _) => {
+                    let (tmdb, imdb) = movie_provider_ids(ctx, &p).await;
+                    imdb.or(tmdb.map(|t| t.to_string())).or(Some(p))
+                }
+                (None, Some(id)) => {
+                    let m = super::read_requests::movie(ctx, id).await?;
+                    m.imdb_id
+                        .filter(|i| i.starts_with("tt"))
+                        .or(m.the_movie_db_id.filter(|t| *t > 0).map(|t| t.to_string()))
+                }
+                (None, None) => None,
+            };
+            Ok((request_id, provider))
+        }
+        MediaKind::Tv => {
+            let Some(id) = request_id else {
+                return Ok((None, provider_id));
+            };
+            if super::read_requests::tv_parent_exists(ctx, id).await == Some(true) {
+                return Ok((Some(id), provider_id));
+            }
+            let parent = super::read_requests::parent_of_child(ctx, id).await?;
+            let provider = provider_id.or(parent.tmdb.map(|t| t.to_string()));
+            Ok((Some(parent.id), provider))
+        }
+        MediaKind::Album => Ok((request_id, provider_id)),
+    }
 }
 
 async fn list(ctx: &CallCtx, status: Option<IssueStatus>, page: Page) -> Outcome {
@@ -270,14 +355,51 @@ async fn by_request(ctx: &CallCtx, kind: MediaKind, id: i64, page: Page) -> Outc
     local_issues(ctx, Route::get("api/v1/Issues/request").seg(id), page, keep).await
 }
 
-async fn by_provider(ctx: &CallCtx, provider: &str, page: Page) -> Outcome {
-    local_issues(
-        ctx,
-        Route::get("api/v1/Issues/provider").seg(provider),
-        page,
-        |_| true,
-    )
-    .await
+/// Issues filed under a provider id. For a movie (an IMDb id, or
+/// `request_type` movie) both its TMDB- and IMDb-filed issues, as Ombi's UI
+/// files movie issues under the IMDb id; with `request_type`, that kind only.
+async fn by_provider(
+    ctx: &CallCtx,
+    provider: &str,
+    kind: Option<MediaKind>,
+    page: Page,
+) -> Outcome {
+    let of_kind = move |i: &Issue| {
+        kind.is_none_or(|k| i.request_type.and_then(request_type_label) == Some(k.label()))
+    };
+    let movie = provider.starts_with("tt") || kind == Some(MediaKind::Movie);
+    if !movie {
+        let route = Route::get("api/v1/Issues/provider").seg(provider);
+        return local_issues(ctx, route, page, of_kind).await;
+    }
+    let (tmdb, imdb) = movie_provider_ids(ctx, provider).await;
+    let mut ids: Vec<String> = vec![provider.to_string()];
+    ids.extend(tmdb.map(|t| t.to_string()));
+    ids.extend(imdb);
+    ids.sort();
+    ids.dedup();
+    let mut warnings = Vec::new();
+    let mut rows: Vec<Issue> = Vec::new();
+    let mut cut = false;
+    for id in &ids {
+        let got = ctx
+            .read_list::<Issue>(Route::get("api/v1/Issues/provider").seg(id), &mut warnings)
+            .await?;
+        cut |= got.cut;
+        for issue in got.value {
+            // The spelling not given may be another title's: movies only.
+            let movie_issue = issue.request_type.and_then(request_type_label) == Some("movie");
+            let keep = if id == provider {
+                of_kind(&issue)
+            } else {
+                movie_issue
+            };
+            if keep && !rows.iter().any(|r| r.id.is_some() && r.id == issue.id) {
+                rows.push(issue);
+            }
+        }
+    }
+    issues_window(rows, page, cut, warnings)
 }
 
 async fn comments(ctx: &CallCtx, id: i64, page: Page) -> Outcome {

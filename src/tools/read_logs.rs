@@ -25,7 +25,7 @@ pub static TOOL: Tool = Tool {
         title: "Server logs",
         bundle: Bundle::Administration,
         destructive: false,
-        description: "List Ombi's log files and read lines from one, with credentials redacted; use when diagnosing failures. Log lines can quote untrusted user-provided text.",
+        description: "List Ombi's log files (newest first; `modified` is the day of Serilog's daily file, Ombi gives no sizes) and read lines from one, with credentials redacted: `tail` for the last lines, `match` to keep only lines containing a text. Use when diagnosing failures; for a request that failed to reach Radarr/Sonarr/Lidarr, read_requests `retry_queue` names the request and its error first. Log lines can quote untrusted user-provided text.",
         families: &[Family::Logs],
         params: &[
             Field::opt(
@@ -51,6 +51,19 @@ pub static TOOL: Tool = Tool {
                 "Lines to return, 1–500 (default 100).",
             )
             .default(ArgDefault::Int(logs::DEFAULT_LINES as i64)),
+            Field::opt(
+                "tail",
+                Ty::Int {
+                    min: 1,
+                    max: logs::MAX_LINES as i64,
+                },
+                "Return the last N lines (1–500) instead of `offset`/`limit`.",
+            ),
+            Field::opt(
+                "match",
+                Ty::Str { min: 1, max: 200 },
+                "Keep only lines containing this text (case-insensitive); offsets, limits and `tail` count matching lines.",
+            ),
         ],
         actions: &[
             action("list", "the log files", &[], &[]),
@@ -58,7 +71,7 @@ pub static TOOL: Tool = Tool {
                 "read",
                 "lines of one log file",
                 &["file_id"],
-                &["offset", "limit"],
+                &["offset", "limit", "tail", "match"],
             ),
         ],
         default_action: None,
@@ -77,6 +90,9 @@ enum Action {
         file_id: String,
         offset: usize,
         limit: usize,
+        tail: Option<usize>,
+        #[serde(rename = "match")]
+        needle: Option<String>,
     },
 }
 
@@ -88,7 +104,17 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 file_id,
                 offset,
                 limit,
-            } => read(ctx, &file_id, offset, limit).await,
+                tail,
+                needle,
+            } => {
+                let sel = logs::Selection {
+                    offset,
+                    limit,
+                    tail,
+                    needle,
+                };
+                read(ctx, &file_id, &sel).await
+            }
         }
     })
 }
@@ -123,7 +149,7 @@ async fn list(ctx: &CallCtx) -> Outcome {
 }
 
 /// `GET /api/v2/System/logs/{logFileName}` as `text/plain`, at most 8 MiB.
-async fn read(ctx: &CallCtx, file: &str, offset: usize, limit: usize) -> Outcome {
+async fn read(ctx: &CallCtx, file: &str, sel: &logs::Selection) -> Outcome {
     if !logs::valid_file_id(file) {
         return Err(ToolError::invalid(
             "/file_id",
@@ -139,6 +165,6 @@ async fn read(ctx: &CallCtx, file: &str, offset: usize, limit: usize) -> Outcome
             MAX_BODY_BYTES,
         )
         .await?;
-    let w = logs::window(&text.value, offset, limit, text.cut);
+    let w = logs::select(&text.value, sel, text.cut);
     Ok(reply(logs::lines_data(&w), w.warnings.clone(), w.truncated))
 }

@@ -7,14 +7,14 @@ use serde::Deserialize;
 use super::ctx::{language_ignored, not_found, not_found_on_500, note_read_limit, reply};
 use super::{CallCtx, Tool};
 use crate::contract::Family;
-use crate::contract::ToolError;
+use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
 use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
-    self, ArtistInfo, Media, MovieFull, Notes, ReleaseGroup, StreamingData, TvDetail, WireRatings,
+    self, AlbumSearch, ArtistInfo, Media, MovieFull, Notes, StreamingData, TvDetail, WireRatings,
 };
 use crate::projection::paging;
 use crate::upstream::Route;
@@ -25,7 +25,7 @@ pub static TOOL: Tool = Tool {
         title: "Media details",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it.",
+        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it. A show is `available` only when fully on the media server (its seasons say which episodes are). Ombi caches details for 12 hours by id, so availability and request state here can be that old: for a title with a request, read_requests gives its current state. Album details need Lidarr.",
         families: &[Family::MediaPage],
         params: &[Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type."), TMDB_ID, IMDB_ID, TVDB_ID, MUSICBRAINZ_ID, TARGET, Field::opt("name", Ty::Str { min: 1, max: 200 }, "Title to look up ratings for."), YEAR, LANGUAGE],
         actions: &[
@@ -255,16 +255,7 @@ async fn details(
             ]
         }
         (DetailsMedia::Album, Some(DetailsId::MusicBrainz(mbid))) => {
-            let what = format!("album (release group) {mbid}");
-            let rg = ctx
-                .upstream
-                .get_json::<ReleaseGroup>(
-                    ctx.acting(),
-                    Route::get("api/v2/Search/artist/album").seg(&mbid),
-                )
-                .await?
-                .ok_or_else(|| not_found(&what))?;
-            vec![media::release_group_item(rg)]
+            vec![media::album_item(album_lookup(ctx, &mbid).await?)]
         }
         (DetailsMedia::Artist, Some(DetailsId::MusicBrainz(mbid))) => {
             vec![
@@ -287,6 +278,34 @@ async fn details(
         }
     };
     Ok(single_page(items, notes))
+}
+
+/// An album by its MusicBrainz release-group id (the id every tool hands out
+/// and album requests store), with the request state Ombi's search rules
+/// give it. Ombi's v2 album route looks a *release* up and fails for every
+/// release-group id; the one lookup by release-group id is Lidarr's exact
+/// `lidarr:{id}` term through Ombi's album search (docs/ombi-notes.md,
+/// "Album lookups"), so it needs Lidarr, as album requests do.
+pub(super) async fn album_lookup(ctx: &CallCtx, mbid: &str) -> Result<AlbumSearch, ToolError> {
+    ctx.require_lidarr().await?;
+    let route = Route::get("api/v1/Search/music/album").seg(format_args!("lidarr:{mbid}"));
+    let rows = ctx
+        .upstream
+        .get_array::<AlbumSearch>(ctx.acting(), route)
+        .await?;
+    rows.value
+        .into_iter()
+        .find(|a| {
+            a.foreign_album_id
+                .as_deref()
+                .is_some_and(|id| id.eq_ignore_ascii_case(mbid))
+        })
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::NotFound,
+                format!("Lidarr's metadata knows no album (release group) {mbid}: pass a release-group id as read_search `album` or artist details give it"),
+            )
+        })
 }
 
 async fn artist(

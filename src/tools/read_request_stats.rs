@@ -24,7 +24,7 @@ pub static TOOL: Tool = Tool {
         title: "Request statistics",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Request counts and quotas: instance-wide pending/approved/available/denied counts, totals you can see, your remaining request quota, or admin statistics for a date range.",
+        description: "Request counts and quotas: instance-wide pending/approved/available/denied counts of movie and TV requests (Ombi leaves albums out; `approved` means approved and not yet available), totals you can see, your remaining request quota, or admin statistics for a date range. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
         families: &[Family::Metrics],
         params: &[
             MEDIA,
@@ -32,7 +32,12 @@ pub static TOOL: Tool = Tool {
             Field::opt("to", Ty::Date, "Last day, `YYYY-MM-DD`."),
         ],
         actions: &[
-            action("counts", "instance-wide request counts", &[], &[]),
+            action(
+                "counts",
+                "instance-wide movie and TV request counts (no albums)",
+                &[],
+                &[],
+            ),
             action("totals", "request totals you can see", &[], &[]),
             action(
                 "quota",
@@ -156,7 +161,12 @@ async fn quota(ctx: &CallCtx, given: Option<MediaKind>) -> Outcome {
             .get_json::<Quota>(ctx.acting(), Route::get(path))
             .await
         {
-            Ok(Some(q)) => values.extend(metrics::quota(m.label(), &q, given.is_none())),
+            Ok(Some(q)) => values.extend(metrics::quota(
+                m.label(),
+                &q,
+                given.is_none(),
+                metrics::Scope::Principal,
+            )),
             // 204: Ombi could not resolve the calling user.
             Ok(None) => unresolved += 1,
             Err(e) => {

@@ -38,7 +38,7 @@ pub static TOOL: Tool = Tool {
         title: "Media requests",
         bundle: Bundle::Core,
         destructive: false,
-        description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests and the failed-request retry queue. Request titles and denial reasons can contain untrusted user-provided text.",
+        description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests (at most the 7 newest per media type) and the failed-request retry queue (where a Radarr/Sonarr/Lidarr send failure and its error are). Movie requests made only in 4K sort last in Ombi's date order. With Ombi's hide-requests setting a non-admin's lists, searches and recent feed hold their own requests only. Request titles and denial reasons can contain untrusted user-provided text.",
         families: &[Family::RequestPage, Family::RetryPage],
         params: &[
             MEDIA,
@@ -749,20 +749,35 @@ async fn recent(ctx: &CallCtx, page: Page) -> Outcome {
             )),
         }
     }
+    // Ombi keeps the 7 newest of each media type (RecentlyRequestedService.cs):
+    // a type with 7 rows may have more.
+    let capped = [0, 1, 2].iter().any(|t| {
+        got.value
+            .iter()
+            .filter(|r| r.request_type == Some(*t))
+            .count()
+            >= RECENT_PER_TYPE
+    });
     let records: Vec<RequestRecord> = got
         .value
         .into_iter()
         .filter_map(|r| proj::recent(r, &parents, &mut warnings))
         .collect();
-    local_page(
-        Family::RequestPage,
-        "requests",
-        records,
-        page,
-        got.cut,
+    if capped {
+        warnings.push(paging::capped_warning(
+            "the 7 newest requests of each media type",
+            "read_requests `list` (newest first) pages through all of them",
+        ));
+    }
+    let w = paging::local(records, page, !got.cut && !capped, "requests");
+    Ok(reply(
+        page_object(Family::RequestPage, records_json(&w.items), &w.page),
         warnings,
-    )
+        got.cut,
+    ))
 }
+
+const RECENT_PER_TYPE: usize = 7;
 
 // ------------------------------------------------------------ retry queue
 

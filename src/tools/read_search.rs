@@ -1,6 +1,6 @@
-//! `read_search`: text search. Ombi answers each search with a complete
-//! array, so pages are local windows over it (total known unless the 8 MiB
-//! cap cut the list).
+//! `read_search`: text search. Ombi answers each search with one array,
+//! windowed locally; where Ombi cut it at a fixed size (TMDB's first page,
+//! its own `Take(10)`) the end is unknown and one warning says so.
 
 use futures::future::BoxFuture;
 use serde::Deserialize;
@@ -24,13 +24,13 @@ pub static TOOL: Tool = Tool {
         title: "Search media",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Search Ombi's metadata sources by text for movies, TV shows, people, artists and albums. Use it to find the TMDB/MusicBrainz ids that read_media and write_request_create need; results show whether a title is already available or requested.",
+        description: "Search Ombi's metadata sources by text for movies, TV shows, people, artists and albums. Use it to find the TMDB/MusicBrainz ids that read_media and write_request_create need. `movie`, `person_movies` and `album` results carry whether the title is available (for TV: on the media server, possibly in part) or requested; `multi` and `tv` results carry no such state (Ombi's multi-search runs no rules): read_media details gives it. Ombi returns at most 10 movies, and only TMDB's first page (20 titles) for `multi`/`tv`: a full result may not be everything, so narrow the query (add the year). With Ombi's hide-requests setting a non-admin sees request state of their own requests only.",
         families: &[Family::MediaPage],
         params: &[QUERY, YEAR, LANGUAGE, PAGE],
         actions: &[
             action(
                 "multi",
-                "movies, TV, people and artists at once",
+                "movies, TV, people and artists at once (no availability or request state)",
                 &["query"],
                 &["language", "page"],
             ),
@@ -42,7 +42,7 @@ pub static TOOL: Tool = Tool {
             ),
             action(
                 "tv",
-                "TV shows only (TMDB ids)",
+                "TV shows only (TMDB ids; no availability or request state)",
                 &["query"],
                 &["language", "page"],
             ),
@@ -139,9 +139,15 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 (music(ctx, ALBUM, &query, media::album_item).await, page)
             }
         };
-        let (items, cut) = found?;
+        let Found { items, cut, capped } = found?;
         note_read_limit(cut, &mut warnings);
-        let w = paging::local(items, page, !cut, "media");
+        if let Some(cap) = capped {
+            warnings.push(paging::capped_warning(
+                cap,
+                "narrow the query (a fuller title, the year) to reach titles past it",
+            ));
+        }
+        let w = paging::local(items, page, !cut && capped.is_none(), "media");
         Ok(reply(media::media_page(w), warnings, cut))
     })
 }
@@ -151,8 +157,21 @@ const ACTOR: &str = "api/v1/Search/movie/actor";
 const ARTIST: &str = "api/v1/Search/music/artist";
 const ALBUM: &str = "api/v1/Search/music/album";
 
-/// What a search found: the records and whether the read was cut.
-type Found = Result<(Vec<Media>, bool), ToolError>;
+/// What a search found: the records, whether the read was cut, and the cap
+/// Ombi's answer reached (then more may exist).
+struct Found {
+    items: Vec<Media>,
+    cut: bool,
+    capped: Option<&'static str>,
+}
+
+/// Ombi's movie searches keep the first 10 TMDB results
+/// (`MovieSearchEngine.cs`: `Take(ResultLimit)`, 10; `SearchActor`: `Take(10)`).
+const MOVIE_CAP: usize = 10;
+/// The multi-search reads TMDB's first page only (`MultiSearchEngine.cs`),
+/// 20 titles of every kind, and at most 10 MusicBrainz artists.
+const TMDB_PAGE: usize = 20;
+const ARTIST_CAP: usize = 10;
 
 /// Ombi unescapes the multi-search term a second time after routing, so a
 /// literal `%` must reach it as `%25`.
@@ -168,33 +187,41 @@ async fn list<T: DeserializeOwned>(
     Ok((b.value, b.cut))
 }
 
-/// The v2 multi-search; `tv_only` restricts it to TV: TMDB ids, the ids TV
-/// requests take (the v1 TVMaze search would yield TVDB ids).
+/// The v2 multi-search; `tv_only` keeps TV: TMDB ids, the ids TV requests
+/// take (the v1 TVMaze search would yield TVDB ids). TV asks for every TMDB
+/// kind and filters here, so a TMDB page that was full is known as such.
 async fn multi(
     ctx: &CallCtx,
     query: &str,
     language: Option<String>,
     tv_only: bool,
     warnings: &mut Vec<String>,
-) -> Found {
+) -> Result<Found, ToolError> {
     language_ignored(language.as_deref(), warnings);
-    let filter =
-        json!({"movies": !tv_only, "tvShows": true, "music": !tv_only, "people": !tv_only});
+    let filter = json!({"movies": true, "tvShows": true, "music": !tv_only, "people": true});
     let route = Route::post_read("api/v2/Search/multi")
         .seg(multi_term(query))
         .json(&filter);
     let (rows, cut) = list::<MultiResult>(ctx, route).await?;
+    let is = |r: &MultiResult, kind: &str| {
+        r.media_type
+            .as_deref()
+            .is_some_and(|t| t.eq_ignore_ascii_case(kind))
+    };
+    let artists = rows.iter().filter(|r| is(r, "artist")).count();
+    let capped = if rows.len() - artists >= TMDB_PAGE {
+        Some("TMDB's first page (20 titles of every kind)")
+    } else if artists >= ARTIST_CAP {
+        Some("10 artists")
+    } else {
+        None
+    };
     let items = rows
         .into_iter()
-        .filter(|r| {
-            !tv_only
-                || r.media_type
-                    .as_deref()
-                    .is_some_and(|t| t.eq_ignore_ascii_case("tv"))
-        })
+        .filter(|r| !tv_only || is(r, "tv"))
         .map(|r| media::multi_item(r, warnings))
         .collect();
-    Ok((items, cut))
+    Ok(Found { items, cut, capped })
 }
 
 /// The v1 movie searches (by title, with an optional year; by actor).
@@ -204,7 +231,7 @@ async fn movies(
     query: &str,
     year: Option<i64>,
     language: Option<String>,
-) -> Found {
+) -> Result<Found, ToolError> {
     let mut body = json!({"searchTerm": query});
     if let Some(lang) = body_language(ctx, language.as_deref()).await {
         body["languageCode"] = json!(lang);
@@ -213,17 +240,24 @@ async fn movies(
         body["year"] = json!(year);
     }
     let (rows, cut) = list::<SearchMovie>(ctx, Route::post_read(path).json(&body)).await?;
-    Ok((rows.into_iter().map(media::movie_item).collect(), cut))
+    let capped = (rows.len() >= MOVIE_CAP).then_some("10 movies");
+    let items = rows.into_iter().map(media::movie_item).collect();
+    Ok(Found { items, cut, capped })
 }
 
-/// The Lidarr-backed searches (artists, albums).
+/// The Lidarr-backed searches (artists, albums): Lidarr's whole answer.
 async fn music<T: DeserializeOwned>(
     ctx: &CallCtx,
     path: &'static str,
     query: &str,
     item: fn(T) -> Media,
-) -> Found {
+) -> Result<Found, ToolError> {
     ctx.require_lidarr().await?;
     let (rows, cut) = list::<T>(ctx, Route::get(path).seg(query)).await?;
-    Ok((rows.into_iter().map(item).collect(), cut))
+    let items = rows.into_iter().map(item).collect();
+    Ok(Found {
+        items,
+        cut,
+        capped: None,
+    })
 }

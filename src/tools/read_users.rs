@@ -21,7 +21,7 @@ pub static TOOL: Tool = Tool {
         title: "Users",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Ombi users: yourself, all users or one (power users), who is online (admin), and which notification agents you have set up. Only ids, names, language, country and online state are returned; user names and aliases are user-provided text.",
+        description: "Ombi users: yourself, all users or one (power users), who is online (admin), and which notification agents you have set up. Only ids, names, language, country and online state are returned, and for power users and admins (`list`, `get`) each user's roles, type (local, plex, emby, jellyfin) and request quotas where the user has a limit of their own (`remaining` 0: the quota is used up); never e-mail, phone or tokens. User names and aliases are user-provided text.",
         families: &[Family::UserPage, Family::ReferencePage],
         params: &[USER_ID, PAGE],
         actions: &[
@@ -65,11 +65,12 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     })
 }
 
-/// One user as a `user_page`; NOT_FOUND (`what`) when Ombi gave none.
-fn one_user(u: Option<WireUser>, what: &str) -> Outcome {
+/// One user as a `user_page` (`project`: what the caller may see of them);
+/// NOT_FOUND (`what`) when Ombi gave none.
+fn one_user(u: Option<WireUser>, project: fn(&WireUser) -> Option<Value>, what: &str) -> Outcome {
     let item = u
         .as_ref()
-        .and_then(users::user)
+        .and_then(project)
         .ok_or_else(|| not_found(what))?;
     Ok(reply(
         page_object(Family::UserPage, vec![item], &Paging::single(1, "users")),
@@ -82,7 +83,7 @@ fn one_user(u: Option<WireUser>, what: &str) -> Outcome {
 /// bare API key).
 async fn me(ctx: &CallCtx) -> Outcome {
     let u = ctx.get_json(Route::get("api/v1/Identity")).await?;
-    one_user(u, "the user of the current credentials")
+    one_user(u, users::user, "the user of the current credentials")
 }
 
 /// `GET /api/v1/Identity/Users` (power user): not paged upstream, windowed here.
@@ -91,7 +92,11 @@ async fn list(ctx: &CallCtx, page: Page) -> Outcome {
     let rows = ctx
         .read_list::<WireUser>(Route::get("api/v1/Identity/Users"), &mut warnings)
         .await?;
-    let items: Vec<Value> = rows.value.iter().filter_map(users::user).collect();
+    let items: Vec<Value> = rows
+        .value
+        .iter()
+        .filter_map(users::user_for_moderator)
+        .collect();
     local_page(Family::UserPage, "users", items, page, rows.cut, warnings)
 }
 
@@ -103,7 +108,7 @@ async fn get(ctx: &CallCtx, id: &str) -> Outcome {
         .get_json(Route::get("api/v1/Identity/User").seg(id))
         .await
         .map_err(|e| not_found_on_500(e, &what))?;
-    one_user(u, &what)
+    one_user(u, users::user_for_moderator, &what)
 }
 
 /// `GET /api/v2/Hub/Users` (admin): users connected now. Their display

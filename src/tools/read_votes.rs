@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::ctx::local_page;
 use super::{CallCtx, Tool};
 use crate::contract::Family;
-use crate::contract::Outcome;
+use crate::contract::{ErrorCode, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::{Args, Bundle, Page, ToolDef, action};
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
@@ -21,7 +21,7 @@ pub static TOOL: Tool = Tool {
         title: "Votes",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Community votes on pending requests: open requests to vote on, or the votes on one request.",
+        description: "Community votes on pending requests: open requests to vote on (only when the server has voting enabled), or the votes on one request.",
         families: &[Family::VotePage],
         params: &[MEDIA, REQUEST_ID, PAGE],
         actions: &[
@@ -64,11 +64,25 @@ pub(super) fn votes_route(media: MediaKind, request_id: i64) -> Route {
     Route::get("api/v1/Vote").seg(segment).seg(request_id)
 }
 
+/// Whether the server has voting on: Ombi's vote list ignores the setting
+/// (`VoteController.cs`/`VoteEngine.cs` read no settings) and its vote writes
+/// answer success and record nothing without it.
+pub(super) async fn voting_enabled(ctx: &CallCtx) -> Result<bool, ToolError> {
+    ctx.switch_on("api/v1/Settings/voteenabled").await
+}
+
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
         let mut warnings = Vec::new();
         let (items, page, cut) = match args.parse::<Action>()? {
             Action::Open { page } => {
+                if !voting_enabled(ctx).await? {
+                    return Err(ToolError::new(
+                        ErrorCode::UnsupportedCapability,
+                        "voting is off in this Ombi (Settings → Vote): no request is open for voting",
+                    )
+                    .into());
+                }
                 let got = ctx
                     .read_list::<OpenVote>(Route::get("api/v1/Vote"), &mut warnings)
                     .await?;

@@ -23,7 +23,7 @@ pub static TOOL: Tool = Tool {
         title: "Report an issue",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`.",
+        description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`. Filed the way Ombi's own pages file issues, so they show there: a movie under its IMDb id (found from its TMDB id or request), a show under its parent request (a season request id is replaced by its show's).",
         families: &[Family::Mutation],
         params: &[
             Field::opt(
@@ -102,6 +102,10 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 request_id,
                 provider_id,
             } => {
+                // Filed where Ombi's UI files them, so its title page shows them.
+                let (request_id, provider_id) =
+                    super::read_issues::issue_filing(ctx, request_type, request_id, provider_id)
+                        .await?;
                 let body = IssueBody {
                     title,
                     request_type: request_type.code(),

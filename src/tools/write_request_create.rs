@@ -226,7 +226,7 @@ const CREATED_AS: &str = "the request is";
 // ------------------------------------------------------------ what Ombi holds
 
 /// The request state Ombi's search rules put on a title it shows
-/// (`GET api/v2/Search/movie/{tmdb}`, `.../artist/album/{mbid}`): read before
+/// (`GET api/v2/Search/movie/{tmdb}`, the album lookup by release group): read before
 /// and after a create whose answer may not carry the new id.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -262,11 +262,16 @@ async fn movie_held(ctx: &CallCtx, tmdb_id: i64) -> Result<Held, ToolError> {
         .ok_or_else(|| not_found(&format!("movie with TMDB id {tmdb_id}")))
 }
 
-/// An album's request state by MusicBrainz release group id.
+/// An album's request state by MusicBrainz release-group id: the read layer's
+/// one album lookup ([`super::read_media::album_lookup`]).
 async fn album_held(ctx: &CallCtx, mbid: &str) -> Result<Held, ToolError> {
-    ctx.get_json::<Held>(Route::get("api/v2/Search/artist/album").seg(mbid))
-        .await?
-        .ok_or_else(|| not_found(&format!("album (release group) {mbid}")))
+    let album = super::read_media::album_lookup(ctx, mbid).await?;
+    Ok(Held {
+        title: album.title,
+        requested: album.requested.unwrap_or(false),
+        request_id: album.request_id,
+        has_4k_request: false,
+    })
 }
 
 /// A title from Ombi, safe to put in a message.
@@ -361,7 +366,7 @@ async fn album(ctx: &CallCtx, mbid: &str, alias: Option<&str>) -> Outcome {
         }
         route = route.header("ApiAlias", alias);
     }
-    ctx.require_lidarr().await?;
+    // The lookup needs Lidarr (as Ombi's album requests do) and says so.
     // Ombi never de-duplicates albums: a repeat makes a second request,
     // spends quota and re-sends to Lidarr. Refuse it here.
     let before = album_held(ctx, mbid).await?;

@@ -67,7 +67,7 @@ const UPVOTE: i64 = 0;
 
 async fn vote(ctx: &CallCtx, media: MediaKind, id: i64, up: bool) -> Outcome {
     ctx.require_ombi_user()?;
-    if !ctx.switch_on("api/v1/Settings/voteenabled").await? {
+    if !super::read_votes::voting_enabled(ctx).await? {
         return Err(ToolError::new(
             ErrorCode::UnsupportedCapability,
             "voting is off in this Ombi (Settings → Vote); Ombi would answer success and record nothing",

@@ -264,7 +264,13 @@ pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
     m.overview = overview_of(origin, w.overview);
     m.year = year_of(w.first_aired.as_deref());
     m.genres = genres_of(w.genre, w.genres);
-    m.available = w.available.or(w.fully_available);
+    // Ombi's `available` means "on the media server, possibly in part"
+    // (`MediaServerAvailabilityRule.cs`); details say whether it is whole.
+    m.available = match (w.fully_available, w.available) {
+        (Some(full), _) => Some(full),
+        (None, Some(false)) => Some(false),
+        _ => None,
+    };
     if origin == Origin::TvMaze {
         notes.note(TVMAZE_REQUEST_STATE);
     } else {

@@ -82,7 +82,8 @@ async fn users_list_is_windowed_locally_without_pii() {
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
         r["data"]["items"],
-        json!([{"id": support::fake_ombi::state::user_id("bob"), "user_name": "bob", "streaming_country": "US"}])
+        json!([{"id": support::fake_ombi::state::user_id("bob"), "user_name": "bob", "streaming_country": "US",
+                "roles": ["RequestTv", "RequestMovie"], "user_type": "local"}])
     );
     assert_eq!(
         r["data"]["page"],
@@ -92,7 +93,8 @@ async fn users_list_is_windowed_locally_without_pii() {
     let all = h.call("read_users", json!({"action": "list"})).await;
     assert_eq!(
         all["data"]["items"][2],
-        json!({"id": support::fake_ombi::state::user_id("carol"), "user_name": "carol", "alias": "Caz", "language": "fr", "streaming_country": "FR"})
+        json!({"id": support::fake_ombi::state::user_id("carol"), "user_name": "carol", "alias": "Caz", "language": "fr", "streaming_country": "FR",
+               "roles": ["RequestMovie"], "user_type": "local"})
     );
     assert_no_leak(&all);
     assert_eq!(h.fake.hits("GET", "/api/v1/Identity/Users"), 2);
@@ -639,7 +641,7 @@ async fn logs_list_and_read_with_redaction() {
     let r = h.call("read_logs", json!({"action": "list"})).await;
     assert_eq!(
         r["data"]["files"][0],
-        json!({"file_id": "log20260502.txt", "name": "log20260502.txt"})
+        json!({"file_id": "log20260502.txt", "name": "log20260502.txt", "modified": "2026-05-02"})
     );
     let r = h
         .call(

@@ -4,6 +4,7 @@ mod admin;
 mod fidelity;
 mod issues;
 mod media;
+mod reads_fidelity;
 mod reference;
 mod requests;
 mod votes;

@@ -956,9 +956,10 @@ async fn issue_create_sends_only_the_fields_it_sets() {
     let (route, body, req) = only_write(&rig);
     assert_eq!(route, "POST /api/v1/Issues");
     assert_eq!(req.header("UserName"), Some("bob"));
+    // Filed under the IMDb id, as Ombi's movie page files and shows issues.
     assert_eq!(
         body,
-        json!({"title": "The Matrix", "requestType": 1, "providerId": "603", "requestId": 1,
+        json!({"title": "The Matrix", "requestType": 1, "providerId": "tt0133093", "requestId": 1,
                "subject": "Sync", "description": "Audio out of sync", "issueCategoryId": 1})
     );
     let d = data(&env);

@@ -174,9 +174,21 @@ pub fn row_roles(row: &Value) -> Vec<String> {
         .collect()
 }
 
-/// `GetUserWithRoles`: a null limit type reads as Week (1).
+/// `GetUserWithRoles`: a null limit type reads as Week (1); a quota is
+/// computed only for a media type the user has a limit of their own for
+/// (`IdentityController.cs`), else it is null. (A planted quota stands for
+/// what `RequestLimitService` would compute.)
 pub fn user_view(row: &Value) -> Value {
     let mut v = row.clone();
+    for (limit, quota) in [
+        ("movieRequestLimit", "movieRequestQuota"),
+        ("episodeRequestLimit", "episodeRequestQuota"),
+        ("musicRequestLimit", "musicRequestQuota"),
+    ] {
+        if v[limit].as_i64().unwrap_or(0) <= 0 {
+            v[quota] = Value::Null;
+        }
+    }
     for k in [
         "movieRequestLimitType",
         "episodeRequestLimitType",

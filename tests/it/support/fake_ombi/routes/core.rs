@@ -148,12 +148,19 @@ fn request_count(ctx: &Ctx) -> Response {
     }))
 }
 
-/// Serilog's daily files, newest first (shapes.md §7).
+/// `SystemController.GetLogFiles`: the names of the `*.txt` files in the
+/// log folder, ordered by name descending (Serilog's daily files newest
+/// first), names only.
 fn log_list(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
-    json(json!(
-        data.logs.iter().map(|(name, _)| name).collect::<Vec<_>>()
-    ))
+    let mut names: Vec<&String> = data
+        .logs
+        .iter()
+        .map(|(name, _)| name)
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    names.sort_by(|a, b| b.cmp(a));
+    json(json!(names))
 }
 
 /// The whole file: `text/plain`, or a JSON string under `Accept: application/json`.

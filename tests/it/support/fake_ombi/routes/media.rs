@@ -40,9 +40,12 @@ pub fn routes() -> Vec<RouteDef> {
             AUTH,
             |c| lidarr_or_500(c, data::artist_search),
         ),
-        r("GET", "api/v1/Search/music/album/{searchTerm}", AUTH, |c| {
-            lidarr_or_500(c, data::album_search)
-        }),
+        r(
+            "GET",
+            "api/v1/Search/music/album/{searchTerm}",
+            AUTH,
+            album_lookup,
+        ),
         r(
             "GET",
             "api/v1/Search/music/album/info/{foreignAlbumId}",
@@ -264,12 +267,9 @@ fn query<'a>(ctx: &'a Ctx, key: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-/// One `{currentPosition}/{amountToLoad}` page of a v2 discovery list.
-/// With the customization setting `hideAvailableFromDiscover`, Ombi drops
-/// available titles AFTER paging (ledger), so pages come back short.
-pub fn window(items: Vec<Value>, ctx: &Ctx) -> Value {
-    let hide = ctx
-        .shared
+/// The customization setting `hideAvailableFromDiscover`.
+fn hide_available(ctx: &Ctx) -> bool {
+    ctx.shared
         .data
         .lock()
         .unwrap()
@@ -277,7 +277,14 @@ pub fn window(items: Vec<Value>, ctx: &Ctx) -> Value {
         .settings
         .get("customization")
         .and_then(|c| c["hideAvailableFromDiscover"].as_bool())
-        .unwrap_or(false);
+        .unwrap_or(false)
+}
+
+/// One `{currentPosition}/{amountToLoad}` page of a v2 discovery list.
+/// With the customization setting `hideAvailableFromDiscover`, Ombi drops
+/// available titles AFTER paging (ledger), so pages come back short.
+pub fn window(items: Vec<Value>, ctx: &Ctx) -> Value {
+    let hide = hide_available(ctx);
     Value::Array(
         items
             .into_iter()
@@ -322,6 +329,8 @@ fn movie_search(ctx: &Ctx) -> Response {
                     .starts_with(&y.to_string())
             })
         })
+        // `MovieSearchEngine.Search`: `Take(ResultLimit)`, 10.
+        .take(10)
         .collect();
     json(Value::Array(hits))
 }
@@ -361,10 +370,30 @@ fn movie_list(ctx: &Ctx) -> Response {
     }
 }
 
+/// The TV discovery lists page TMDB with Ombi's 10 as the page size
+/// (`TvSearchEngineV2.cs`: `PaginationHelper.GetNextPages(position, amount,
+/// ResultLimit)`), while a TMDB page holds 20: position `p` is TMDB page
+/// `p / 10 + 1`, row `p % 10`, so ranks 11–20 of every TMDB page are never
+/// served. `tv` stands for TMDB's ranking, in order.
+pub fn tmdb_tv_window(tv: Vec<Value>, ctx: &Ctx) -> Value {
+    let from = ctx.int("currentPosition").max(0) as usize;
+    let amount = ctx.int("amountToLoad").max(0) as usize;
+    let ranked: Vec<Value> = (from..from + amount)
+        .filter_map(|p| tv.get(20 * (p / 10) + p % 10).cloned())
+        .collect();
+    let hide = hide_available(ctx);
+    Value::Array(
+        ranked
+            .into_iter()
+            .filter(|t| !(hide && t["available"] == json!(true)))
+            .collect(),
+    )
+}
+
 fn tv_list(ctx: &Ctx) -> Response {
     let tv = ctx.shared.data.lock().unwrap().tv.clone();
     match ctx.param("list").to_ascii_lowercase().as_str() {
-        "trending" | "anticipated" | "mostwatched" => json(window(tv, ctx)),
+        "trending" | "anticipated" | "mostwatched" => json(tmdb_tv_window(tv, ctx)),
         "requested" => json(data::tv_requested()),
         _ => no_content(),
     }
@@ -534,30 +563,39 @@ fn artist(ctx: &Ctx) -> Response {
         .unwrap_or_else(no_content)
 }
 
-/// `ReleaseGroup` with the request state the search rules add.
-fn album(ctx: &Ctx) -> Response {
-    let mbid = ctx.param("albumId");
-    let Some(mut rg) = data::release_group(mbid) else {
-        return no_content();
-    };
-    let d = ctx.shared.data.lock().unwrap();
-    super::super::state_writes::overlay_album_request(&d, mbid, &mut rg, false);
-    json(rg)
+/// `GET api/v2/Search/artist/album/{albumId}` (`MusicSearchEngineV2.GetAlbum`)
+/// asks MusicBrainz for a *release* by that id (`MusicBrainzApi.GetAlbumInformation`
+/// → `Releases.GetAsync`, no `release-groups` include): a release-group id
+/// (what every album request stores) is a MusicBrainz 404 that throws, and a
+/// real release id comes back without its `ReleaseGroup`, which Ombi then
+/// dereferences. Either way: a 500.
+fn album(_: &Ctx) -> Response {
+    error_500("Object reference not set to an instance of an object.")
 }
 
-/// `GET /api/v1/Search/music/album/info/{foreignAlbumId}`: Lidarr's album
-/// as a `SearchAlbumViewModel` with its request state; an album Lidarr does
-/// not know is a null dereference (500).
-fn album_info(ctx: &Ctx) -> Response {
+/// `GET api/v1/Search/music/album/{searchTerm}` (`MusicSearchEngine.SearchAlbum`):
+/// the term goes to Lidarr's `album/lookup?term=` as is. Lidarr reads a
+/// `lidarr:{release-group id}` term as an exact lookup in its metadata (the
+/// lookup Ombi's own `RequestAlbum` makes, `LidarrApi.GetAlbumByForeignId`):
+/// that album or nothing. Each row gets the search rules' request state
+/// (`ExistingRule`: the album request with that `ForeignAlbumId`).
+fn album_lookup(ctx: &Ctx) -> Response {
     if !lidarr(ctx) {
         return error_500("Lidarr is not enabled");
     }
-    let mbid = ctx.param("foreignAlbumId");
-    let Some(rg) = data::release_group(mbid) else {
-        return error_500("Object reference not set to an instance of an object.");
+    let term = ctx.param("searchTerm");
+    let Some(mbid) = term.strip_prefix("lidarr:") else {
+        return json(data::album_search());
     };
+    json(Value::Array(lidarr_album(ctx, mbid).into_iter().collect()))
+}
+
+/// A release group as Lidarr's album (`SearchAlbumViewModel`) with the
+/// request state Ombi's search rules add; `None` when it is unknown.
+fn lidarr_album(ctx: &Ctx, mbid: &str) -> Option<Value> {
+    let rg = data::release_group(mbid)?;
     let mut vm = data::album_search()[0].clone();
-    for k in ["requested", "approved"] {
+    for k in ["requested", "approved", "available"] {
         vm[k] = json!(false);
     }
     vm["requestId"] = json!(0);
@@ -569,7 +607,21 @@ fn album_info(ctx: &Ctx) -> Response {
     ));
     let d = ctx.shared.data.lock().unwrap();
     super::super::state_writes::overlay_album_request(&d, mbid, &mut vm, true);
-    json(vm)
+    Some(vm)
+}
+
+/// `GET /api/v1/Search/music/album/info/{foreignAlbumId}`: Lidarr's album
+/// (`album?foreignAlbumId=`, its own library only) as a
+/// `SearchAlbumViewModel` with its request state; an album Lidarr does not
+/// hold is a null dereference (500).
+fn album_info(ctx: &Ctx) -> Response {
+    if !lidarr(ctx) {
+        return error_500("Lidarr is not enabled");
+    }
+    match lidarr_album(ctx, ctx.param("foreignAlbumId")) {
+        Some(vm) => json(vm),
+        None => error_500("Object reference not set to an instance of an object."),
+    }
 }
 
 fn artist_by_request(ctx: &Ctx) -> Response {

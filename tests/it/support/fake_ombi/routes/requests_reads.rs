@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use super::super::super::state::Data;
 use super::super::super::{error_500, faults, json, no_content};
 use super::super::Ctx;
 use super::NRE;
@@ -67,13 +68,39 @@ fn keep(media: &str, status: &str, r: &Value) -> Option<bool> {
     })
 }
 
+/// `MovieRequestEngine.CheckForSubscription`: on the caller's own requests
+/// `showSubscribe` is false and `subscribed` is never computed (false); on
+/// others' `showSubscribe` is true while nothing is available or denied, and
+/// `subscribed` says whether the caller subscribed.
+fn movie_subscriptions(data: &Data, user: &str, mut rows: Vec<Value>) -> Vec<Value> {
+    let me = super::super::super::state::user_id(user);
+    for r in &mut rows {
+        if r["requestedUserId"] == json!(me) {
+            r["showSubscribe"] = json!(false);
+            r["subscribed"] = json!(false);
+            continue;
+        }
+        let open = |k: &str| r[k] != json!(true);
+        r["showSubscribe"] =
+            json!(open("available") && open("available4K") && open("denied") && open("denied4K"));
+        let id = r["id"].as_i64().unwrap_or(0);
+        r["subscribed"] = json!(
+            data.writes
+                .subscriptions
+                .iter()
+                .any(|s| s.user == user && s.request_id == id && s.request_type == 1)
+        );
+    }
+    rows
+}
+
 /// `GET /api/v2/Requests/{media}/[{status}/]{count}/{position}/{sort}/{sortOrder}`.
 pub fn v2_list(ctx: &Ctx) -> Response {
     let media = ctx.param("media").to_ascii_lowercase();
     let status = ctx.param("status").to_ascii_lowercase();
     let data = ctx.shared.data.lock().unwrap();
     let rows: Vec<Value> = match media.as_str() {
-        "movie" => data.movie_requests.clone(),
+        "movie" => movie_subscriptions(&data, &ctx.user(), data.movie_requests.clone()),
         "tv" => data.requests.children_with_parent(),
         "album" => data.requests.albums.clone(),
         _ => return spa(),
@@ -214,9 +241,22 @@ pub fn album_search(ctx: &Ctx) -> Response {
     ))
 }
 
+/// `RecentlyRequestedService.GetRecentlyRequested`: the 7 newest requests of
+/// each media type (`Take(AmountToTake)`, 7; rows stored newest first), the
+/// hide rules applied after that cut.
 pub fn recent(ctx: &Ctx) -> Response {
+    let rows = ctx.shared.data.lock().unwrap().requests.recent.clone();
+    let mut per_type: std::collections::HashMap<i64, usize> = Default::default();
     json(Value::Array(
-        ctx.shared.data.lock().unwrap().requests.recent.clone(),
+        rows.into_iter()
+            .filter(|r| {
+                let n = per_type
+                    .entry(r["type"].as_i64().unwrap_or(-1))
+                    .or_default();
+                *n += 1;
+                *n <= 7
+            })
+            .collect(),
     ))
 }
 

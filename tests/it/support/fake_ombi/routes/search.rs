@@ -56,7 +56,10 @@ const PEOPLE: &[(i64, &str)] = &[(6384, "Keanu Reeves"), (17419, "Bryan Cranston
 
 /// `MultiSearchResult[]`: string ids, TMDB's lowercase media types, and
 /// `"Artist"` (capital A, MBID) rows only when Lidarr is enabled and `music`
-/// is asked for. Ombi unescapes `{searchTerm}` once more after routing
+/// is asked for. TMDB's multi-search answers its first page only (20 rows
+/// of every kind, before Ombi drops the kinds the filter leaves out) and
+/// MusicBrainz at most 10 artists (`MultiSearchEngine.cs`,
+/// `MusicBrainzApi.SearchArtist(query, 10)`). Ombi unescapes `{searchTerm}` once more after routing
 /// (ledger: double-decoding), so `%25` arrives as `%` and a lone `%` as is.
 fn multi(ctx: &Ctx) -> Response {
     let Some(filter) = ctx.body::<MultiSearchFilter>() else {
@@ -71,9 +74,19 @@ fn multi(ctx: &Ctx) -> Response {
             .to_lowercase()
             .contains(&term)
     };
+    // TMDB's page 1: movies, shows and people as TMDB ranks them (here:
+    // in that order), 20 in all; then Ombi keeps the kinds asked for.
+    let mut tmdb_rows = 0;
+    let mut page1 = |asked: bool| {
+        tmdb_rows += 1;
+        asked && tmdb_rows <= 20
+    };
     let mut out = Vec::new();
-    if filter.movies {
+    {
         for m in data.movies.iter().filter(|m| hit(m)) {
+            if !page1(filter.movies) {
+                continue;
+            }
             let year = m["releaseDate"]
                 .as_str()
                 .and_then(|d| d.get(..4))
@@ -85,19 +98,25 @@ fn multi(ctx: &Ctx) -> Response {
             }));
         }
     }
-    if filter.tv_shows {
+    {
         for t in data.tv.iter().filter(|t| hit(t)) {
+            if !page1(filter.tv_shows) {
+                continue;
+            }
             out.push(json!({
                 "id": t["id"].to_string(), "mediaType": "tv", "title": t["title"],
                 "poster": t["posterPath"], "overview": t["overview"]
             }));
         }
     }
-    if filter.people {
+    {
         for (id, name) in PEOPLE
             .iter()
             .filter(|(_, n)| n.to_lowercase().contains(&term))
         {
+            if !page1(filter.people) {
+                continue;
+            }
             out.push(json!({
                 "id": id.to_string(), "mediaType": "person", "title": name, "poster": null, "overview": null
             }));
@@ -126,5 +145,5 @@ fn movie_popular_paged(ctx: &Ctx) -> Response {
 
 fn tv_popular(ctx: &Ctx) -> Response {
     let tv = ctx.shared.data.lock().unwrap().tv.clone();
-    json(page(tv, ctx))
+    json(super::media::tmdb_tv_window(tv, ctx))
 }

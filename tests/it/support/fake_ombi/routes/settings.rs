@@ -85,7 +85,18 @@ fn section(ctx: &Ctx) -> Response {
             .into_response();
     }
     match ctx.shared.data.lock().unwrap().admin.settings.get(key) {
+        Some(v) if key == "landingpage" => json(landing_page(v.clone())),
         Some(v) => json(v.clone()),
         None => no_content(),
     }
+}
+
+/// `LandingPageSettings.Expired => EndDateTime > DateTime.Now`: computed on
+/// every read, and inverted (true while the notice still runs).
+fn landing_page(mut v: serde_json::Value) -> serde_json::Value {
+    let end = v["endDateTime"]
+        .as_str()
+        .and_then(ombi_mcp::upstream::session::parse_utc);
+    v["expired"] = serde_json::json!(end.is_some_and(|e| e > std::time::SystemTime::now()));
+    v
 }

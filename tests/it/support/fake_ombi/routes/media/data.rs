@@ -138,7 +138,9 @@ pub fn tv_full(tmdb: i64) -> Option<Value> {
     if tmdb != 1396 {
         return None;
     }
-    let mut b = base(1396, 0, true, 10, false);
+    // On the media server in part: `MediaServerAvailabilityRule` sets
+    // `available` for any episode, `partlyAvailable` beside it.
+    let mut b = base(1396, 0, true, 10, true);
     b["imdbId"] = json!("tt0903747");
     b["theTvDbId"] = json!("81189");
     b["theMovieDbId"] = json!("1396");
@@ -246,6 +248,9 @@ pub fn release_group(mbid: &str) -> Option<Value> {
     ))
 }
 
+/// An artist with 40 albums, of which MusicBrainz embeds 25.
+pub const PROLIFIC_ARTIST: &str = "7a2b1c3d-0000-4000-8000-000000000040";
+
 /// An artist MusicBrainz knows without a start year (Ombi writes `""`).
 pub const NO_YEAR_ARTIST: &str = "0b30341b-b59d-4979-8130-b66c0e475321";
 
@@ -261,6 +266,23 @@ pub fn artist_info(mbid: &str, lidarr: bool) -> Option<Value> {
             json!([release_group(HYBRID_THEORY), release_group(METEORA)]),
         ),
         NO_YEAR_ARTIST => ("Nameless Ensemble", "", json!([])),
+        // MusicBrainz embeds at most 25 release groups in an artist lookup
+        // (`MusicBrainzApi.GetArtistInformation`, `release-groups` include).
+        PROLIFIC_ARTIST => (
+            "Prolific Ensemble",
+            "1970",
+            Value::Array(
+                (1..=40)
+                    .map(|i| {
+                        let mut rg = release_group(HYBRID_THEORY).unwrap();
+                        rg["id"] = json!(format!("00000000-0000-4000-8000-{i:012}"));
+                        rg["title"] = json!(format!("Album {i}"));
+                        rg
+                    })
+                    .take(25)
+                    .collect(),
+            ),
+        ),
         _ => return None,
     };
     let (poster, overview) = if lidarr {
