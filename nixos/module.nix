@@ -26,6 +26,12 @@ let
     "administration"
   ];
 
+  confirmType = types.enum [
+    "ask"
+    "require"
+    "off"
+  ];
+
   defaultSocket = "/run/ombi-mcp/mcp.sock";
 
   peerModule = {
@@ -60,6 +66,16 @@ let
         default = null;
         description = "api_key mode only: the Ombi user this peer acts as (UserName header).";
       };
+      confirm = mkOption {
+        type = types.nullOr confirmType;
+        default = null;
+        description = "This peer's confirmation setting (policy key `confirm`); null follows services.ombi-mcp.confirm.";
+      };
+      lockdown = mkOption {
+        type = types.nullOr types.bool;
+        default = null;
+        description = "Lockdown for this peer (policy key `lockdown`); null follows services.ombi-mcp.lockdown.";
+      };
     };
   };
 
@@ -76,6 +92,7 @@ let
         ;
       read_only = peer.readOnly;
       ombi_user = peer.ombiUser;
+      inherit (peer) confirm lockdown;
     };
 
   policyFile = pkgs.writeText "ombi-mcp-policy.json" (
@@ -111,6 +128,63 @@ let
       ]
   );
 
+  # Variables the module sets from an option or keeps out of the environment, with that option.
+  # extraEnvironment may not set them: its values would bypass the options' types and the
+  # assertions here, and (for the secrets) land in the world-readable store.
+  ownedVariables = {
+    OMBI_URL = "url";
+    OMBI_AUTH_MODE = "authMode";
+    OMBI_USERNAME = "username";
+    OMBI_PASSWORD = "passwordFile";
+    OMBI_PASSWORD_FILE = "passwordFile";
+    OMBI_API_KEY = "apiKeyFile";
+    OMBI_API_KEY_FILE = "apiKeyFile";
+    OMBI_USER_NAME = "apiUserName";
+    OMBI_BUNDLES = "bundles";
+    OMBI_READ_ONLY = "readOnly";
+    OMBI_HTTP_TIMEOUT = "httpTimeout";
+    OMBI_MCP_SOCKET = "socket.path";
+    OMBI_MCP_POLICY = "peers";
+    OMBI_CONFIRM = "confirm";
+    OMBI_CONFIRM_TIMEOUT = "confirmTimeout";
+    OMBI_POLL_INTERVAL = "pollInterval";
+    OMBI_LOCKDOWN = "lockdown";
+    RUST_LOG = "logLevel";
+  };
+  # Secrets reach the daemon as credentials only: systemd drops these from whatever source
+  # (environmentFile included) before the daemon starts.
+  secretVariables = [
+    "OMBI_PASSWORD"
+    "OMBI_API_KEY"
+  ];
+
+  # The URL's host, to tell whether restrictNetwork needs Ombi's addresses.
+  urlParts = builtins.match "https?://([^@/?#]*@)?(\\[[^]]*]|[^:/?#]*).*" cfg.url;
+  urlHost = if urlParts == null then null else lib.elemAt urlParts 1;
+  urlIsLoopback =
+    urlHost != null
+    && (
+      lib.elem (lib.toLower urlHost) [
+        "localhost"
+        "[::1]"
+      ]
+      || lib.hasPrefix "127." urlHost
+    );
+
+  # The shim as users find it on PATH: with a socket.path other than the shim's built-in
+  # default, a wrapper that makes it the default (OMBI_MCP_SOCKET when the caller sets none;
+  # --socket still wins), so `ombi-mcp`, an SSH forced command and client configurations
+  # without --socket reach this daemon.
+  shimWrapper = lib.hiPrio (
+    pkgs.writeShellScriptBin "ombi-mcp" ''
+      if [ -z "''${OMBI_MCP_SOCKET:-}" ]; then
+        OMBI_MCP_SOCKET=${lib.escapeShellArg cfg.socket.path}
+        export OMBI_MCP_SOCKET
+      fi
+      exec ${cfg.package}/bin/ombi-mcp "$@"
+    ''
+  );
+
   credentials =
     lib.optional (cfg.authMode == "jwt" && cfg.passwordFile != null) "ombi-password:${cfg.passwordFile}"
     ++ lib.optional (cfg.authMode == "api_key" && cfg.apiKeyFile != null) "ombi-api-key:${cfg.apiKeyFile}";
@@ -121,6 +195,10 @@ let
     OMBI_BUNDLES = lib.concatStringsSep "," cfg.bundles;
     OMBI_READ_ONLY = lib.boolToString cfg.readOnly;
     OMBI_HTTP_TIMEOUT = toString cfg.httpTimeout;
+    OMBI_CONFIRM = cfg.confirm;
+    OMBI_CONFIRM_TIMEOUT = toString cfg.confirmTimeout;
+    OMBI_POLL_INTERVAL = toString cfg.pollInterval;
+    OMBI_LOCKDOWN = lib.boolToString cfg.lockdown;
     # Unused under socket activation; set so `ombi-mcpd --check-config` and logs name the same path.
     OMBI_MCP_SOCKET = cfg.socket.path;
     RUST_LOG = cfg.logLevel;
@@ -220,7 +298,8 @@ in
       '';
       description = ''
         Who may connect, first match wins (rendered to the JSON file named by OMBI_MCP_POLICY).
-        With no entries only root may connect (the daemon's own uid is a dynamic one).
+        With no entries only root may connect (the daemon's own uid is a dynamic one): the module
+        warns.
         A peer must also pass the socket's permissions (socket.group, socket.mode).
       '';
     };
@@ -229,7 +308,7 @@ in
       path = mkOption {
         type = types.strMatching "/.+";
         default = defaultSocket;
-        description = "Path of the Unix socket. Clients run `ombi-mcp --socket PATH` when it is not the default.";
+        description = "Path of the Unix socket. When it is not the default, the `ombi-mcp` on PATH is a wrapper that defaults to it (OMBI_MCP_SOCKET), so clients need no --socket.";
       };
       group = mkOption {
         type = types.str;
@@ -255,10 +334,78 @@ in
       description = "RUST_LOG filter. rmcp (which logs whole requests and results at debug) stays at warn whatever it says.";
     };
 
+    confirm = mkOption {
+      type = confirmType;
+      default = "ask";
+      description = "Confirmations before confirmed actions (OMBI_CONFIRM): ask the client when it can answer, require an answer (refuse otherwise), or off. A peer's `confirm` overrides it.";
+    };
+
+    confirmTimeout = mkOption {
+      type = types.ints.between 1 600;
+      default = 120;
+      description = "Seconds a confirmation waits for the client's answer (OMBI_CONFIRM_TIMEOUT).";
+    };
+
+    pollInterval = mkOption {
+      type = types.ints.between 10 86400;
+      default = 60;
+      description = "Seconds between the daemon's reads of each subscribed resource (OMBI_POLL_INTERVAL), 10 to 86400.";
+    };
+
+    lockdown = mkOption {
+      type = types.bool;
+      default = false;
+      description = "Lockdown for every peer (OMBI_LOCKDOWN): people-written text from Ombi is withheld from results. A peer's `lockdown` overrides it.";
+    };
+
     extraEnvironment = mkOption {
       type = types.attrsOf types.str;
       default = { };
-      description = "More environment variables for the daemon. Never put secrets here: use passwordFile/apiKeyFile.";
+      example = {
+        OMBI_MCP_INIT_TIMEOUT = "10";
+      };
+      description = ''
+        More environment variables for the daemon, world-readable in the Nix store. Not the ones
+        the module sets from its options (asserted, naming the option to use instead), never a
+        secret: those go in passwordFile/apiKeyFile.
+      '';
+    };
+
+    environmentFile = mkOption {
+      type = types.nullOr (
+        types.pathWith {
+          absolute = true;
+          inStore = false;
+        }
+      );
+      default = null;
+      example = "/run/secrets/rendered/ombi-mcp.env";
+      description = ''
+        A file of KEY=VALUE settings read by systemd at start (EnvironmentFile=), for settings kept
+        in sops-nix or agenix templates; an absolute path outside the Nix store. Its variables
+        override the module's, unchecked: prefer the options. Secrets still go only through
+        passwordFile/apiKeyFile: OMBI_PASSWORD and OMBI_API_KEY are removed from the daemon's
+        environment (UnsetEnvironment=) wherever they come from.
+      '';
+    };
+
+    restrictNetwork = {
+      enable = mkEnableOption ''
+        a network allow-list for the daemon: IPAddressDeny=any with IPAddressAllow= for loopback
+        and restrictNetwork.ombiAddresses. Host names are resolved through nscd or
+        systemd-resolved (NixOS's defaults), which stay reachable; a DNS server the daemon would
+        query directly must be listed too'';
+      ombiAddresses = mkOption {
+        type = types.listOf (
+          types.strMatching "([0-9]{1,3}(\\.[0-9]{1,3}){3}(/[0-9]{1,2})?|[0-9a-fA-F:]*:[0-9a-fA-F:.]*(/[0-9]{1,3})?)"
+        );
+        default = [ ];
+        example = [
+          "192.168.1.20"
+          "fd00::20"
+        ];
+        description = "IP addresses or prefixes (CIDR) of the Ombi host the daemon may reach when restrictNetwork.enable is set; loopback is always allowed.";
+      };
     };
   };
 
@@ -278,10 +425,20 @@ in
         message = "services.ombi-mcp.url must not carry ${lib.concatStringsSep ", " urlProblems}: it is world-readable in the Nix store and the unit's environment. Give the base URL only; the secret goes in passwordFile or apiKeyFile.";
       }
       {
-        assertion = !(cfg.extraEnvironment ? OMBI_PASSWORD) && !(cfg.extraEnvironment ? OMBI_API_KEY);
-        message = "services.ombi-mcp: do not put OMBI_PASSWORD or OMBI_API_KEY in extraEnvironment (it lands in the Nix store); use passwordFile or apiKeyFile.";
+        assertion = !cfg.restrictNetwork.enable || cfg.restrictNetwork.ombiAddresses != [ ] || urlIsLoopback;
+        message = "services.ombi-mcp.restrictNetwork.ombiAddresses is empty, but url names a host other than loopback: with restrictNetwork.enable the daemon could not reach Ombi. List the Ombi host's IP addresses.";
       }
     ]
+    # The message names the variable and the option, never the value (it may be a secret).
+    ++ lib.mapAttrsToList (variable: option: {
+      assertion = !(cfg.extraEnvironment ? ${variable});
+      message = "services.ombi-mcp.extraEnvironment.${variable}: the module sets it from services.ombi-mcp.${option} (${
+        if lib.elem variable secretVariables || lib.hasSuffix "_FILE" variable then
+          "a credential, never the world-readable store"
+        else
+          "typed and checked there"
+      }); set that option instead.";
+    }) ownedVariables
     ++ lib.imap0 (i: peer: {
       assertion = lib.length (lib.filter (x: x != null) [ peer.uid peer.user peer.group ]) == 1;
       message = "${peerName i peer}: set exactly one of uid, user, group.";
@@ -291,15 +448,23 @@ in
       message = "${peerName i peer}: ombiUser needs authMode = \"api_key\" (a JWT acts as one Ombi user only).";
     }) cfg.peers;
 
-    warnings = lib.optional (otherModeOptions != [ ]) (
-      "services.ombi-mcp: authMode = \"${cfg.authMode}\" ignores ${lib.concatStringsSep " and " otherModeOptions} "
-      + "(used only with authMode = \"${if cfg.authMode == "jwt" then "api_key" else "jwt"}\")."
-    );
+    warnings =
+      lib.optional (otherModeOptions != [ ]) (
+        "services.ombi-mcp: authMode = \"${cfg.authMode}\" ignores ${lib.concatStringsSep " and " otherModeOptions} "
+        + "(used only with authMode = \"${if cfg.authMode == "jwt" then "api_key" else "jwt"}\")."
+      )
+      ++ lib.optional (cfg.peers == [ ]) (
+        "services.ombi-mcp.peers is empty: only root can connect, and every other user's ombi-mcp exits 77. "
+        + "Set services.ombi-mcp.peers, e.g. [ { group = \"${cfg.socket.group}\"; } ] for the socket's group."
+      );
 
     users.groups = mkIf (cfg.socket.group == "ombi-mcp") { ombi-mcp = { }; };
 
     # The shim, so users can point their MCP clients at `ombi-mcp`.
-    environment.systemPackages = [ cfg.package ];
+    environment.systemPackages = [
+      cfg.package
+    ]
+    ++ lib.optional (cfg.socket.path != defaultSocket) shimWrapper;
 
     systemd.sockets.ombi-mcp = {
       description = "Ombi MCP server socket";
@@ -340,6 +505,7 @@ in
 
         DynamicUser = true;
         LoadCredential = credentials;
+        UnsetEnvironment = secretVariables;
         LimitCORE = 0;
         UMask = "0077";
 
@@ -384,6 +550,11 @@ in
           "~@resources"
         ];
         SystemCallErrorNumber = "EPERM";
+      }
+      // lib.optionalAttrs (cfg.environmentFile != null) { EnvironmentFile = cfg.environmentFile; }
+      // lib.optionalAttrs cfg.restrictNetwork.enable {
+        IPAddressDeny = "any";
+        IPAddressAllow = [ "localhost" ] ++ cfg.restrictNetwork.ombiAddresses;
       };
     };
   };

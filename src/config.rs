@@ -20,6 +20,10 @@ pub const DEFAULT_HTTP_TIMEOUT_SECS: u64 = 30;
 const MAX_TIMEOUT_SECS: u64 = 600;
 /// How long a connection may take to complete `initialize` (`OMBI_MCP_INIT_TIMEOUT`).
 pub const DEFAULT_INIT_TIMEOUT_SECS: u64 = 30;
+/// How often a watched resource is read (`OMBI_POLL_INTERVAL`), and its bounds.
+pub const DEFAULT_POLL_INTERVAL_SECS: u64 = 60;
+pub const MIN_POLL_INTERVAL_SECS: u64 = 10;
+pub const MAX_POLL_INTERVAL_SECS: u64 = 86_400;
 
 /// Credential names under `$CREDENTIALS_DIRECTORY` (systemd `LoadCredential=`).
 pub const CREDENTIAL_PASSWORD: &str = "ombi-password";
@@ -76,9 +80,14 @@ pub struct Config {
     pub bundles: BundleSet,
     /// `OMBI_READ_ONLY`: hides every `write_*` tool from every peer.
     pub read_only: bool,
+    /// `OMBI_LOCKDOWN`: every peer under lockdown (docs/security.md): text
+    /// other users wrote is withheld.
+    pub lockdown: bool,
     pub http_timeout: Duration,
     /// A connection that has not completed `initialize` by then is closed.
     pub init_timeout: Duration,
+    /// How often each watched resource is read again (`OMBI_POLL_INTERVAL`).
+    pub poll_interval: Duration,
     pub socket: PathBuf,
     pub policy_file: Option<PathBuf>,
     /// Non-fatal findings to log once logging is up (e.g. a plain secret variable).
@@ -128,8 +137,10 @@ const VARS: &[&str] = &[
     "OMBI_USER_NAME",
     "OMBI_BUNDLES",
     "OMBI_READ_ONLY",
+    "OMBI_LOCKDOWN",
     "OMBI_HTTP_TIMEOUT",
     "OMBI_MCP_INIT_TIMEOUT",
+    "OMBI_POLL_INTERVAL",
     "OMBI_MCP_SOCKET",
     "OMBI_MCP_POLICY",
     "CREDENTIALS_DIRECTORY",
@@ -215,8 +226,15 @@ impl Config {
                 ConfigError::new("OMBI_READ_ONLY", format!("{v:?} is not true or false"))
             })?,
         };
+        let lockdown = match env.get("OMBI_LOCKDOWN") {
+            None => false,
+            Some(v) => parse_bool(v).ok_or_else(|| {
+                ConfigError::new("OMBI_LOCKDOWN", format!("{v:?} is not true or false"))
+            })?,
+        };
         let http_timeout = parse_seconds(env, "OMBI_HTTP_TIMEOUT", DEFAULT_HTTP_TIMEOUT_SECS)?;
         let init_timeout = parse_seconds(env, "OMBI_MCP_INIT_TIMEOUT", DEFAULT_INIT_TIMEOUT_SECS)?;
+        let poll_interval = parse_poll_interval(env)?;
         let auth = parse_auth(env, &mut warnings)?;
         let socket = socket_override
             .or_else(|| env.get("OMBI_MCP_SOCKET").map(PathBuf::from))
@@ -230,8 +248,10 @@ impl Config {
             auth,
             bundles,
             read_only,
+            lockdown,
             http_timeout,
             init_timeout,
+            poll_interval,
             socket,
             policy_file,
             warnings,
@@ -248,6 +268,25 @@ fn parse_seconds(env: &Env, var: &str, default: u64) -> Result<Duration, ConfigE
             _ => Err(ConfigError::new(
                 var,
                 format!("{v:?} is not a whole number of seconds from 1 to {MAX_TIMEOUT_SECS}"),
+            )),
+        },
+    }
+}
+
+/// `OMBI_POLL_INTERVAL`: whole seconds from 10 to 86,400 (default 60).
+fn parse_poll_interval(env: &Env) -> Result<Duration, ConfigError> {
+    const VAR: &str = "OMBI_POLL_INTERVAL";
+    match env.get(VAR) {
+        None => Ok(Duration::from_secs(DEFAULT_POLL_INTERVAL_SECS)),
+        Some(v) => match v.trim().parse::<u64>() {
+            Ok(n) if (MIN_POLL_INTERVAL_SECS..=MAX_POLL_INTERVAL_SECS).contains(&n) => {
+                Ok(Duration::from_secs(n))
+            }
+            _ => Err(ConfigError::new(
+                VAR,
+                format!(
+                    "{v:?} is not a whole number of seconds from {MIN_POLL_INTERVAL_SECS} to {MAX_POLL_INTERVAL_SECS}"
+                ),
             )),
         },
     }

@@ -47,6 +47,12 @@ pub async fn run(
     let tokio_listener = UnixListener::from_std(std)?;
 
     let signals = tokio::spawn(signals.wait(shutdown.clone()));
+    // The one poller of watched resources (idle while nothing is watched).
+    let poller = tokio::spawn(
+        app.watches
+            .clone()
+            .run(app.upstream.clone(), shutdown.clone()),
+    );
     let watchdog = tokio::spawn(watchdog(shutdown.clone()));
 
     notify(&[
@@ -128,6 +134,7 @@ pub async fn run(
     guard.cleanup();
     signals.abort();
     watchdog.abort();
+    poller.abort();
     info!("stopped");
     Ok(())
 }
@@ -172,18 +179,22 @@ async fn serve_connection(
     };
     info!(
         uid = cred.uid, gid = cred.gid, pid = cred.pid, user = user.as_deref(), rule = %identity.rule,
-        bundles = %identity.bundles, read_only = identity.read_only, "accepted peer"
+        bundles = %identity.bundles, read_only = identity.read_only, lockdown = identity.lockdown, "accepted peer"
     );
     let (read, write) = stream.into_split();
     let transport = FramedTransport::new(read, write, MAX_LINE_BYTES)
         .with_tools_list(tools::listing(identity.bundles, identity.read_only));
-    let init = serve_server_with_ct(McpService(Session::new(app, identity)), transport, ct);
+    let session = Session::new(app.clone(), identity);
+    let session_id = session.id();
+    let init = serve_server_with_ct(McpService(session), transport, ct);
     match tokio::time::timeout_at(deadline, init).await {
         Ok(Ok(running)) => {
             let reason = match running.waiting().await {
                 Ok(quit) => format!("{quit:?}"),
                 Err(e) => e.to_string(),
             };
+            // Its watches end with it.
+            app.watches.end_session(session_id);
             info!(uid = cred.uid, pid = cred.pid, %reason, "session ended");
         }
         Ok(Err(e)) => {

@@ -3,13 +3,14 @@
 //! Data flows one way: socket ([`transport`]) → MCP session ([`server`], for a
 //! peer admitted by [`policy`]) → tool ([`tools`], described in the language
 //! of [`definition`]) → Ombi ([`upstream`]) → projection ([`projection`]) →
-//! result envelope ([`contract`]). Modules import only modules below them in
+//! people's text screened ([`text`]) → result envelope ([`contract`]). Modules import only modules below them in
 //! the layer order of docs/architecture.md.
 
 // A failed tool call carries its whole error envelope by value (`Failure`);
 // calls are few and far between, so boxing it would buy nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod completions;
 pub mod config;
 pub mod contract;
 pub mod daemon;
@@ -17,6 +18,8 @@ pub mod definition;
 pub mod logging;
 pub mod policy;
 pub mod projection;
+pub mod prompts;
+pub mod resources;
 pub mod secrets;
 pub mod server;
 pub mod text;

@@ -28,6 +28,9 @@ pub struct Identity {
     /// api_key mode: the Ombi user this peer acts as (`UserName` header).
     /// `None` falls back to `OMBI_USER_NAME`, then to no header.
     pub ombi_user: Option<String>,
+    /// Text other users wrote is withheld from this peer's results
+    /// (`OMBI_LOCKDOWN`, or `lockdown` in its policy entry).
+    pub lockdown: bool,
     /// Which rule admitted the peer (for logs).
     pub rule: String,
 }
@@ -43,6 +46,7 @@ impl Identity {
             bundles,
             read_only,
             ombi_user: None,
+            lockdown: false,
             rule: "local".into(),
         }
     }
@@ -70,6 +74,7 @@ struct Entry {
     bundles: BundleSet,
     read_only: bool,
     ombi_user: Option<String>,
+    lockdown: bool,
 }
 
 /// The file format (see docs/configuration.md).
@@ -89,6 +94,8 @@ struct EntryFile {
     #[serde(default)]
     read_only: bool,
     ombi_user: Option<String>,
+    #[serde(default)]
+    lockdown: bool,
 }
 
 /// The loaded policy. Cheap to consult per connection.
@@ -99,6 +106,8 @@ pub struct Policy {
     max_bundles: BundleSet,
     /// `OMBI_READ_ONLY`.
     global_read_only: bool,
+    /// `OMBI_LOCKDOWN`.
+    global_lockdown: bool,
     daemon_uid: u32,
 }
 
@@ -199,6 +208,7 @@ impl Policy {
             entries: Vec::new(),
             max_bundles,
             global_read_only,
+            global_lockdown: false,
             daemon_uid: nix::unistd::geteuid().as_raw(),
         }
     }
@@ -266,14 +276,22 @@ impl Policy {
                 bundles,
                 read_only: e.read_only,
                 ombi_user,
+                lockdown: e.lockdown,
             });
         }
         Ok(Policy {
             entries,
             max_bundles,
             global_read_only,
+            global_lockdown: false,
             daemon_uid: nix::unistd::geteuid().as_raw(),
         })
+    }
+
+    /// Puts every peer under lockdown (`OMBI_LOCKDOWN`), whatever its entry says.
+    pub fn with_global_lockdown(mut self, lockdown: bool) -> Policy {
+        self.global_lockdown = lockdown;
+        self
     }
 
     /// Decides one peer. `user_name` and `groups` are looked up by the caller
@@ -288,6 +306,7 @@ impl Policy {
         let identity = |bundles: BundleSet,
                         read_only: bool,
                         ombi_user: Option<String>,
+                        lockdown: bool,
                         rule: String| Identity {
             uid: cred.uid,
             gid: cred.gid,
@@ -296,6 +315,7 @@ impl Policy {
             bundles,
             read_only: read_only || self.global_read_only,
             ombi_user,
+            lockdown: lockdown || self.global_lockdown,
             rule,
         };
         for (i, e) in self.entries.iter().enumerate() {
@@ -316,6 +336,7 @@ impl Policy {
                     e.bundles,
                     e.read_only,
                     e.ombi_user.clone(),
+                    e.lockdown,
                     format!("peers[{i}]"),
                 ));
             }
@@ -326,7 +347,13 @@ impl Policy {
             } else {
                 "daemon's own uid"
             };
-            return Ok(identity(self.max_bundles, false, None, rule.to_string()));
+            return Ok(identity(
+                self.max_bundles,
+                false,
+                None,
+                false,
+                rule.to_string(),
+            ));
         }
         Err(Refusal(if self.entries.is_empty() {
             "not the daemon's own uid or root, and no policy file (OMBI_MCP_POLICY) allows other peers".to_string()
@@ -411,6 +438,25 @@ mod tests {
     fn global_read_only_wins() {
         let p = Policy::parse(r#"{"peers":[{"uid":7}]}"#, all(), true, false).unwrap();
         assert!(p.decide(cred(7), None, &[], None).unwrap().read_only);
+    }
+
+    #[test]
+    fn lockdown_per_peer_and_global() {
+        let text = r#"{"peers":[{"uid":7,"lockdown":true},{"uid":8}]}"#;
+        let p = Policy::parse(text, all(), false, false).unwrap();
+        assert!(p.decide(cred(7), None, &[], None).unwrap().lockdown);
+        assert!(!p.decide(cred(8), None, &[], None).unwrap().lockdown);
+        assert!(!p.decide(cred(0), None, &[], None).unwrap().lockdown);
+        let p = p.with_global_lockdown(true);
+        assert!(p.decide(cred(8), None, &[], None).unwrap().lockdown);
+        assert!(p.decide(cred(0), None, &[], None).unwrap().lockdown);
+        let bad = Policy::parse(
+            r#"{"peers":[{"uid":7,"lockdown":"yes"}]}"#,
+            all(),
+            false,
+            false,
+        );
+        assert!(bad.is_err());
     }
 
     #[test]

@@ -11,13 +11,15 @@
 }:
 
 let
-  # writeText keeps its text readable, so the test can check the rendered policy file.
+  # writeText and writeShellScriptBin keep their text readable, so the test can check the
+  # rendered policy file and run the shim's wrapper.
   pkgs = {
     writeText = name: text: {
       type = "derivation";
       inherit name text;
       outPath = "/nix/store/00000000000000000000000000000000-${name}";
     };
+    writeShellScriptBin = name: text: pkgs.writeText name text;
   };
 
   package = {
@@ -47,6 +49,18 @@ let
         mode = "0660";
       };
       extraEnvironment.EXTRA_FLAG = "1";
+      environmentFile = "/run/secrets/rendered/ombi-mcp.env";
+      confirm = "require";
+      confirmTimeout = 30;
+      pollInterval = 15;
+      lockdown = true;
+      restrictNetwork = {
+        enable = true;
+        ombiAddresses = [
+          "192.168.1.20"
+          "fd00::20/128"
+        ];
+      };
       peers = [
         {
           uid = 1000;
@@ -134,6 +148,80 @@ let
     url_with_fragment = cases.jwt // {
       url = "http://ombi.lan:5000/#hunter2-url-secret";
     };
+    # Per-peer settings of this wave, rendered in the daemon's policy spelling.
+    peer_settings = cases.jwt // {
+      peers = [
+        {
+          user = "alice";
+          confirm = "require";
+          lockdown = false;
+        }
+        {
+          group = "ombi-mcp";
+          confirm = "off";
+          lockdown = true;
+        }
+        { uid = 1000; }
+      ];
+    };
+    # Wrong types: the evaluation itself fails, naming the option.
+    bad_confirm = cases.jwt // {
+      confirm = "sometimes";
+    };
+    bad_confirm_timeout = cases.jwt // {
+      confirmTimeout = 0;
+    };
+    bad_poll_interval = cases.jwt // {
+      pollInterval = 5;
+    };
+    bad_lockdown = cases.jwt // {
+      lockdown = "yes";
+    };
+    bad_peer_confirm = cases.jwt // {
+      peers = [
+        {
+          user = "alice";
+          confirm = "never";
+        }
+      ];
+    };
+    bad_peer_lockdown = cases.jwt // {
+      peers = [
+        {
+          user = "alice";
+          lockdown = "yes";
+        }
+      ];
+    };
+    store_environment_file = cases.jwt // {
+      environmentFile = "/nix/store/00000000000000000000000000000000-ombi-mcp.env";
+    };
+    restrict_by_host_name = cases.api_key // {
+      restrictNetwork = {
+        enable = true;
+        ombiAddresses = [ "media.example.org" ];
+      };
+    };
+    # Variables the module owns, set through extraEnvironment: one assertion each, naming the
+    # option; the values (a secret among them) are not repeated. OMBI_MCP_INIT_TIMEOUT is not
+    # the module's and passes.
+    extra_environment_owned = cases.api_key // {
+      extraEnvironment = {
+        OMBI_URL = "https://mcp:hunter2-env-secret@media.example.org/";
+        OMBI_API_KEY = "hunter2-env-secret";
+        RUST_LOG = "trace";
+        OMBI_CONFIRM = "off";
+        OMBI_MCP_INIT_TIMEOUT = "10";
+      };
+    };
+    # restrictNetwork without Ombi's addresses: fine for a loopback URL, asserted otherwise.
+    restrict_without_addresses = cases.api_key // {
+      restrictNetwork.enable = true;
+    };
+    restrict_loopback = cases.jwt // {
+      url = "http://127.0.0.1:5000/ombi";
+      restrictNetwork.enable = true;
+    };
     # Options of the other auth mode: evaluated, ignored, warned about.
     jwt_with_api_key_options = cases.jwt // {
       apiKeyFile = "/run/secrets/ombi-api-key";
@@ -168,4 +256,9 @@ in
   };
   policyText = if policy == null then null else policy.text;
   groups = builtins.attrNames (config.users.groups or { });
+  systemPackages = map (p: {
+    inherit (p) name;
+    text = p.text or null;
+    priority = p.meta.priority or null;
+  }) config.environment.systemPackages;
 }

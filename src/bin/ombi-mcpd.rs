@@ -145,7 +145,8 @@ fn main() -> ExitCode {
                 return ExitCode::from(EXIT_CONFIG);
             }
         },
-    };
+    }
+    .with_global_lockdown(config.lockdown);
 
     if cli.check_config {
         return check_config(&config, cli.offline);
@@ -198,6 +199,7 @@ fn main() -> ExitCode {
         auth = config.auth.mode_name(),
         bundles = %config.bundles,
         read_only = config.read_only,
+        lockdown = config.lockdown,
         "configuration loaded"
     );
 
@@ -225,7 +227,7 @@ fn run(
             return ExitCode::FAILURE;
         }
     };
-    let app = Arc::new(App::new(upstream));
+    let app = Arc::new(App::new(upstream, config.poll_interval));
     let result = rt.block_on(daemon::run(
         listener,
         Arc::new(policy),

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Which id space a request id lives in (Ombi keeps one per kind).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetKind {
     Movie,

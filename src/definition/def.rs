@@ -26,6 +26,17 @@ impl ActionDef {
     pub fn accepts(&self, arg: &str) -> bool {
         self.required.contains(&arg) || self.optional.contains(&arg) || self.one_of.contains(&arg)
     }
+
+    /// The one label this action admits for `arg`, when `only` narrows it to
+    /// a single value: such an argument may be omitted and defaults to it
+    /// (`media` of a movie-only discover list), so a caller never has to
+    /// spell out the only possible answer.
+    pub fn sole_label(&self, arg: &str) -> Option<&'static str> {
+        match self.only.iter().find(|(name, _)| *name == arg) {
+            Some((_, [label])) => Some(label),
+            _ => None,
+        }
+    }
 }
 
 pub const fn action(

@@ -78,14 +78,23 @@ fn action_doc(tool: &ToolDef) -> String {
         }
         line.push_str(": ");
         line.push_str(a.doc);
-        if !a.required.is_empty() {
-            line.push_str(&format!("; needs {}", list(a.required)));
+        let needed: Vec<&str> = a
+            .required
+            .iter()
+            .copied()
+            .filter(|arg| a.sole_label(arg).is_none())
+            .collect();
+        if !needed.is_empty() {
+            line.push_str(&format!("; needs {}", list(&needed)));
         }
         if !a.one_of.is_empty() {
             line.push_str(&format!("; needs one of {}", list(a.one_of)));
         }
         for (arg, labels) in a.only {
-            line.push_str(&format!(" (`{arg}` {})", labels.join("/")));
+            match a.sole_label(arg) {
+                Some(label) => line.push_str(&format!(" (`{arg}` {label}, the default)")),
+                None => line.push_str(&format!(" (`{arg}` {})", labels.join("/"))),
+            }
         }
         if !a.optional.is_empty() {
             line.push_str(&format!("; optional {}", list(a.optional)));

@@ -52,8 +52,14 @@ impl ToolDef {
             }
         }
         for name in action.required {
-            if !args.contains_key(*name) {
-                return Err(self.missing(action, name));
+            if args.contains_key(*name) {
+                continue;
+            }
+            match action.sole_label(name) {
+                Some(label) => {
+                    out.insert((*name).into(), Value::String(label.into()));
+                }
+                None => return Err(self.missing(action, name)),
             }
         }
         if !action.one_of.is_empty() {

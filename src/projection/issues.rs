@@ -55,14 +55,18 @@ pub struct Issue {
     pub user_reported: Option<UserRef>,
 }
 
-/// `IssueCommentChatViewModel` (v1 `{id}/comments`): it has no author id,
-/// only the author's display name, which the comment family has no field for.
+/// `IssueCommentChatViewModel` (v1 `{id}/comments`): no author id, only the
+/// author's display name (`username`: Ombi's `UserAlias`, the alias or else
+/// the user name) and `adminComment` (the author holds Admin or PowerUser,
+/// or is a system user): docs/ombi-notes.md.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatComment {
     pub id: Option<i64>,
     pub comment: Option<String>,
     pub date: Option<String>,
+    pub username: Option<String>,
+    pub admin_comment: Option<bool>,
 }
 
 /// `IssuesSummaryModel` (v2): nested `issues` are null in the list and full
@@ -144,6 +148,10 @@ pub fn comment(c: ChatComment, issue_id: i64, warnings: &mut Vec<String>) -> Opt
     }
     o.insert("issue_id".into(), issue_id.into());
     o.insert("comment".into(), body.into());
+    put(&mut o, "author_name", text(c.username));
+    if let Some(admin) = c.admin_comment {
+        o.insert("admin_comment".into(), admin.into());
+    }
     put(&mut o, "created_date", date(c.date));
     Some(Value::Object(o))
 }
@@ -261,7 +269,7 @@ mod tests {
     }
 
     #[test]
-    fn comments_keep_text_and_drop_the_author_graph() {
+    fn comments_keep_text_and_name_their_author() {
         let mut w = Vec::new();
         let rows: Vec<ChatComment> = serde_json::from_value(json!([
             {"id": 1, "comment": "Still broken", "date": "2026-04-05T10:00:00Z", "username": "Al", "adminComment": false},
@@ -275,7 +283,8 @@ mod tests {
         assert_eq!(
             items,
             vec![
-                json!({"id": 1, "issue_id": 4, "comment": "Still broken", "created_date": "2026-04-05T10:00:00Z"})
+                json!({"id": 1, "issue_id": 4, "comment": "Still broken", "author_name": "Al",
+                       "admin_comment": false, "created_date": "2026-04-05T10:00:00Z"})
             ]
         );
         assert_eq!(w.len(), 1);

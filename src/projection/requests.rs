@@ -257,6 +257,8 @@ pub struct RequestRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub requested_user_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_user_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub denied_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_4k: Option<bool>,
@@ -287,6 +289,7 @@ impl RequestRecord {
             status_text: None,
             requested_date: None,
             requested_user_id: None,
+            requested_user_name: None,
             denied_reason: None,
             is_4k: None,
             approved_4k: None,
@@ -327,10 +330,12 @@ pub fn status_text(key: Option<String>) -> Option<String> {
     Some(label.to_string())
 }
 
-/// The requester's id: the top-level field, else the embedded user's id
-/// (the embedded object is never forwarded).
-fn requester(id: Option<String>, user: Option<UserRef>) -> Option<String> {
-    text(id).or_else(|| user.and_then(|u| text(u.id)))
+/// The requester's id (the top-level field, else the embedded user's id)
+/// and the name Ombi shows for them, when it embedded the user (the
+/// embedded object itself is never forwarded).
+fn requester(id: Option<String>, user: Option<UserRef>) -> (Option<String>, Option<String>) {
+    let name = user.as_ref().and_then(UserRef::shown_name);
+    (text(id).or_else(|| user.and_then(|u| text(u.id))), name)
 }
 
 fn missing_id(what: &str) -> String {
@@ -370,7 +375,7 @@ pub fn movie(m: WireMovieRequest) -> Projected {
             r.denied_reason = text(m.denied_reason_4k);
         }
     }
-    r.requested_user_id = requester(m.requested_user_id, m.requested_user);
+    (r.requested_user_id, r.requested_user_name) = requester(m.requested_user_id, m.requested_user);
     // Ombi computes `subscribed` only for other users' requests
     // (`MovieRequestEngine.CheckForSubscription`); on the caller's own it
     // stays false, with `showSubscribe` false. A `true` is always computed, a
@@ -430,7 +435,7 @@ pub fn child<S: IntoSeasons>(c: WireChildRequest<S>) -> Projected {
     r.denied_reason = text(c.denied_reason);
     r.status_text = status_text(c.request_status);
     r.requested_date = date(c.requested_date);
-    r.requested_user_id = requester(c.requested_user_id, c.requested_user);
+    (r.requested_user_id, r.requested_user_name) = requester(c.requested_user_id, c.requested_user);
     r.can_approve = c.can_approve;
     // TV `subscribed` is unreliable upstream (it compares a subscription id):
     // left out rather than reported wrong.
@@ -453,7 +458,7 @@ pub fn album(a: WireAlbumRequest) -> Projected {
     r.denied_reason = text(a.denied_reason);
     r.status_text = status_text(a.request_status);
     r.requested_date = date(a.requested_date);
-    r.requested_user_id = requester(a.requested_user_id, a.requested_user);
+    (r.requested_user_id, r.requested_user_name) = requester(a.requested_user_id, a.requested_user);
     // Ombi's album lists compute `subscribed` against movie subscriptions
     // (docs/ombi-notes.md): left out rather than reported wrong.
     r.can_approve = a.can_approve;
@@ -546,6 +551,17 @@ impl ParentIndex {
 
     /// The parent of one v2 TV list item (a child with its `parentRequest`
     /// embedded): the item's own id plus its siblings' ids.
+    /// A parent's provider ids, without its children's ids.
+    pub fn ids_of<C>(p: &WireTvParent<C>) -> Option<ParentIndex> {
+        Some(ParentIndex {
+            id: positive_id(p.id)?,
+            tmdb: positive_id(p.external_provider_id),
+            tvdb: positive_id(p.tv_db_id),
+            imdb: text(p.imdb_id.clone()),
+            child_ids: Vec::new(),
+        })
+    }
+
     pub fn of_child(c: &WireChildRequest) -> Option<ParentIndex> {
         let p = c.parent_request.as_ref();
         let id = positive_id(c.parent_request_id).or_else(|| p.and_then(|p| positive_id(p.id)))?;

@@ -25,11 +25,23 @@ pub fn positive_id(id: Option<i64>) -> Option<i64> {
     id.filter(|i| *i > 0)
 }
 
-/// The only field of an embedded `OmbiUser` we ever read: every other one
+/// The fields of an embedded `OmbiUser` we ever read: every other one
 /// (tokens, e-mail, phone) is skipped by serde and never held in memory.
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct UserRef {
     pub id: Option<String>,
+    /// Ombi's computed `UserAlias`: the alias, else the user name
+    /// (`OmbiUser.UserAlias`, docs/ombi-notes.md).
+    pub user_alias: Option<String>,
+    pub user_name: Option<String>,
+}
+
+impl UserRef {
+    /// The name Ombi shows for this user: its alias, else its user name.
+    pub fn shown_name(&self) -> Option<String> {
+        text(self.user_alias.clone()).or_else(|| text(self.user_name.clone()))
+    }
 }
 
 /// Provider ids are strings on some models and numbers on others.

@@ -201,6 +201,8 @@ impl CallCtx {
 #[serde(rename_all = "camelCase")]
 pub struct Me {
     pub id: Option<String>,
+    pub user_name: Option<String>,
+    pub alias: Option<String>,
     pub language: Option<String>,
     pub streaming_country: Option<String>,
     /// Of the e-mail address only whether one is set.
@@ -210,6 +212,18 @@ pub struct Me {
         deserialize_with = "crate::projection::users::is_set"
     )]
     pub has_email: bool,
+}
+
+impl Me {
+    /// Ombi's `UserAlias`: the alias when set, else the user name (how
+    /// Ombi's comments route names authors).
+    pub fn display_name(&self) -> Option<&str> {
+        self.alias
+            .as_deref()
+            .filter(|a| !a.is_empty())
+            .or(self.user_name.as_deref())
+            .filter(|n| !n.is_empty())
+    }
 }
 
 /// A `RequestsViewModel` page as read.

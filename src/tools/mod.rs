@@ -9,6 +9,7 @@
 
 mod audit;
 mod ctx;
+pub mod lockdown;
 mod writes;
 
 pub mod read_discover;
@@ -56,6 +57,7 @@ use tracing::{info, warn};
 
 use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
 use crate::definition::{Args, BundleSet, ToolDef, mcp};
+use crate::text;
 
 pub use ctx::CallCtx;
 
@@ -159,7 +161,8 @@ impl Tool {
 
 /// One call, the one path every caller takes: validate the arguments, run
 /// the handler (a panic or a cancellation becomes INTERNAL_ERROR: one bad call
-/// never takes the daemon down), check the reply's family, build the bounded
+/// never takes the daemon down), check the reply's family, withhold what
+/// lockdown hides and remove hidden text ([`crate::text`]), build the bounded
 /// envelope, log the call and, for a write, its audit record.
 pub async fn call(
     tool: &'static Tool,
@@ -167,13 +170,15 @@ pub async fn call(
     arguments: Option<&Map<String, Value>>,
 ) -> Envelope {
     let started = Instant::now();
-    let (args, outcome) = match tool.def.validate(arguments) {
+    let (args, mut outcome) = match tool.def.validate(arguments) {
         Ok(args) => {
             let outcome = run(tool, ctx, &args).await;
             (Some(args), outcome)
         }
         Err(e) => (None, Err(Failure::from(e))),
     };
+    lockdown::apply(ctx, &mut outcome).await;
+    scrub(&mut outcome);
     let envelope = contract::envelope(tool.def.name, outcome, &ctx.correlation_id);
     let elapsed = started.elapsed();
     let elapsed_ms = elapsed.as_millis() as u64;
@@ -194,6 +199,25 @@ pub async fn call(
         audit::record(&tool.def, ctx, args.as_ref(), &envelope.value, elapsed);
     }
     envelope
+}
+
+/// Removes hidden text ([`text::untrusted`]) from an outcome before its
+/// envelope is built: `data`, the warnings and the error message, with one
+/// warning when anything was removed.
+fn scrub(outcome: &mut Outcome) {
+    let (data, warnings, message) = match outcome {
+        Ok(r) => (Some(&mut r.data), &mut r.warnings, None),
+        Err(f) => (f.data.as_mut(), &mut f.warnings, Some(&mut f.error.message)),
+    };
+    let mut removed = data.map_or(0, text::untrusted::scrub_value);
+    removed += warnings
+        .iter_mut()
+        .map(text::untrusted::scrub_string)
+        .sum::<usize>();
+    removed += message.map_or(0, text::untrusted::scrub_string);
+    if removed > 0 {
+        warnings.push(text::untrusted::removal_warning(removed));
+    }
 }
 
 async fn run(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> Outcome {

@@ -264,8 +264,9 @@ fn diagnose(line: &[u8]) -> Frame {
 pub fn encode(mut item: ServerJsonRpcMessage) -> serde_json::Result<Vec<u8>> {
     let spliced = match &mut item {
         JsonRpcMessage::Response(r) => match &mut r.result {
+            // The text block comes first; resource links may follow it.
             ServerResult::CallToolResult(result) => match result.content.as_slice() {
-                [ContentBlock::Text(t)] => result.structured_content.take().map(|structured| {
+                [ContentBlock::Text(t), ..] => result.structured_content.take().map(|structured| {
                     debug_assert_eq!(
                         serde_json::from_str::<Value>(&t.text).ok().as_ref(),
                         Some(&structured),
@@ -599,6 +600,16 @@ mod tests {
             CallToolResult::structured(envelope.clone()),
             CallToolResult::structured_error(envelope.clone()),
             CallToolResult::success(vec![ContentBlock::text("plain")]),
+            {
+                let mut linked = CallToolResult::structured(envelope.clone());
+                linked
+                    .content
+                    .push(ContentBlock::resource_link(rmcp::model::Resource::new(
+                        "ombi://issue/1",
+                        "issue 1",
+                    )));
+                linked
+            },
         ] {
             for id in [RequestId::Number(7), RequestId::String("a\"b".into())] {
                 let item = ServerJsonRpcMessage::response(

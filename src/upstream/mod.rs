@@ -8,6 +8,7 @@
 //! [`RequestEngineResult`], failures already mapped to the contract's errors).
 
 pub mod body;
+pub mod directory;
 pub mod interpret;
 pub mod retry;
 pub mod route;
@@ -46,6 +47,8 @@ pub struct Upstream {
     /// The `UserName` whose latest request was cut at the transport level
     /// (see [`unknown_user`]).
     cut_user: std::sync::Mutex<Option<String>>,
+    /// Ombi's users and roles per acting user, for lockdown.
+    directory_cache: directory::DirectoryCache,
 }
 
 impl std::fmt::Debug for Upstream {
@@ -153,6 +156,7 @@ impl Upstream {
             timeout: config.http_timeout,
             session: Session::from_config(&config.auth),
             cut_user: std::sync::Mutex::new(None),
+            directory_cache: directory::DirectoryCache::default(),
         })
     }
 

@@ -20,10 +20,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("confirm", 4),
     ("tools", 5),
     ("resources", 6),
-    ("prompts", 6),
-    ("completions", 6),
-    ("server", 7),
-    ("daemon", 8),
+    ("prompts", 7),
+    ("completions", 8),
+    ("server", 9),
+    ("daemon", 10),
 ];
 
 fn layer(module: &str) -> Option<u8> {

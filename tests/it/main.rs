@@ -7,6 +7,7 @@
 //! - `reliability`: the daemon under abuse (frames, connections, Ombi faults);
 //! - `fuzz`: property tests (validation, projection, frames);
 //! - `clients`: real MCP clients (Python SDK, Inspector CLI, SSH bridge, the NixOS VM test's parts);
+//! - `untrusted`: hidden-text removal and lockdown (properties, corpus, rig, daemon);
 //! - `packaging`: what ships beside the binaries (not run by the Nix build: `--skip packaging::`).
 //!
 //! `support` (the fake Ombi, the in-process rig, argument tables) and `harness`
@@ -24,4 +25,5 @@ mod layers;
 mod packaging;
 mod reliability;
 mod tools;
+mod untrusted;
 mod upstream;

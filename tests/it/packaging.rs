@@ -11,6 +11,8 @@
 //! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
 //! package's own build does not run it (nixos/package.nix).
 
+mod install;
+
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -244,8 +246,9 @@ fn sysusers_and_tmpfiles_apply_to_a_scratch_root() {
         out.status.success() && stderr.trim().is_empty(),
         "systemd-tmpfiles:\n{stderr}"
     );
+    // The DynamicUser service reads the policy in it (packaging::install starts it so).
     let meta = std::fs::metadata(sysroot.join("etc/ombi-mcp")).unwrap();
-    assert_eq!(meta.permissions().mode() & 0o7777, 0o750, "etc/ombi-mcp");
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o755, "etc/ombi-mcp");
     assert!(
         sysroot.join("etc/credstore").is_dir(),
         "systemd's credstore.conf creates /etc/credstore"
@@ -635,19 +638,24 @@ fn nixos_module_renders_units_and_asserts() {
         sc.get("RuntimeDirectory").is_none(),
         "would delete the socket's directory"
     );
-    // The module and the packaged unit keep the same hardening set.
+    // The module and the packaged unit keep the same hardening set. With every option set the
+    // module adds the opt-in network allow-list, which the packaged unit shows commented out.
     let module_keys: BTreeSet<String> = sc.as_object().unwrap().keys().cloned().collect();
     let unit_keys = unit_service_keys();
     let only_unit: Vec<_> = unit_keys.difference(&module_keys).collect();
     let only_module: Vec<_> = module_keys.difference(&unit_keys).collect();
-    assert_eq!(
-        only_unit,
-        ["EnvironmentFile"],
-        "keys only in packaging/systemd/ombi-mcp.service"
-    );
     assert!(
-        only_module.is_empty(),
-        "keys only in nixos/module.nix: {only_module:?}"
+        only_unit.is_empty(),
+        "keys only in packaging/systemd/ombi-mcp.service: {only_unit:?}"
+    );
+    assert_eq!(
+        only_module,
+        ["IPAddressAllow", "IPAddressDeny"],
+        "keys only in nixos/module.nix"
+    );
+    let unit = std::fs::read_to_string(root().join("packaging/systemd/ombi-mcp.service")).unwrap();
+    assert!(
+        unit.contains("\n#IPAddressDeny=any\n") && unit.contains("\n#IPAddressAllow=localhost ")
     );
 
     let env = &svc["environment"];
@@ -657,6 +665,10 @@ fn nixos_module_renders_units_and_asserts() {
         ("OMBI_USER_NAME", "household"),
         ("OMBI_BUNDLES", "core,moderation"),
         ("OMBI_HTTP_TIMEOUT", "45"),
+        ("OMBI_CONFIRM", "require"),
+        ("OMBI_CONFIRM_TIMEOUT", "30"),
+        ("OMBI_POLL_INTERVAL", "15"),
+        ("OMBI_LOCKDOWN", "true"),
         ("OMBI_MCP_SOCKET", "/run/ombi/mcp.sock"),
         ("RUST_LOG", "debug,rmcp=warn"),
         ("EXTRA_FLAG", "1"),
@@ -698,6 +710,18 @@ fn nixos_module_renders_units_and_asserts() {
         serde_json::json!(["ombi-password:/run/secrets/ombi-password"])
     );
     assert_eq!(jwt["service"]["environment"]["OMBI_USERNAME"], "mcp");
+    // The defaults of this wave's settings, as the daemon's own.
+    for (key, want) in [
+        ("OMBI_CONFIRM", "ask"),
+        ("OMBI_CONFIRM_TIMEOUT", "120"),
+        ("OMBI_POLL_INTERVAL", "60"),
+        ("OMBI_LOCKDOWN", "false"),
+    ] {
+        assert_eq!(jwt["service"]["environment"][key], want, "default {key}");
+    }
+    for key in ["EnvironmentFile", "IPAddressDeny", "IPAddressAllow"] {
+        assert!(jwt_sc.get(key).is_none(), "{key} is opt-in");
+    }
     assert_eq!(
         jwt["service"]["environment"]["OMBI_MCP_POLICY"],
         Value::Null
@@ -831,8 +855,8 @@ fn package_source_set_checks_every_cargo_target() {
     std::fs::remove_dir_all(&work).unwrap();
 }
 
-/// The package's build runs the unit tests and every integration test but this file, with the
-/// hermetic switch, on the source set read above; `nix run` starts the shim. Evaluated with
+/// The package's build runs the unit tests and every integration test but this module (and
+/// its `install`), with the hermetic switch, in the dev profile, on the source set read above; `nix run` starts the shim. Evaluated with
 /// stand-ins for `rustPlatform` and `lib.fileset` (whose functions need a newer Nix than the
 /// evaluation does), so the values are the ones nixos/package.nix passes to buildRustPackage.
 #[test]
@@ -852,7 +876,7 @@ fn package_build_runs_the_hermetic_tests() {
             lib = lib // {{ inherit fileset; }};
             rustPlatform.buildRustPackage = args: args;
           }};
-        in {{ inherit (package) src cargoTestFlags checkFlags env; inherit (package.meta) mainProgram; }}"#
+        in {{ inherit (package) src cargoTestFlags checkFlags env checkType; inherit (package.meta) mainProgram; }}"#
     );
     let out = run(Command::new(&nix)
         .current_dir(root())
@@ -894,6 +918,11 @@ fn package_build_runs_the_hermetic_tests() {
         serde_json::json!(["--skip", format!("{this_module}::")])
     );
     assert_eq!(v["env"]["OMBI_MCP_HERMETIC_TESTS"], "1");
+    // Tests build without the release profile's fat LTO (issue 16: Nix build time).
+    assert_eq!(
+        v["checkType"], "debug",
+        "the check phase builds the tests in the dev profile"
+    );
     assert_eq!(v["mainProgram"], "ombi-mcp", "`nix run` starts the shim");
 }
 
@@ -1004,10 +1033,8 @@ fn nixos_module_warns_about_options_of_the_other_auth_mode() {
     let v = eval_module(&nix, &lib_dir, "jwt_with_api_key_options");
     assert_eq!(v["failedAssertions"], serde_json::json!([]));
     assert_eq!(
-        v["warnings"],
-        serde_json::json!([
-            "services.ombi-mcp: authMode = \"jwt\" ignores apiKeyFile and apiUserName (used only with authMode = \"api_key\")."
-        ])
+        v["warnings"][0],
+        "services.ombi-mcp: authMode = \"jwt\" ignores apiKeyFile and apiUserName (used only with authMode = \"api_key\")."
     );
     // Ignored indeed: neither the key nor the acting user reaches the service.
     let svc = &v["service"];
@@ -1025,13 +1052,266 @@ fn nixos_module_warns_about_options_of_the_other_auth_mode() {
         ])
     );
     assert!(v["service"]["environment"].get("OMBI_USERNAME").is_none());
-    for case in ["api_key", "jwt"] {
+    for case in ["api_key", "peer_settings"] {
         assert_eq!(
             eval_module(&nix, &lib_dir, case)["warnings"],
             serde_json::json!([]),
             "{case}"
         );
     }
+}
+
+const NO_PEER_WARNING: &str = "services.ombi-mcp.peers is empty: only root can connect, and every \
+     other user's ombi-mcp exits 77. Set services.ombi-mcp.peers, e.g. [ { group = \"ombi-mcp\"; } ] \
+     for the socket's group.";
+
+/// With no peer only root passes the daemon's policy: the module says so, naming the option.
+#[test]
+fn nixos_module_warns_when_no_peer_is_configured() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "jwt");
+    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    assert_eq!(v["warnings"], serde_json::json!([NO_PEER_WARNING]));
+    let v = eval_module(&nix, &lib_dir, "jwt_with_api_key_options");
+    assert_eq!(v["warnings"][1], NO_PEER_WARNING, "beside other warnings");
+    // One peer is enough.
+    assert_eq!(
+        eval_module(&nix, &lib_dir, "peer_settings")["warnings"],
+        serde_json::json!([])
+    );
+}
+
+/// confirm, confirmTimeout, pollInterval and lockdown, daemon-wide and per peer: typed (a wrong
+/// value fails the evaluation, naming the option) and rendered under the daemon's names.
+#[test]
+fn nixos_module_types_and_renders_confirm_poll_and_lockdown() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    for (case, option, type_text) in [
+        (
+            "bad_confirm",
+            "services.ombi-mcp.confirm'",
+            "one of \"ask\", \"require\", \"off\"",
+        ),
+        (
+            "bad_confirm_timeout",
+            "services.ombi-mcp.confirmTimeout'",
+            "integer between 1 and 600",
+        ),
+        (
+            "bad_poll_interval",
+            "services.ombi-mcp.pollInterval'",
+            "integer between 10 and 86400",
+        ),
+        ("bad_lockdown", "services.ombi-mcp.lockdown'", "boolean"),
+        (
+            "bad_peer_confirm",
+            ".confirm'",
+            "null or one of \"ask\", \"require\", \"off\"",
+        ),
+        ("bad_peer_lockdown", ".lockdown'", "null or boolean"),
+    ] {
+        let stderr = eval_module_error(&nix, &lib_dir, case);
+        assert!(
+            stderr.contains(option) && stderr.contains(&format!("is not of type `{type_text}")),
+            "{case}:\n{stderr}"
+        );
+        if case.starts_with("bad_peer") {
+            assert!(
+                stderr.contains("services.ombi-mcp.peers."),
+                "{case}:\n{stderr}"
+            );
+        }
+    }
+    // Per peer: set keys appear in the policy under the daemon's names; unset ones are left
+    // out, so the daemon-wide setting applies.
+    let v = eval_module(&nix, &lib_dir, "peer_settings");
+    let policy: Value = serde_json::from_str(v["policyText"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        policy,
+        serde_json::json!({"peers": [
+            {"user": "alice", "confirm": "require", "lockdown": false, "read_only": false},
+            {"group": "ombi-mcp", "confirm": "off", "lockdown": true, "read_only": false},
+            {"uid": 1000, "read_only": false},
+        ]})
+    );
+}
+
+/// extraEnvironment cannot override what the module sets or checks (a URL with a password, a
+/// secret, a typed setting): one failed assertion per variable, naming it and the option to
+/// use, never repeating the value. Other variables pass.
+#[test]
+fn nixos_module_refuses_its_own_variables_in_extra_environment() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "extra_environment_owned");
+    let failed: Vec<&str> = v["failedAssertions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            "services.ombi-mcp.extraEnvironment.OMBI_API_KEY: the module sets it from \
+             services.ombi-mcp.apiKeyFile (a credential, never the world-readable store); set \
+             that option instead.",
+            "services.ombi-mcp.extraEnvironment.OMBI_CONFIRM: the module sets it from \
+             services.ombi-mcp.confirm (typed and checked there); set that option instead.",
+            "services.ombi-mcp.extraEnvironment.OMBI_URL: the module sets it from \
+             services.ombi-mcp.url (typed and checked there); set that option instead.",
+            "services.ombi-mcp.extraEnvironment.RUST_LOG: the module sets it from \
+             services.ombi-mcp.logLevel (typed and checked there); set that option instead.",
+        ]
+    );
+    assert!(failed.iter().all(|m| !m.contains("hunter2-env-secret")));
+    assert_eq!(v["service"]["environment"]["OMBI_MCP_INIT_TIMEOUT"], "10");
+    // Every variable the module renders is one it owns, so none can be overridden unasserted.
+    let module = std::fs::read_to_string(root().join("nixos/module.nix")).unwrap();
+    let api_key = eval_module(&nix, &lib_dir, "api_key");
+    for key in api_key["service"]["environment"]
+        .as_object()
+        .unwrap()
+        .keys()
+    {
+        if key != "EXTRA_FLAG" {
+            assert!(
+                module.contains(&format!("    {key} = \"")),
+                "{key} is rendered but not in ownedVariables"
+            );
+        }
+    }
+}
+
+/// environmentFile (sops/agenix templates) becomes EnvironmentFile=, outside the store only;
+/// the plain secret variables are unset whatever their source, in the module and the packaged
+/// unit alike.
+#[test]
+fn nixos_module_environment_file_never_carries_secrets() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "api_key");
+    let sc = &v["service"]["serviceConfig"];
+    assert_eq!(sc["EnvironmentFile"], "/run/secrets/rendered/ombi-mcp.env");
+    assert_eq!(
+        sc["UnsetEnvironment"],
+        serde_json::json!(["OMBI_PASSWORD", "OMBI_API_KEY"])
+    );
+    let unit = std::fs::read_to_string(root().join("packaging/systemd/ombi-mcp.service")).unwrap();
+    assert!(unit.contains("\nUnsetEnvironment=OMBI_PASSWORD OMBI_API_KEY\n"));
+    let stderr = eval_module_error(&nix, &lib_dir, "store_environment_file");
+    assert!(
+        stderr.contains("services.ombi-mcp.environmentFile")
+            && stderr.contains("absolute path not in the Nix store"),
+        "{stderr}"
+    );
+}
+
+/// restrictNetwork: off by default; on, IPAddressDeny=any with loopback and the admin's Ombi
+/// addresses allowed; addresses only (a host name fails the type); without addresses only a
+/// loopback URL passes.
+#[test]
+fn nixos_module_restricts_the_network_on_request() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "api_key");
+    let sc = &v["service"]["serviceConfig"];
+    assert_eq!(sc["IPAddressDeny"], "any");
+    assert_eq!(
+        sc["IPAddressAllow"],
+        serde_json::json!(["localhost", "192.168.1.20", "fd00::20/128"])
+    );
+    let v = eval_module(&nix, &lib_dir, "restrict_loopback");
+    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    assert_eq!(
+        v["service"]["serviceConfig"]["IPAddressAllow"],
+        serde_json::json!(["localhost"])
+    );
+    let v = eval_module(&nix, &lib_dir, "restrict_without_addresses");
+    assert_eq!(
+        v["failedAssertions"],
+        serde_json::json!([
+            "services.ombi-mcp.restrictNetwork.ombiAddresses is empty, but url names a host other \
+             than loopback: with restrictNetwork.enable the daemon could not reach Ombi. List the \
+             Ombi host's IP addresses."
+        ])
+    );
+    let stderr = eval_module_error(&nix, &lib_dir, "restrict_by_host_name");
+    assert!(
+        stderr.contains("services.ombi-mcp.restrictNetwork.ombiAddresses"),
+        "{stderr}"
+    );
+}
+
+/// A socket.path other than the shim's default reaches the shim: the module puts a wrapper
+/// named ombi-mcp ahead of the package's on PATH. Run here with the built shim against absent
+/// sockets: it tries the module's path, a caller's OMBI_MCP_SOCKET or --socket still win. At
+/// the default path no wrapper is installed.
+#[test]
+fn nixos_module_socket_path_reaches_the_shim() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "api_key");
+    let packages = v["systemPackages"].as_array().unwrap();
+    assert_eq!(packages.len(), 2, "{packages:?}");
+    let wrapper = &packages[1];
+    assert_eq!(wrapper["name"], "ombi-mcp");
+    assert!(
+        wrapper["priority"].as_i64().unwrap() < 0,
+        "the wrapper wins over the package's bin/ombi-mcp: {wrapper}"
+    );
+    let package_shim = "/nix/store/00000000000000000000000000000000-ombi-mcp-0.1.0/bin/ombi-mcp";
+    let script = wrapper["text"].as_str().unwrap();
+    assert!(script.contains(package_shim), "{script}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ombi-mcp");
+    std::fs::write(
+        &path,
+        script.replace(package_shim, env!("CARGO_BIN_EXE_ombi-mcp")),
+    )
+    .unwrap();
+    let tried = |env: Option<&str>, args: &[&str]| -> String {
+        let mut cmd = Command::new("sh");
+        cmd.arg(&path)
+            .args(args)
+            .env_remove("OMBI_MCP_SOCKET")
+            .stdin(std::process::Stdio::null());
+        if let Some(socket) = env {
+            cmd.env("OMBI_MCP_SOCKET", socket);
+        }
+        let out = run(&mut cmd);
+        assert_eq!(out.status.code(), Some(69), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    assert!(
+        tried(None, &[]).contains("/run/ombi/mcp.sock"),
+        "the wrapper's default is socket.path"
+    );
+    let own = dir.path().join("own.sock").display().to_string();
+    assert!(
+        tried(Some(&own), &[]).contains(&own),
+        "OMBI_MCP_SOCKET wins"
+    );
+    let flag = dir.path().join("flag.sock").display().to_string();
+    assert!(
+        tried(Some(&own), &["--socket", &flag]).contains(&flag),
+        "--socket wins"
+    );
+
+    let jwt = eval_module(&nix, &lib_dir, "jwt");
+    assert_eq!(
+        jwt["systemPackages"],
+        serde_json::json!([{"name": "ombi-mcp-0.1.0", "priority": null, "text": null}]),
+        "the default path needs no wrapper"
+    );
 }
 
 #[test]
@@ -1192,11 +1472,49 @@ fn ssh_client_configs_run_the_shim_on_the_server() {
     let ssh_config =
         std::fs::read_to_string(root().join("packaging/clients/ssh/ssh_config")).unwrap();
     assert!(ssh_config.contains("Host server") && ssh_config.contains("BatchMode yes"));
+    assert!(
+        ssh_config.contains("IdentityFile ~/.ssh/ombi-mcp")
+            && ssh_config.contains("IdentitiesOnly yes"),
+        "the client uses a key of its own, the one authorized for the shim only"
+    );
     for doc in ["docs/install-nixos.md", "packaging/clients/README.md"] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();
         assert!(
             text.contains(r#""args": ["-T", "server", "ombi-mcp"]"#),
             "{doc} documents the SSH bridge"
         );
+        // The key is authorized for the shim alone (tests/ssh_bridge.rs uses the shipped line).
+        assert!(
+            text.contains(r#"restrict,command="ombi-mcp" ssh-ed25519 "#)
+                && (text.contains("packaging/clients/ssh/authorized_keys")
+                    || text.contains("`authorized_keys`")),
+            "{doc} shows the restricted authorized_keys entry"
+        );
     }
+}
+
+/// Users who add the flake as an input are told to make it follow their own nixpkgs (the
+/// flake's pin is only its fallback), in the snippet they copy.
+#[test]
+fn install_doc_makes_the_flake_follow_the_system_nixpkgs() {
+    let doc = std::fs::read_to_string(root().join("docs/install-nixos.md")).unwrap();
+    let snippet = doc
+        .split("```nix")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a nix snippet in docs/install-nixos.md");
+    assert!(
+        snippet.contains(r#"inputs.ombi-mcp.inputs.nixpkgs.follows = "nixpkgs";"#),
+        "the first snippet (the system's flake.nix) makes ombi-mcp follow nixpkgs:\n{snippet}"
+    );
+    let flake = std::fs::read_to_string(root().join("flake.nix")).unwrap();
+    let pinned = flake
+        .split("inputs.nixpkgs.url = \"github:NixOS/nixpkgs/")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("flake.nix pins a nixpkgs branch");
+    assert!(
+        doc.contains(&format!("pins `{pinned}`")),
+        "docs/install-nixos.md names the flake's pin ({pinned}) and why follows matters"
+    );
 }

@@ -240,3 +240,70 @@ async fn inspector_cli_calls_every_write_tool() {
     // The writes reached Ombi.
     assert!(fake.requests().iter().any(|r| r.method != "GET"));
 }
+
+/// The Inspector lists the prompts a core session sees (and reads a resource).
+#[tokio::test(flavor = "multi_thread")]
+async fn inspector_cli_lists_prompts_and_reads_a_resource() {
+    let Some((cli, bin)) = inspector() else {
+        eprintln!("SKIP: the MCP Inspector CLI in .inspector/ (run .ci/run)");
+        return;
+    };
+    let fake = FakeOmbi::start(Options::default()).await;
+    let d = Daemon::start(DaemonOpts {
+        env: vec![
+            ("OMBI_URL".into(), fake.url.clone()),
+            ("OMBI_AUTH_MODE".into(), "api_key".into()),
+            ("OMBI_API_KEY".into(), API_KEY.into()),
+            ("OMBI_USER_NAME".into(), "bob".into()),
+        ],
+        ..DaemonOpts::default()
+    });
+    let socket = d.socket.clone();
+    let (prompts, read) = tokio::task::spawn_blocking(move || {
+        let prompts = run(&cli, &bin, &socket, &["--method", "prompts/list"]);
+        let read = run(
+            &cli,
+            &bin,
+            &socket,
+            &[
+                "--method",
+                "resources/read",
+                "--uri",
+                "ombi://requests/mine",
+            ],
+        );
+        (prompts, read)
+    })
+    .await
+    .unwrap();
+    let names: Vec<&str> = prompts["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "request_media",
+            "whats_new",
+            "my_requests",
+            "report_problem"
+        ],
+        "{prompts}"
+    );
+    assert!(
+        prompts["prompts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["title"].is_string() && p["description"].is_string())
+    );
+    let body: Value = serde_json::from_str(read["contents"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(body["kind"], "request_page", "{read}");
+    assert_eq!(
+        body["items"].as_array().unwrap().len(),
+        5,
+        "bob's five requests"
+    );
+}

@@ -3,5 +3,6 @@
 mod inspector_cli;
 mod nixos_vm_parts;
 mod python_client;
+mod python_surfaces;
 mod python_tools;
 mod ssh_bridge;

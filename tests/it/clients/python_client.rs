@@ -7,7 +7,7 @@ use std::process::Command;
 
 use crate::harness::*;
 
-fn python() -> Option<PathBuf> {
+pub fn python() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("OMBI_MCP_PYTHON") {
         return Some(PathBuf::from(p));
     }

@@ -207,6 +207,7 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
         ("read_reference", json!({"action": "roles"}), true),
         ("read_reference", json!({"action": "features"}), true),
         // read_requests
+        ("read_requests", json!({"action": "mine"}), true),
         (
             "read_requests",
             json!({"action": "list", "media": "movie"}),

@@ -1,13 +1,16 @@
 //! The SSH bridge for MCP clients on another machine (packaging/clients/ssh/): a real `sshd` on
-//! loopback, `ssh` run with the shipped client arguments (`-T server ombi-mcp`) and the shipped
-//! `ssh_config`, a real rmcp client on its stdio, and a tool call through to the fake Ombi. The
-//! daemon's peer policy applies to the SSH login user. Needs root (sshd, a login user) and
-//! OpenSSH (Debian packages `openssh-server`, `openssh-client`).
+//! loopback that knows the client's key only through the shipped `authorized_keys` line
+//! (`restrict,command="ombi-mcp"`), `ssh` run with the shipped client arguments
+//! (`-T server ombi-mcp`) and the shipped `ssh_config`, a real rmcp client on its stdio, and a
+//! tool call through to the fake Ombi. The daemon's peer policy applies to the SSH login user;
+//! the key opens no shell and no tunnel. Needs root (sshd, a login user) and OpenSSH (Debian
+//! packages `openssh-server`, `openssh-client`).
 
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
@@ -126,6 +129,93 @@ impl Drop for Sshd {
     }
 }
 
+/// The shipped authorized_keys line for `public_key` (the contents of a `.pub` file), with the
+/// forced command's `ombi-mcp` made the built shim and the daemon's socket, as
+/// `ombi-mcp` on the server's PATH would be.
+fn shipped_authorized_key(public_key: &str, socket: &Path) -> String {
+    let shipped =
+        std::fs::read_to_string(Path::new(ROOT).join("packaging/clients/ssh/authorized_keys"))
+            .unwrap();
+    let lines: Vec<&str> = shipped
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(lines.len(), 1, "one key line: {lines:?}");
+    let fields: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(fields.len(), 4, "options, type, key, comment: {fields:?}");
+    assert_eq!(fields[0], r#"restrict,command="ombi-mcp""#);
+    let options = fields[0].replace(
+        r#"command="ombi-mcp""#,
+        &format!(r#"command="{SHIM} --socket {}""#, socket.display()),
+    );
+    format!("{options} {}", public_key.trim())
+}
+
+/// `ssh` as the laptop runs it: the shipped ssh_config, with where "server" really is given on
+/// the command line (which takes precedence).
+fn laptop_ssh(dir: &Path, port: u16) -> tokio::process::Command {
+    let mut ssh = tokio::process::Command::new("ssh");
+    ssh.arg("-F")
+        .arg(Path::new(ROOT).join("packaging/clients/ssh/ssh_config"));
+    for option in [
+        "HostName=127.0.0.1".to_string(),
+        format!("Port={port}"),
+        format!("User={SSH_USER}"),
+        format!("IdentityFile={}", dir.join("client").display()),
+        format!("UserKnownHostsFile={}", dir.join("known_hosts").display()),
+        "StrictHostKeyChecking=yes".to_string(),
+        "LogLevel=ERROR".to_string(),
+    ] {
+        ssh.arg("-o").arg(option);
+    }
+    ssh
+}
+
+/// A server: sshd with the client's key authorized by the shipped restricted line for the
+/// daemon's socket, and the client's known_hosts. Keys in `dir`.
+fn server(dir: &Path, socket: &Path) -> Sshd {
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let client_key = dir.join("client");
+    keygen(&client_key);
+    let authorized = dir.join("authorized_keys");
+    let public_key = std::fs::read_to_string(client_key.with_extension("pub")).unwrap();
+    std::fs::write(
+        &authorized,
+        format!("{}\n", shipped_authorized_key(&public_key, socket)),
+    )
+    .unwrap();
+    let sshd = Sshd::start(dir, &authorized);
+    let host_key = std::fs::read_to_string(dir.join("host.pub")).unwrap();
+    std::fs::write(
+        dir.join("known_hosts"),
+        format!("[127.0.0.1]:{} {host_key}", sshd.port),
+    )
+    .unwrap();
+    sshd
+}
+
+/// The daemon on the "server", in api_key mode with `policy`; its socket open to all (the
+/// policy, not the mode, is under test).
+fn server_daemon(fake: &FakeOmbi, policy: Value) -> Daemon {
+    let d = Daemon::start(DaemonOpts {
+        env: vec![
+            ("OMBI_URL".into(), fake.url.clone()),
+            ("OMBI_AUTH_MODE".into(), "api_key".into()),
+            ("OMBI_API_KEY".into(), API_KEY.into()),
+        ],
+        policy: Some(policy.to_string()),
+        ..DaemonOpts::default()
+    });
+    d.open_socket_to_all();
+    d
+}
+
+fn ssh_available() -> bool {
+    let tools = on_path("ssh") && on_path("ssh-keygen") && Path::new(SSHD).is_file();
+    require(is_root(), "root (to run sshd and log in as a second user)")
+        && require(tools, "OpenSSH: ssh, ssh-keygen, /usr/sbin/sshd")
+}
+
 /// `args` of packaging/clients/ssh/claude_desktop_config.json.
 fn shipped_ssh_args() -> Vec<String> {
     let path = Path::new(ROOT).join("packaging/clients/ssh/claude_desktop_config.json");
@@ -142,67 +232,27 @@ fn shipped_ssh_args() -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_remote_client_calls_a_tool_over_ssh_as_the_ssh_user() {
-    let tools = on_path("ssh") && on_path("ssh-keygen") && Path::new(SSHD).is_file();
-    if !require(is_root(), "root (to run sshd and log in as a second user)")
-        || !require(tools, "OpenSSH: ssh, ssh-keygen, /usr/sbin/sshd")
-    {
+    if !ssh_available() {
         return;
     }
     ssh_user();
     let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let client_key = dir.path().join("client");
-    keygen(&client_key);
-    let sshd = Sshd::start(dir.path(), &client_key.with_extension("pub"));
-    let host_key = std::fs::read_to_string(dir.path().join("host.pub")).unwrap();
-    let known_hosts = dir.path().join("known_hosts");
-    std::fs::write(
-        &known_hosts,
-        format!("[127.0.0.1]:{} {host_key}", sshd.port),
-    )
-    .unwrap();
 
     // The daemon on the "server": api_key mode, and only the SSH user may connect, acting in
     // Ombi as bob.
     let fake = FakeOmbi::start(Options::default()).await;
-    let policy = serde_json::json!({"peers": [{"user": SSH_USER, "ombi_user": PLAIN_USER}]});
-    let d = Daemon::start(DaemonOpts {
-        env: vec![
-            ("OMBI_URL".into(), fake.url.clone()),
-            ("OMBI_AUTH_MODE".into(), "api_key".into()),
-            ("OMBI_API_KEY".into(), API_KEY.into()),
-        ],
-        policy: Some(policy.to_string()),
-        ..DaemonOpts::default()
-    });
-    d.open_socket_to_all();
+    let d = server_daemon(
+        &fake,
+        serde_json::json!({"peers": [{"user": SSH_USER, "ombi_user": PLAIN_USER}]}),
+    );
+    let sshd = server(dir.path(), &d.socket);
 
-    // The laptop: the shipped ssh_config, with where "server" really is given on the command
-    // line (which takes precedence), and the shipped arguments, where the remote `ombi-mcp`
-    // becomes the built shim and its socket.
-    let mut ssh = tokio::process::Command::new("ssh");
-    ssh.arg("-F")
-        .arg(Path::new(ROOT).join("packaging/clients/ssh/ssh_config"));
-    for option in [
-        "HostName=127.0.0.1".to_string(),
-        format!("Port={}", sshd.port),
-        format!("User={SSH_USER}"),
-        format!("IdentityFile={}", client_key.display()),
-        format!("UserKnownHostsFile={}", known_hosts.display()),
-        "StrictHostKeyChecking=yes".to_string(),
-        "LogLevel=ERROR".to_string(),
-    ] {
-        ssh.arg("-o").arg(option);
-    }
+    // The laptop runs the shipped arguments as they are: the key's forced command starts the
+    // shim on the server, whatever the client names.
+    let mut ssh = laptop_ssh(dir.path(), sshd.port);
     let args = shipped_ssh_args();
     assert_eq!(args, ["-T", "server", "ombi-mcp"]);
-    for arg in &args {
-        if arg == "ombi-mcp" {
-            ssh.arg(SHIM).arg("--socket").arg(&d.socket);
-        } else {
-            ssh.arg(arg);
-        }
-    }
+    ssh.args(&args);
     let transport = rmcp::transport::TokioChildProcess::new(ssh).expect("spawn ssh");
     let client = match ().serve(transport).await {
         Ok(c) => c,
@@ -241,4 +291,79 @@ async fn a_remote_client_calls_a_tool_over_ssh_as_the_ssh_user() {
             .any(|l| l.contains("accepted peer") && l.contains(&format!("uid={uid}"))),
         "the daemon accepted the SSH user's uid {uid}:\n{logs}"
     );
+}
+
+/// What a stolen copy of the client's key gets: the forced command runs the shim, never the
+/// shell command asked for; no terminal; no tunnel to another port (here the fake Ombi's).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_restricted_key_runs_only_the_shim() {
+    if !ssh_available() {
+        return;
+    }
+    ssh_user();
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeOmbi::start(Options::default()).await;
+    let d = server_daemon(&fake, serde_json::json!({"peers": [{"user": SSH_USER}]}));
+    let sshd = server(dir.path(), &d.socket);
+
+    // A shell command: it never runs; the shim runs instead and, with no client on its stdin,
+    // ends the session after MCP's worth of nothing.
+    let proof = dir.path().join("shell-ran");
+    let marker = "shell-command-output-7f3e";
+    let out = laptop_ssh(dir.path(), sshd.port)
+        .args(["-T", "server"])
+        .arg(format!("echo {marker}; touch {}", proof.display()))
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        !stdout.contains(marker) && !stderr.contains(marker) && !proof.exists(),
+        "a shell command ran through the restricted key:\n{stdout}{stderr}"
+    );
+    let logs = d.wait_log("accepted peer");
+    assert!(
+        logs.contains("accepted peer"),
+        "the forced command (the shim) reached the daemon instead:\n{logs}\nsshd:\n{}",
+        sshd.log()
+    );
+
+    // A terminal and a tunnel are refused by `restrict`.
+    let out = laptop_ssh(dir.path(), sshd.port)
+        .args(["-tt", "server", "ombi-mcp"])
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("PTY allocation request failed"),
+        "a terminal was granted:\n{stderr}"
+    );
+    let connections = || fake.shared.connections.load(Ordering::Relaxed);
+    let before = connections();
+    let out = laptop_ssh(dir.path(), sshd.port)
+        .arg("-W")
+        .arg(format!("127.0.0.1:{}", fake.addr.port()))
+        .arg("server")
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("stdio forwarding failed"),
+        "a tunnel to Ombi's port was opened ({:?}):\n{stderr}",
+        out.status
+    );
+    assert!(
+        sshd.log().contains("refused local port forward"),
+        "sshd refused it for the key's restrictions:\n{}",
+        sshd.log()
+    );
+    assert_eq!(connections(), before, "no connection reached Ombi's port");
 }

@@ -113,3 +113,38 @@ fn advertised_input_schemas_agree_on_valid_calls() {
         assert!(v.is_valid(&args), "{tool} {args}");
     }
 }
+
+/// An argument an action admits exactly one value for may be omitted and
+/// defaults to it; the description no longer lists it as needed.
+#[test]
+fn a_sole_admitted_label_is_the_default() {
+    let discover = find("read_discover").unwrap();
+    for (action, media) in [
+        ("now_playing", "movie"),
+        ("top_rated", "movie"),
+        ("trending", "tv"),
+    ] {
+        let args = discover
+            .validate(serde_json::json!({ "action": action }).as_object())
+            .unwrap_or_else(|e| panic!("{action}: {}", e.message));
+        assert_eq!(args.as_map()["media"], media, "{action}");
+    }
+    // Where two labels are possible the argument stays required.
+    let err = discover
+        .validate(serde_json::json!({ "action": "popular" }).as_object())
+        .unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("/media"));
+    // The given value is still checked against the one label.
+    let err = discover
+        .validate(serde_json::json!({ "action": "trending", "media": "movie" }).as_object())
+        .unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("/media"));
+    let schema = mcp::input_schema(discover);
+    let doc = schema["properties"]["action"]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        doc.contains("`now_playing`: movies in cinemas (`media` movie, the default)"),
+        "{doc}"
+    );
+}

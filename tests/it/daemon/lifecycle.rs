@@ -489,9 +489,24 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
             "OMBI_HTTP_TIMEOUT",
         ),
         (
+            vec![("OMBI_LOCKDOWN", "sometimes")],
+            vec![],
+            "OMBI_LOCKDOWN",
+        ),
+        (
             vec![("OMBI_MCP_INIT_TIMEOUT", "0")],
             vec![],
             "OMBI_MCP_INIT_TIMEOUT",
+        ),
+        (
+            vec![("OMBI_POLL_INTERVAL", "9")],
+            vec![],
+            "OMBI_POLL_INTERVAL",
+        ),
+        (
+            vec![("OMBI_POLL_INTERVAL", "1m")],
+            vec![],
+            "OMBI_POLL_INTERVAL",
         ),
         (
             vec![("OMBI_MCP_POLICY", "/nonexistent/policy.json")],

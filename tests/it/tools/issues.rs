@@ -183,7 +183,8 @@ async fn by_provider_and_comments() {
     assert_eq!(data["page"]["unit"], "comments");
     assert_eq!(
         data["items"][0],
-        json!({"id": 1, "issue_id": 1, "comment": "Looking into it", "created_date": "2026-04-05T10:00:00Z"})
+        json!({"id": 1, "issue_id": 1, "comment": "Looking into it", "author_name": "Alice A.",
+               "admin_comment": true, "created_date": "2026-04-05T10:00:00Z"})
     );
     assert_eq!(h.gets("/api/v1/Issues/1/comments").len(), 1);
 }

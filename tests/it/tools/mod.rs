@@ -7,6 +7,7 @@ mod media;
 mod reads_fidelity;
 mod reference;
 mod requests;
+mod resources;
 mod votes;
 mod writes_admin;
 mod writes_core;

@@ -146,10 +146,25 @@ fn comments(ctx: &Ctx) -> Response {
         .comments
         .iter()
         .filter(|c| c["issuesId"] == json!(id))
+        // `IssuesController.GetComments`: `Username` is the author's
+        // `UserAlias` (alias, else user name); `AdminComment` is true for
+        // PowerUser, Admin or a system user. The author's row of the user
+        // table (alias, roles) is the one the Users list shows.
         .map(|c| {
+            let row = data.admin.users.iter().find(|u| u["id"] == c["userId"]);
+            let user = row.unwrap_or(&c["user"]);
+            let alias = user["alias"].as_str().filter(|a| !a.is_empty());
+            let holds = |role: &str| {
+                row.is_some_and(|u| {
+                    u["claims"].as_array().into_iter().flatten().any(|claim| {
+                        claim["value"] == json!(role) && claim["enabled"] == json!(true)
+                    })
+                })
+            };
+            let admin = holds("Admin") || holds("PowerUser") || c["user"]["isSystemUser"] == json!(true);
             json!({
                 "id": c["id"], "comment": c["comment"], "date": c["date"],
-                "username": c["user"]["userAlias"], "adminComment": c["user"]["userName"] == json!("alice")
+                "username": alias.map_or(user["userName"].clone(), |a| json!(a)), "adminComment": admin
             })
         })
         .collect();

@@ -1,0 +1,183 @@
+//! `completion/complete`: values for prompt arguments and resource template
+//! variables while a person types. Titles come from Ombi's multi-search
+//! through `read_search` (cached 60 s per acting user and text), request
+//! ids from the acting user's own requests (the `ombi://requests/mine`
+//! read), labels by prefix. An Ombi failure gives no values, never an error.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rmcp::model::{CompleteResult, CompletionInfo, Reference};
+use serde_json::{Map, Value, json};
+
+use crate::prompts;
+use crate::resources::uri::{MEDIA_KINDS, REQUEST_KINDS};
+use crate::resources::{self, ResourceUri};
+use crate::tools::{self, CallCtx, read_search};
+
+/// Values answered at most.
+pub const MAX_VALUES: usize = 10;
+/// Characters typed before a title is searched.
+pub const MIN_TITLE_CHARS: usize = 2;
+/// How long a title search's values are reused.
+pub const TITLE_TTL: Duration = Duration::from_secs(60);
+/// Cached searches kept at most (expired ones go first).
+const CACHE_ENTRIES: usize = 512;
+
+/// A title search's key: the acting Ombi user and the typed text.
+type TitleKey = (Option<String>, String);
+
+/// Title searches by acting user and typed text, with when they were made.
+#[derive(Default)]
+pub struct TitleCache(Mutex<HashMap<TitleKey, (Instant, Vec<String>)>>);
+
+impl TitleCache {
+    fn get(&self, key: &TitleKey) -> Option<Vec<String>> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(key)
+            .filter(|(at, _)| at.elapsed() < TITLE_TTL)
+            .map(|(_, v)| v.clone())
+    }
+
+    fn put(&self, key: TitleKey, values: Vec<String>) {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= CACHE_ENTRIES {
+            map.retain(|_, (at, _)| at.elapsed() < TITLE_TTL);
+            if map.len() >= CACHE_ENTRIES {
+                map.clear();
+            }
+        }
+        map.insert(key, (Instant::now(), values));
+    }
+}
+
+/// Why a completion was refused: an unknown prompt or template (-32602).
+#[derive(Debug)]
+pub struct UnknownRef(pub String);
+
+impl From<UnknownRef> for rmcp::ErrorData {
+    fn from(e: UnknownRef) -> rmcp::ErrorData {
+        rmcp::ErrorData::invalid_params(e.0, None)
+    }
+}
+
+/// The answer for `values` (all of them, or the first ten of more).
+fn answer(mut values: Vec<String>) -> CompleteResult {
+    let total = values.len();
+    values.truncate(MAX_VALUES);
+    let mut info = CompletionInfo::default();
+    info.values = values;
+    info.total = Some(total as u32);
+    info.has_more = Some(total > MAX_VALUES);
+    CompleteResult::new(info)
+}
+
+fn by_prefix(labels: &[&str], typed: &str) -> Vec<String> {
+    labels
+        .iter()
+        .filter(|l| l.starts_with(typed))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+pub async fn complete(
+    ctx: &CallCtx,
+    cache: &TitleCache,
+    reference: &Reference,
+    argument: &str,
+    typed: &str,
+    context: Option<&HashMap<String, String>>,
+) -> Result<CompleteResult, UnknownRef> {
+    let values = match reference {
+        Reference::Prompt(p) => {
+            let prompt = prompts::visible(ctx.identity.bundles, ctx.identity.read_only)
+                .find(|d| d.name == p.name)
+                .ok_or_else(|| UnknownRef(format!("unknown prompt: {}", p.name)))?;
+            match prompt.arg(argument) {
+                Some(a) if a.name == "title" => titles(ctx, cache, typed).await,
+                Some(a) => a.values.map(|v| by_prefix(v, typed)).unwrap_or_default(),
+                None => Vec::new(),
+            }
+        }
+        Reference::Resource(r) => match (r.uri.as_str(), argument) {
+            ("ombi://request/{kind}/{id}", "kind") => by_prefix(REQUEST_KINDS, typed),
+            ("ombi://request/{kind}/{id}", "id") => {
+                let kind = context.and_then(|c| c.get("kind")).map(String::as_str);
+                my_request_ids(ctx, kind, typed).await
+            }
+            ("ombi://media/{media}/{id}", "media") => by_prefix(MEDIA_KINDS, typed),
+            ("ombi://request/{kind}/{id}" | "ombi://media/{media}/{id}", _)
+            | ("ombi://issue/{id}" | "ombi://issue/{id}/comments", _) => Vec::new(),
+            (other, _) => return Err(UnknownRef(format!("unknown resource template: {other}"))),
+        },
+        _ => return Err(UnknownRef("unknown reference type".into())),
+    };
+    Ok(answer(values))
+}
+
+/// Distinct "Title (Year)" of Ombi's multi-search for `typed`.
+async fn titles(ctx: &CallCtx, cache: &TitleCache, typed: &str) -> Vec<String> {
+    let text = typed.trim();
+    if text.chars().count() < MIN_TITLE_CHARS {
+        return Vec::new();
+    }
+    let key = (ctx.identity.ombi_user.clone(), text.to_lowercase());
+    if let Some(hit) = cache.get(&key) {
+        return hit;
+    }
+    let args: Map<String, Value> = match json!({"action": "multi", "query": text}) {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    let envelope = tools::call(&read_search::TOOL, ctx, Some(&args)).await;
+    if !envelope.ok() {
+        // Not cached: the next keystroke asks again.
+        return Vec::new();
+    }
+    let mut values: Vec<String> = Vec::new();
+    for item in envelope.value["data"]["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        // People are not titles one requests.
+        if item["media"] == "person" {
+            continue;
+        }
+        let Some(title) = item["title"].as_str().filter(|t| !t.trim().is_empty()) else {
+            continue;
+        };
+        // Ombi's multi-search already writes "Title (Year)" for dated titles.
+        let shown = match item["year"].as_i64() {
+            Some(y) if !title.ends_with(&format!("({y})")) => format!("{title} ({y})"),
+            _ => title.to_string(),
+        };
+        if !values.contains(&shown) {
+            values.push(shown);
+        }
+    }
+    cache.put(key, values.clone());
+    values
+}
+
+/// The acting user's request ids of `kind` (any kind when not given) that
+/// start with the typed digits, from the `ombi://requests/mine` read.
+async fn my_request_ids(ctx: &CallCtx, kind: Option<&str>, typed: &str) -> Vec<String> {
+    let Ok(body) = resources::read(ctx, &ResourceUri::RequestsMine).await else {
+        return Vec::new();
+    };
+    let mut ids: Vec<String> = Vec::new();
+    for r in body["items"].as_array().into_iter().flatten() {
+        if kind.is_some_and(|k| r["target"]["kind"].as_str() != Some(k)) {
+            continue;
+        }
+        let Some(id) = r["target"]["id"].as_i64().map(|i| i.to_string()) else {
+            continue;
+        };
+        if id.starts_with(typed) && !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    ids
+}

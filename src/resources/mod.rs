@@ -1,0 +1,264 @@
+//! The `ombi://` resources: what `resources/list` and
+//! `resources/templates/list` show, and `resources/read`. A resource is a
+//! read tool's answer by another door: reading one runs that tool through
+//! [`tools::call`] (same validation, projection, budget, log) and takes the
+//! envelope's `data` — the page, or its one record for a single thing.
+//! Live updates of watched resources are in [`watch`].
+
+pub mod uri;
+pub mod watch;
+
+use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
+use serde_json::{Map, Value, json};
+
+use crate::tools::{self, CallCtx, Tool, read_issues, read_media, read_reference, read_requests};
+pub use uri::{BadUri, GenreMedia, MediaId, ResourceUri};
+
+/// Every body is JSON text.
+pub const MIME: &str = "application/json";
+
+/// The static resources (`resources/list`): uri, title, description.
+const LISTED: &[(&str, &str, &str)] = &[
+    (
+        "ombi://requests/mine",
+        "My requests",
+        "Your own movie, TV season and album requests, newest first (at most 100), with their approval and availability.",
+    ),
+    (
+        "ombi://reference/issue-categories",
+        "Issue categories",
+        "The categories a problem report can be filed under.",
+    ),
+    (
+        "ombi://reference/genres/movie",
+        "Movie genres",
+        "Movie genres with their ids.",
+    ),
+    (
+        "ombi://reference/genres/tv",
+        "TV genres",
+        "TV genres with their ids.",
+    ),
+    (
+        "ombi://reference/languages",
+        "Languages",
+        "The languages Ombi knows, with their codes.",
+    ),
+];
+
+/// The templates (`resources/templates/list`): template, title, description.
+const TEMPLATES: &[(&str, &str, &str)] = &[
+    (
+        "ombi://request/{kind}/{id}",
+        "One request",
+        "One media request by kind (movie, tv_parent, tv_child, album) and request id. Subscribe to hear when its state changes.",
+    ),
+    (
+        "ombi://issue/{id}",
+        "One issue",
+        "One reported problem by issue id. Subscribe to hear when its state changes.",
+    ),
+    (
+        "ombi://issue/{id}/comments",
+        "Issue comments",
+        "The comments on one issue.",
+    ),
+    (
+        "ombi://media/{media}/{id}",
+        "One title",
+        "A movie or TV show by TMDB id, or an album by MusicBrainz id.",
+    ),
+];
+
+pub fn list() -> Vec<Resource> {
+    LISTED
+        .iter()
+        .map(|(uri, title, description)| {
+            Resource::new(*uri, uri.trim_start_matches("ombi://"))
+                .with_title(*title)
+                .with_description(*description)
+                .with_mime_type(MIME)
+        })
+        .collect()
+}
+
+pub fn templates() -> Vec<ResourceTemplate> {
+    TEMPLATES
+        .iter()
+        .map(|(template, title, description)| {
+            ResourceTemplate::new(*template, template.trim_start_matches("ombi://"))
+                .with_title(*title)
+                .with_description(*description)
+                .with_mime_type(MIME)
+        })
+        .collect()
+}
+
+/// Why a resource could not be read, as `resources/read` answers it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadError {
+    /// Not one of our URIs, or an invalid id: -32602.
+    BadUri(String),
+    /// Well-formed, but Ombi does not have it: -32002.
+    NotFound(String),
+    /// Anything else: -32603 with the contract's `error` object as `data`.
+    Failed(Value),
+}
+
+impl ReadError {
+    pub fn message(&self) -> String {
+        match self {
+            ReadError::BadUri(m) | ReadError::NotFound(m) => m.clone(),
+            ReadError::Failed(e) => e["message"].as_str().unwrap_or("").to_string(),
+        }
+    }
+}
+
+impl From<BadUri> for ReadError {
+    fn from(e: BadUri) -> ReadError {
+        ReadError::BadUri(e.0)
+    }
+}
+
+impl From<ReadError> for rmcp::ErrorData {
+    fn from(e: ReadError) -> rmcp::ErrorData {
+        match e {
+            ReadError::BadUri(m) => rmcp::ErrorData::invalid_params(m, None),
+            ReadError::NotFound(m) => {
+                rmcp::ErrorData::resource_not_found(format!("Resource not found: {m}"), None)
+            }
+            ReadError::Failed(error) => {
+                let message = error["message"].as_str().unwrap_or("").to_string();
+                rmcp::ErrorData::internal_error(message, Some(error))
+            }
+        }
+    }
+}
+
+/// What a resource's body is made of: the tool's page, or its one record.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Body {
+    Page,
+    One,
+}
+
+/// The read tool call a resource is.
+fn call_of(uri: &ResourceUri) -> (&'static Tool, Value, Body) {
+    use Body::{One, Page};
+    let (tool, args, body) = match uri {
+        ResourceUri::RequestsMine => (&read_requests::TOOL, json!({"action": "mine"}), Page),
+        ResourceUri::IssueCategories => (
+            &read_reference::TOOL,
+            json!({"action": "issue_categories"}),
+            Page,
+        ),
+        ResourceUri::Genres(media) => {
+            let media = match media {
+                GenreMedia::Movie => "movie",
+                GenreMedia::Tv => "tv",
+            };
+            (
+                &read_reference::TOOL,
+                json!({"action": "genres", "media": media}),
+                Page,
+            )
+        }
+        ResourceUri::Languages => (&read_reference::TOOL, json!({"action": "languages"}), Page),
+        ResourceUri::Request(kind, id) => (
+            &read_requests::TOOL,
+            json!({"action": "get", "target": {"kind": kind, "id": id}}),
+            One,
+        ),
+        ResourceUri::Issue(id) => (
+            &read_issues::TOOL,
+            json!({"action": "get", "issue_id": id}),
+            One,
+        ),
+        ResourceUri::IssueComments(id) => (
+            &read_issues::TOOL,
+            json!({"action": "comments", "issue_id": id}),
+            Page,
+        ),
+        ResourceUri::Media(id) => {
+            let args = match id {
+                MediaId::Movie(id) => json!({"action": "details", "media": "movie", "tmdb_id": id}),
+                MediaId::Tv(id) => json!({"action": "details", "media": "tv", "tmdb_id": id}),
+                MediaId::Album(id) => {
+                    json!({"action": "details", "media": "album", "musicbrainz_id": id})
+                }
+            };
+            (&read_media::TOOL, args, One)
+        }
+    };
+    (tool, args, body)
+}
+
+/// The body of `uri` as the acting user of `ctx` sees it: the JSON object
+/// the matching read tool puts in `data` (its one record for a single thing).
+pub async fn read(ctx: &CallCtx, uri: &ResourceUri) -> Result<Value, ReadError> {
+    let (tool, args, body) = call_of(uri);
+    let args: Map<String, Value> = match args {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    let mut envelope = tools::call(tool, ctx, Some(&args)).await;
+    if let Some(error) = envelope.value.remove("error") {
+        return Err(match error["code"].as_str() {
+            Some("NOT_FOUND") => {
+                ReadError::NotFound(error["message"].as_str().unwrap_or("").to_string())
+            }
+            Some("INVALID_ARGUMENT") => {
+                ReadError::BadUri(error["message"].as_str().unwrap_or("").to_string())
+            }
+            _ => ReadError::Failed(error),
+        });
+    }
+    let mut data = envelope.value.remove("data").unwrap_or(Value::Null);
+    match body {
+        Body::Page => Ok(data),
+        Body::One => match data.get_mut("items").and_then(Value::as_array_mut) {
+            Some(items) if !items.is_empty() => Ok(items.swap_remove(0)),
+            _ => Err(ReadError::NotFound(format!("Ombi has no {uri}"))),
+        },
+    }
+}
+
+/// The resources a write's result links to, after its text block: the
+/// request `write_request_create` made, the issue `write_issue_create` made,
+/// when Ombi told their id.
+pub fn links(tool: &str, envelope: &Map<String, Value>) -> Vec<Resource> {
+    let data = &envelope.get("data");
+    let ok = envelope.get("ok") == Some(&Value::Bool(true));
+    let uri = match (tool, data) {
+        (_, None) => None,
+        _ if !ok => None,
+        ("write_request_create", Some(d)) => {
+            serde_json::from_value::<crate::contract::Target>(d["target"].clone())
+                .ok()
+                .map(|t| (ResourceUri::Request(t.kind, t.id), "the new request"))
+        }
+        ("write_issue_create", Some(d)) => d["issue_id"]
+            .as_i64()
+            .filter(|id| *id > 0)
+            .map(|id| (ResourceUri::Issue(id), "the new issue")),
+        _ => None,
+    };
+    uri.map(|(uri, title)| {
+        let uri = uri.to_string();
+        Resource::new(uri.clone(), uri.trim_start_matches("ombi://").to_string())
+            .with_title(title)
+            .with_mime_type(MIME)
+    })
+    .into_iter()
+    .collect()
+}
+
+/// `resources/read`'s contents for a body.
+pub fn contents(uri: &ResourceUri, body: &Value) -> ResourceContents {
+    ResourceContents::TextResourceContents {
+        uri: uri.to_string(),
+        mime_type: Some(MIME.into()),
+        text: body.to_string(),
+        meta: None,
+    }
+}

@@ -1,0 +1,191 @@
+//! Ombi's user directory as lockdown needs it (`crate::text::lockdown`): who
+//! holds the `Admin` or `PowerUser` role, and each user's display name. Read
+//! from `GET /api/v1/Identity/Users` (PowerUser only; it leaves out system
+//! users) under the read cap, as the acting user, and kept per acting user
+//! for [`FRESH`]; a failed read is remembered for [`FAILED`], so a peer
+//! Ombi refuses does not read it on every call. A missing directory means
+//! "roles unknown": lockdown then withholds.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Deserialize;
+use tokio::time::Instant;
+
+use super::{Route, Upstream};
+
+/// How long a read directory is used.
+pub const FRESH: Duration = Duration::from_secs(300);
+/// How long a failed read is remembered.
+pub const FAILED: Duration = Duration::from_secs(30);
+/// Acting users remembered at once (a policy names few).
+const MAX_ENTRIES: usize = 64;
+
+/// The roles that make an author's text shown under lockdown.
+const TRUSTED_ROLES: [&str; 2] = ["Admin", "PowerUser"];
+
+/// Ombi's users as one acting user could read them.
+#[derive(Debug)]
+pub struct Directory {
+    users: Vec<DirectoryUser>,
+    /// False when the read hit the cap: users may be missing.
+    pub complete: bool,
+}
+
+#[derive(Debug)]
+struct DirectoryUser {
+    id: String,
+    /// `UserAlias`: the alias when set, else the user name (what Ombi's
+    /// comments route names authors by).
+    display_name: String,
+    trusted: bool,
+}
+
+impl Directory {
+    /// Whether user `id` holds Admin or PowerUser.
+    pub fn trusted(&self, id: &str) -> bool {
+        self.users.iter().any(|u| u.trusted && u.id == id)
+    }
+
+    /// Whether a user other than `id` shows as `name` (or, the read being
+    /// cut, might).
+    pub fn name_shared(&self, name: &str, id: &str) -> bool {
+        !self.complete
+            || self
+                .users
+                .iter()
+                .any(|u| u.id != id && u.display_name == name)
+    }
+}
+
+/// `UserViewModel`, only what the directory keeps; `claims` lists every
+/// role with `enabled` for the ones the user holds.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireDirectoryUser {
+    id: Option<String>,
+    user_name: Option<String>,
+    alias: Option<String>,
+    #[serde(default)]
+    claims: Option<Vec<WireClaim>>,
+}
+
+#[derive(Deserialize)]
+struct WireClaim {
+    value: Option<String>,
+    #[serde(default)]
+    enabled: bool,
+}
+
+/// A read's time and its directory (`None`: the read failed).
+type Entry = (Instant, Option<Arc<Directory>>);
+
+/// The per-acting-user cache.
+#[derive(Debug, Default)]
+pub struct DirectoryCache {
+    entries: Mutex<HashMap<Option<String>, Entry>>,
+}
+
+impl DirectoryCache {
+    fn get(&self, acting: Option<&str>) -> Option<Option<Arc<Directory>>> {
+        let entries = self.entries.lock().ok()?;
+        let (at, dir) = entries.get(&acting.map(str::to_string))?;
+        let ttl = if dir.is_some() { FRESH } else { FAILED };
+        (at.elapsed() < ttl).then(|| dir.clone())
+    }
+
+    fn put(&self, acting: Option<&str>, dir: Option<Arc<Directory>>) {
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.len() >= MAX_ENTRIES {
+                entries.retain(|_, (at, _)| at.elapsed() < FRESH);
+                if entries.len() >= MAX_ENTRIES {
+                    entries.clear();
+                }
+            }
+            entries.insert(acting.map(str::to_string), (Instant::now(), dir));
+        }
+    }
+}
+
+impl Directory {
+    fn from_wire(rows: Vec<WireDirectoryUser>, complete: bool) -> Directory {
+        let users = rows
+            .into_iter()
+            .filter_map(|u| {
+                let id = u.id.filter(|id| !id.is_empty())?;
+                let display_name = u
+                    .alias
+                    .filter(|a| !a.is_empty())
+                    .or(u.user_name)
+                    .unwrap_or_default();
+                let trusted = u.claims.unwrap_or_default().iter().any(|c| {
+                    c.enabled
+                        && c.value
+                            .as_deref()
+                            .is_some_and(|v| TRUSTED_ROLES.contains(&v))
+                });
+                Some(DirectoryUser {
+                    id,
+                    display_name,
+                    trusted,
+                })
+            })
+            .collect();
+        Directory { users, complete }
+    }
+}
+
+impl Upstream {
+    /// Ombi's user directory as `acting_user` reads it, or `None` when it
+    /// cannot be read (not a power user, Ombi down, an unreadable answer).
+    pub async fn directory(&self, acting_user: Option<&str>) -> Option<Arc<Directory>> {
+        if let Some(known) = self.directory_cache.get(acting_user) {
+            return known;
+        }
+        let read = self
+            .get_array::<WireDirectoryUser>(acting_user, Route::get("api/v1/Identity/Users"))
+            .await;
+        let dir = read
+            .ok()
+            .map(|got| Arc::new(Directory::from_wire(got.value, !got.cut)));
+        self.directory_cache.put(acting_user, dir.clone());
+        dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn claims(enabled: &[&str]) -> serde_json::Value {
+        json!(
+            ["Admin", "PowerUser", "RequestMovie", "Disabled"]
+                .iter()
+                .map(|r| json!({"value": r, "enabled": enabled.contains(r)}))
+                .collect::<Vec<_>>()
+        )
+    }
+
+    #[test]
+    fn admin_and_power_user_holders_are_trusted_by_enabled_claims_only() {
+        let rows: Vec<WireDirectoryUser> = serde_json::from_value(json!([
+            {"id": "a", "userName": "alice", "alias": "Alice A.", "claims": claims(&["Admin"])},
+            {"id": "p", "userName": "pat", "alias": "", "claims": claims(&["PowerUser"])},
+            {"id": "b", "userName": "bob", "alias": null, "claims": claims(&["RequestMovie"])},
+            {"id": "c", "userName": "carol", "claims": null},
+            {"id": "", "userName": "ghost", "claims": claims(&["Admin"])}
+        ]))
+        .unwrap();
+        let d = Directory::from_wire(rows, true);
+        assert!(d.trusted("a") && d.trusted("p"));
+        assert!(!d.trusted("b") && !d.trusted("c") && !d.trusted(""));
+        // Display names are Ombi's `UserAlias`: the alias, else the user name.
+        assert!(d.name_shared("Alice A.", "b") && !d.name_shared("Alice A.", "a"));
+        assert!(d.name_shared("pat", "b") && !d.name_shared("alice", "b"));
+        // A cut read cannot prove a name unique.
+        let cut = Directory::from_wire(Vec::new(), false);
+        assert!(cut.name_shared("anyone", "x"));
+    }
+}

@@ -1,0 +1,541 @@
+//! Resources and live updates in process against the fake Ombi: the
+//! `ombi://` bodies are the read tools' `data` (same call path), the errors
+//! map to -32602 / -32002 / -32603, `mine` is the acting user's requests,
+//! and the watch registry's poller reads each watched URI once per interval
+//! and acting user, announces changes, backs off, and stops when unwatched.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::support::fake_ombi::state::user_id;
+use crate::support::fake_ombi::{Fault, Options};
+use crate::support::rig::{Rig, items, ok_data};
+use ombi_mcp::definition::BundleSet;
+use ombi_mcp::policy::Identity;
+use ombi_mcp::resources::watch::{Deliver, MAX_PER_DAEMON, MAX_PER_SESSION, Watches};
+use ombi_mcp::resources::{self, ReadError, ResourceUri};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+fn uri(s: &str) -> ResourceUri {
+    ResourceUri::parse(s).unwrap()
+}
+
+async fn read(h: &Rig, s: &str) -> Result<Value, ReadError> {
+    resources::read(&h.ctx, &uri(s)).await
+}
+
+// ------------------------------------------------------------ mine
+
+#[tokio::test]
+async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons() {
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
+    let got = items(&env);
+    let targets: Vec<String> = got
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/{}",
+                r["target"]["kind"].as_str().unwrap(),
+                r["target"]["id"]
+            )
+        })
+        .collect();
+    // bob: movies 1 and 2, TV children 1396 (Breaking Bad) and 21, album 5;
+    // alice's movie 3, child 12 and album 6 are not his.
+    let mut sorted = targets.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            "album/5",
+            "movie/1",
+            "movie/2",
+            "tv_child/1396",
+            "tv_child/21"
+        ],
+        "{env:#}"
+    );
+    let bob = user_id("bob");
+    for r in got {
+        assert_eq!(r["requested_user_id"], json!(bob), "{r}");
+        assert_eq!(r["requested_user_name"], "bob", "{r}");
+    }
+    let dates: Vec<&str> = got
+        .iter()
+        .map(|r| r["requested_date"].as_str().unwrap_or(""))
+        .collect();
+    let mut newest_first = dates.clone();
+    newest_first.sort_by(|a, b| b.cmp(a));
+    assert_eq!(dates, newest_first);
+    // A TV child carries its show's title and provider ids.
+    let bb = got.iter().find(|r| r["target"]["id"] == 1396).unwrap();
+    assert_eq!(bb["title"], "Breaking Bad");
+    assert_eq!(bb["parent_request_id"], 10);
+    assert!(!bb["identifiers"].as_array().unwrap().is_empty(), "{bb}");
+    // Bounded reads only: paged v2 lists and the paged v1 TV parent list.
+    assert!(
+        h.gets("/api/v2/Requests/movie/100/0/").len() == 1,
+        "{:?}",
+        h.paths()
+    );
+    assert!(
+        h.gets("/api/v2/Requests/album/100/0/").len() == 1,
+        "{:?}",
+        h.paths()
+    );
+    assert!(
+        h.gets("/api/v1/Request/tvlite/100/0/").len() == 1,
+        "{:?}",
+        h.paths()
+    );
+}
+
+#[tokio::test]
+async fn mine_is_the_other_users_when_another_user_acts() {
+    let h = Rig::start_with(Options::default(), Some("alice")).await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
+    let mut ids: Vec<String> = items(&env)
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/{}",
+                r["target"]["kind"].as_str().unwrap(),
+                r["target"]["id"]
+            )
+        })
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["album/6", "movie/3", "tv_child/12"]);
+}
+
+#[tokio::test]
+async fn requests_mine_resource_is_the_mine_action_data() {
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
+    let body = read(&h, "ombi://requests/mine").await.unwrap();
+    assert_eq!(&body, ok_data(&env));
+    assert_eq!(body["kind"], "request_page");
+}
+
+#[tokio::test]
+async fn every_request_record_names_its_requester() {
+    let h = Rig::start().await;
+    let env = h
+        .ok("read_requests", json!({"action": "list", "media": "movie"}))
+        .await;
+    for r in items(&env) {
+        assert!(r["requested_user_name"].is_string(), "{r}");
+    }
+}
+
+// ------------------------------------------------------------ bodies and errors
+
+#[tokio::test]
+async fn single_resources_are_the_tools_one_record() {
+    let h = Rig::start().await;
+    let cases = [
+        (
+            "ombi://request/movie/1",
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "movie", "id": 1}}),
+        ),
+        (
+            "ombi://media/movie/603",
+            "read_media",
+            json!({"action": "details", "media": "movie", "tmdb_id": 603}),
+        ),
+    ];
+    for (u, tool, args) in cases {
+        let env = h.ok(tool, args).await;
+        let body = read(&h, u).await.unwrap();
+        assert_eq!(body, items(&env)[0], "{u}");
+    }
+    for (u, tool, args) in [
+        (
+            "ombi://reference/issue-categories",
+            "read_reference",
+            json!({"action": "issue_categories"}),
+        ),
+        (
+            "ombi://reference/genres/tv",
+            "read_reference",
+            json!({"action": "genres", "media": "tv"}),
+        ),
+        (
+            "ombi://reference/languages",
+            "read_reference",
+            json!({"action": "languages"}),
+        ),
+    ] {
+        let env = h.ok(tool, args).await;
+        assert_eq!(&read(&h, u).await.unwrap(), ok_data(&env), "{u}");
+    }
+}
+
+#[tokio::test]
+async fn unknown_things_are_not_found_and_failures_carry_the_error_object() {
+    let h = Rig::start().await;
+    match read(&h, "ombi://request/movie/999").await {
+        Err(ReadError::NotFound(m)) => assert!(m.contains("999"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let e: rmcp::ErrorData = read(&h, "ombi://issue/9999").await.unwrap_err().into();
+    assert_eq!(e.code.0, -32002, "{e:?}");
+    h.fake.add_fault(
+        Fault::on("GET", "/api/v1/Request/movie/info/1")
+            .unavailable()
+            .times(10),
+    );
+    let failed = read(&h, "ombi://request/movie/1").await.unwrap_err();
+    let ReadError::Failed(error) = failed.clone() else {
+        panic!("{failed:?}");
+    };
+    assert!(
+        error["code"].is_string() && error["retryable"].is_boolean(),
+        "{error}"
+    );
+    let e: rmcp::ErrorData = failed.into();
+    assert_eq!(e.code.0, -32603);
+    assert_eq!(e.data.as_ref().unwrap()["code"], error["code"]);
+    for bad in ["ombi://nothing", "http://x/", "ombi://request/movie/abc"] {
+        let e: rmcp::ErrorData = ResourceUri::parse(bad)
+            .map_err(ReadError::from)
+            .unwrap_err()
+            .into();
+        assert_eq!(e.code.0, -32602, "{bad}");
+    }
+}
+
+#[test]
+fn lists_and_templates_are_exactly_the_pages() {
+    let listed: Vec<String> = resources::list().into_iter().map(|r| r.uri).collect();
+    assert_eq!(
+        listed,
+        [
+            "ombi://requests/mine",
+            "ombi://reference/issue-categories",
+            "ombi://reference/genres/movie",
+            "ombi://reference/genres/tv",
+            "ombi://reference/languages"
+        ]
+    );
+    let templates: Vec<String> = resources::templates()
+        .into_iter()
+        .map(|t| t.uri_template)
+        .collect();
+    assert_eq!(
+        templates,
+        [
+            "ombi://request/{kind}/{id}",
+            "ombi://issue/{id}",
+            "ombi://issue/{id}/comments",
+            "ombi://media/{media}/{id}"
+        ]
+    );
+    for r in resources::list() {
+        assert_eq!(r.mime_type.as_deref(), Some("application/json"));
+    }
+}
+
+#[test]
+fn write_results_link_the_request_or_issue_they_made() {
+    let env = |tool: &str, data: Value| {
+        let v = json!({"ok": true, "operation": tool, "data": data});
+        v.as_object().unwrap().clone()
+    };
+    let links = resources::links(
+        "write_request_create",
+        &env(
+            "write_request_create",
+            json!({"kind": "mutation", "outcome": "completed", "target": {"kind": "movie", "id": 7}, "request_id": 7}),
+        ),
+    );
+    assert_eq!(links.len(), 1);
+    assert_eq!(links[0].uri, "ombi://request/movie/7");
+    assert_eq!(links[0].mime_type.as_deref(), Some("application/json"));
+    let links = resources::links(
+        "write_issue_create",
+        &env(
+            "write_issue_create",
+            json!({"kind": "mutation", "outcome": "completed", "issue_id": 4}),
+        ),
+    );
+    assert_eq!(links[0].uri, "ombi://issue/4");
+    // No id, a failure, or another tool: no link.
+    assert!(
+        resources::links(
+            "write_request_create",
+            &env(
+                "write_request_create",
+                json!({"kind": "mutation", "outcome": "unknown"})
+            )
+        )
+        .is_empty()
+    );
+    assert!(resources::links(
+        "write_vote",
+        &env("write_vote", json!({"kind": "mutation", "outcome": "completed", "request_id": 1, "target": {"kind": "movie", "id": 1}}))
+    )
+    .is_empty());
+}
+
+// ------------------------------------------------------------ watches
+
+/// Records the URIs a session was told about.
+#[derive(Default)]
+struct Heard(Mutex<Vec<String>>);
+
+impl Deliver for Heard {
+    fn resource_updated(&self, uri: &str) {
+        self.0.lock().unwrap().push(uri.to_string());
+    }
+}
+
+impl Heard {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut self.0.lock().unwrap())
+    }
+}
+
+fn identity(user: Option<&str>) -> Arc<Identity> {
+    let mut id = Identity::local(BundleSet::all(), false);
+    id.ombi_user = user.map(str::to_string);
+    Arc::new(id)
+}
+
+/// Requests to movie request 1's route so far.
+fn movie_reads(h: &Rig) -> usize {
+    h.gets("/api/v1/Request/movie/info/1").len()
+}
+
+struct Poller {
+    watches: Arc<Watches>,
+    stop: CancellationToken,
+}
+
+impl Poller {
+    fn start(h: &Rig, interval: Duration) -> Poller {
+        let watches = Arc::new(Watches::new(interval));
+        let stop = CancellationToken::new();
+        tokio::spawn(watches.clone().run(h.ctx.upstream.clone(), stop.clone()));
+        Poller { watches, stop }
+    }
+
+    async fn subscribe(
+        &self,
+        h: &Rig,
+        session: u64,
+        heard: &Arc<Heard>,
+        who: Option<&str>,
+        u: &str,
+    ) -> Result<(), String> {
+        let id = identity(who);
+        let ctx = ombi_mcp::tools::CallCtx {
+            identity: id.clone(),
+            correlation_id: "t".into(),
+            cancel: CancellationToken::new(),
+            upstream: h.ctx.upstream.clone(),
+        };
+        let body = resources::read(&ctx, &uri(u)).await;
+        self.watches
+            .subscribe(session, heard.clone(), id, uri(u), &body)
+    }
+}
+
+impl Drop for Poller {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+fn movie_1_becomes_available(h: &Rig) {
+    h.fake.with_data(|d| {
+        d.movie_request_mut(1).unwrap()["available"] = json!(true);
+    });
+}
+
+#[tokio::test]
+async fn one_read_per_uri_and_user_per_interval_however_many_sessions_watch() {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, Duration::from_millis(300));
+    let heard: Vec<Arc<Heard>> = (0..20).map(|_| Arc::new(Heard::default())).collect();
+    for (i, s) in heard.iter().enumerate() {
+        p.subscribe(&h, i as u64 + 1, s, None, "ombi://request/movie/1")
+            .await
+            .unwrap();
+    }
+    let before = movie_reads(&h);
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let polled = movie_reads(&h) - before;
+    // ~3 intervals: 2 to 4 reads, not 20 per interval.
+    assert!((2..=4).contains(&polled), "{polled} reads");
+    assert!(heard.iter().all(|s| s.take().is_empty()), "nothing changed");
+    // A state change reaches every watcher within an interval and a read.
+    movie_1_becomes_available(&h);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for s in &heard {
+        assert_eq!(s.take(), ["ombi://request/movie/1"]);
+    }
+}
+
+#[tokio::test]
+async fn nothing_is_polled_when_nothing_is_watched_and_polling_stops_after_the_last_watcher() {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, Duration::from_millis(100));
+    let quiet = h.fake.requests().len();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(h.fake.requests().len(), quiet, "idle poller read Ombi");
+    let (a, b) = (Arc::new(Heard::default()), Arc::new(Heard::default()));
+    p.subscribe(&h, 1, &a, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    p.subscribe(&h, 2, &b, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    // Unsubscribe one, end the other session: the poll stops.
+    p.watches
+        .unsubscribe(1, &identity(None), &uri("ombi://request/movie/1"));
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    assert!(movie_reads(&h) >= 2, "still watched by session 2");
+    p.watches.end_session(2);
+    assert_eq!(p.watches.count(), 0);
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let after = movie_reads(&h);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(movie_reads(&h), after, "polled after the last watcher left");
+}
+
+#[tokio::test]
+async fn each_acting_user_is_read_separately() {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, Duration::from_millis(200));
+    let (a, b) = (Arc::new(Heard::default()), Arc::new(Heard::default()));
+    p.subscribe(&h, 1, &a, Some("bob"), "ombi://request/movie/1")
+        .await
+        .unwrap();
+    p.subscribe(&h, 2, &b, Some("alice"), "ombi://request/movie/1")
+        .await
+        .unwrap();
+    let before = h
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("movie/info/1"))
+        .count();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let reads: Vec<_> = h
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.contains("movie/info/1"))
+        .skip(before)
+        .collect();
+    assert!(reads.len() >= 2, "{}", reads.len());
+    assert_eq!(p.watches.count(), 2);
+}
+
+#[tokio::test]
+async fn a_write_through_the_daemon_triggers_a_read_at_once() {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, Duration::from_secs(3600));
+    let heard = Arc::new(Heard::default());
+    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    movie_1_becomes_available(&h);
+    p.watches.after_write();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(heard.take(), ["ombi://request/movie/1"]);
+}
+
+#[tokio::test]
+async fn a_failing_poll_backs_off_and_resumes_without_ending_the_watch() {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, Duration::from_millis(100));
+    let heard = Arc::new(Heard::default());
+    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    h.fake.add_fault(
+        Fault::on("GET", "/api/v1/Request/movie/info/1")
+            .unavailable()
+            .times(1000),
+    );
+    let start = movie_reads(&h);
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    // Back-off 200, 400, 800 ms: about 4 attempts in 1.6 s instead of 16
+    // (each attempt may retry inside the upstream client).
+    let failing = movie_reads(&h) - start;
+    assert!(failing <= 10, "{failing} reads while failing");
+    assert!(heard.take().is_empty(), "a failure is not a change");
+    assert_eq!(p.watches.count(), 1, "the watch survives");
+    h.fake.clear_faults();
+    movie_1_becomes_available(&h);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(heard.take(), ["ombi://request/movie/1"]);
+}
+
+#[tokio::test]
+async fn subscriptions_are_bounded_per_session_and_per_daemon() {
+    let h = Rig::start().await;
+    let watches = Watches::new(Duration::from_secs(3600));
+    let heard = Arc::new(Heard::default());
+    let body = Ok(json!({}));
+    for i in 1..=MAX_PER_SESSION as i64 {
+        watches
+            .subscribe(
+                1,
+                heard.clone(),
+                identity(None),
+                uri(&format!("ombi://issue/{i}")),
+                &body,
+            )
+            .unwrap();
+    }
+    // The same URI again is no new subscription.
+    watches
+        .subscribe(
+            1,
+            heard.clone(),
+            identity(None),
+            uri("ombi://issue/1"),
+            &body,
+        )
+        .unwrap();
+    let over = watches
+        .subscribe(
+            1,
+            heard.clone(),
+            identity(None),
+            uri("ombi://issue/999"),
+            &body,
+        )
+        .unwrap_err();
+    assert!(over.contains("32"), "{over}");
+    let mut session = 2;
+    while watches.count() < MAX_PER_DAEMON {
+        watches
+            .subscribe(
+                session,
+                heard.clone(),
+                identity(None),
+                uri("ombi://requests/mine"),
+                &body,
+            )
+            .unwrap();
+        session += 1;
+    }
+    let over = watches
+        .subscribe(
+            session,
+            heard.clone(),
+            identity(None),
+            uri("ombi://requests/mine"),
+            &body,
+        )
+        .unwrap_err();
+    assert!(over.contains("256"), "{over}");
+    drop(h);
+}
