@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use reqwest::Url;
 
+use crate::confirm;
 use crate::definition::{Bundle, BundleSet};
 use crate::secrets::{self, SecretString};
 
@@ -90,6 +91,8 @@ pub struct Config {
     pub poll_interval: Duration,
     pub socket: PathBuf,
     pub policy_file: Option<PathBuf>,
+    /// `OMBI_CONFIRM`, `OMBI_CONFIRM_TIMEOUT`: asking before confirmed actions.
+    pub confirm: confirm::Settings,
     /// Non-fatal findings to log once logging is up (e.g. a plain secret variable).
     pub warnings: Vec<String>,
 }
@@ -143,6 +146,8 @@ const VARS: &[&str] = &[
     "OMBI_POLL_INTERVAL",
     "OMBI_MCP_SOCKET",
     "OMBI_MCP_POLICY",
+    "OMBI_CONFIRM",
+    "OMBI_CONFIRM_TIMEOUT",
     "CREDENTIALS_DIRECTORY",
 ];
 
@@ -243,6 +248,18 @@ impl Config {
             return Err(ConfigError::new("OMBI_MCP_SOCKET", "is empty"));
         }
         let policy_file = env.get("OMBI_MCP_POLICY").map(PathBuf::from);
+        let confirm = confirm::Settings {
+            mode: match env.get("OMBI_CONFIRM") {
+                None => confirm::Mode::Ask,
+                Some(v) => confirm::Mode::parse(v).ok_or_else(|| {
+                    ConfigError::new(
+                        "OMBI_CONFIRM",
+                        format!("{v:?} is not one of {}", confirm::Mode::NAMES),
+                    )
+                })?,
+            },
+            timeout: parse_seconds(env, "OMBI_CONFIRM_TIMEOUT", confirm::DEFAULT_TIMEOUT_SECS)?,
+        };
         Ok(Config {
             ombi_url,
             auth,
@@ -254,6 +271,7 @@ impl Config {
             poll_interval,
             socket,
             policy_file,
+            confirm,
             warnings,
         })
     }
@@ -468,6 +486,29 @@ mod tests {
             !c.warnings.is_empty(),
             "plain OMBI_API_KEY must be warned about"
         );
+    }
+
+    #[test]
+    fn confirm_settings_parse_and_bad_values_name_the_variable() {
+        let c = Config::from_env(&Env::from_pairs(base()), None).unwrap();
+        assert_eq!(c.confirm, confirm::Settings::default());
+        assert_eq!(c.confirm.timeout, Duration::from_secs(120));
+        let mut e = base();
+        e.push(("OMBI_CONFIRM", "require"));
+        e.push(("OMBI_CONFIRM_TIMEOUT", "30"));
+        let c = Config::from_env(&Env::from_pairs(e), None).unwrap();
+        assert_eq!(c.confirm.mode, confirm::Mode::Require);
+        assert_eq!(c.confirm.timeout, Duration::from_secs(30));
+        for (var, bad) in [
+            ("OMBI_CONFIRM", "sometimes"),
+            ("OMBI_CONFIRM_TIMEOUT", "0"),
+            ("OMBI_CONFIRM_TIMEOUT", "2m"),
+        ] {
+            let mut e = base();
+            e.push((var, bad));
+            let err = Config::from_env(&Env::from_pairs(e), None).unwrap_err();
+            assert_eq!(err.var, var, "{bad}");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 pub mod completions;
 pub mod config;
+pub mod confirm;
 pub mod contract;
 pub mod daemon;
 pub mod definition;

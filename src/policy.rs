@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::confirm;
 use crate::definition::{Bundle, BundleSet, UnknownBundle};
 
 /// The identity of one accepted connection, decided before any MCP byte is
@@ -31,6 +32,8 @@ pub struct Identity {
     /// Text other users wrote is withheld from this peer's results
     /// (`OMBI_LOCKDOWN`, or `lockdown` in its policy entry).
     pub lockdown: bool,
+    /// The policy's `confirm` for this peer; `None` follows `OMBI_CONFIRM`.
+    pub confirm: Option<confirm::Mode>,
     /// Which rule admitted the peer (for logs).
     pub rule: String,
 }
@@ -47,6 +50,7 @@ impl Identity {
             read_only,
             ombi_user: None,
             lockdown: false,
+            confirm: None,
             rule: "local".into(),
         }
     }
@@ -75,6 +79,7 @@ struct Entry {
     read_only: bool,
     ombi_user: Option<String>,
     lockdown: bool,
+    confirm: Option<confirm::Mode>,
 }
 
 /// The file format (see docs/configuration.md).
@@ -96,6 +101,7 @@ struct EntryFile {
     ombi_user: Option<String>,
     #[serde(default)]
     lockdown: bool,
+    confirm: Option<String>,
 }
 
 /// The loaded policy. Cheap to consult per connection.
@@ -135,6 +141,11 @@ pub enum PolicyError {
     EmptyOmbiUser {
         entry: usize,
     },
+    /// `confirm` is not `ask`, `require` or `off`.
+    Confirm {
+        entry: usize,
+        value: String,
+    },
 }
 
 impl fmt::Display for PolicyError {
@@ -154,6 +165,11 @@ impl fmt::Display for PolicyError {
                 "peers[{entry}].ombi_user: only meaningful with OMBI_AUTH_MODE=api_key (jwt mode acts as OMBI_USERNAME)"
             ),
             PolicyError::EmptyOmbiUser { entry } => write!(f, "peers[{entry}].ombi_user: is empty"),
+            PolicyError::Confirm { entry, value } => write!(
+                f,
+                "peers[{entry}].confirm: {value:?} is not one of {}",
+                confirm::Mode::NAMES
+            ),
         }
     }
 }
@@ -271,12 +287,19 @@ impl Policy {
                 Some(u) if u.trim().is_empty() => return Err(PolicyError::EmptyOmbiUser { entry }),
                 other => other,
             };
+            let confirm = match e.confirm {
+                None => None,
+                Some(value) => Some(
+                    confirm::Mode::parse(&value).ok_or(PolicyError::Confirm { entry, value })?,
+                ),
+            };
             entries.push(Entry {
                 selector,
                 bundles,
                 read_only: e.read_only,
                 ombi_user,
                 lockdown: e.lockdown,
+                confirm,
             });
         }
         Ok(Policy {
@@ -307,6 +330,7 @@ impl Policy {
                         read_only: bool,
                         ombi_user: Option<String>,
                         lockdown: bool,
+                        confirm: Option<confirm::Mode>,
                         rule: String| Identity {
             uid: cred.uid,
             gid: cred.gid,
@@ -316,6 +340,7 @@ impl Policy {
             read_only: read_only || self.global_read_only,
             ombi_user,
             lockdown: lockdown || self.global_lockdown,
+            confirm,
             rule,
         };
         for (i, e) in self.entries.iter().enumerate() {
@@ -337,6 +362,7 @@ impl Policy {
                     e.read_only,
                     e.ombi_user.clone(),
                     e.lockdown,
+                    e.confirm,
                     format!("peers[{i}]"),
                 ));
             }
@@ -352,6 +378,7 @@ impl Policy {
                 false,
                 None,
                 false,
+                None,
                 rule.to_string(),
             ));
         }
@@ -435,6 +462,15 @@ mod tests {
     }
 
     #[test]
+    fn confirm_per_peer_overrides_the_daemon() {
+        let text = r#"{"peers":[{"uid":7,"confirm":"require"},{"uid":8}]}"#;
+        let p = Policy::parse(text, all(), false, false).unwrap();
+        let seven = p.decide(cred(7), None, &[], None).unwrap();
+        assert_eq!(seven.confirm, Some(confirm::Mode::Require));
+        assert_eq!(p.decide(cred(8), None, &[], None).unwrap().confirm, None);
+    }
+
+    #[test]
     fn global_read_only_wins() {
         let p = Policy::parse(r#"{"peers":[{"uid":7}]}"#, all(), true, false).unwrap();
         assert!(p.decide(cred(7), None, &[], None).unwrap().read_only);
@@ -471,6 +507,10 @@ mod tests {
             (r#"{"peers":[{"uid":1,"colour":"red"}]}"#, "unknown field"),
             (r#"{"peers":[{"uid":1,"ombi_user":"a"}]}"#, "api_key"),
             (r#"not json"#, "invalid policy JSON"),
+            (
+                r#"{"peers":[{"uid":1,"confirm":"never"}]}"#,
+                "peers[0].confirm",
+            ),
         ];
         for (text, want) in bad {
             let err = Policy::parse(text, all(), false, false)

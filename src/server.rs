@@ -9,6 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use futures::future::BoxFuture;
+use tracing::debug;
+
 use rmcp::Peer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ContentBlock,
@@ -20,16 +23,19 @@ use rmcp::model::{
     UnsubscribeRequestParams,
 };
 use rmcp::model::{ClientNotification, ClientRequest, ServerResult};
-use rmcp::service::{NotificationContext, RequestContext, Service};
+use rmcp::model::{ElicitRequestParams, ElicitationAction};
+use rmcp::service::{ElicitationMode, NotificationContext, RequestContext, Service, ServiceError};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use tokio_util::task::TaskTracker;
 
 use crate::completions::{self, TitleCache};
+use crate::confirm::{self, Answer, Asker, Confirmation, Confirmer};
 use crate::policy::Identity;
 use crate::prompts;
 use crate::resources::watch::{Deliver, SessionId, Watches};
 use crate::resources::{self, ResourceUri};
+use crate::text::message::sanitize;
 use crate::tools::{self, CallCtx};
 use crate::upstream::Upstream;
 
@@ -46,16 +52,19 @@ pub struct App {
     pub watches: Arc<Watches>,
     /// Title completions, per acting user and text, for 60 s.
     pub titles: TitleCache,
+    /// `OMBI_CONFIRM` / `OMBI_CONFIRM_TIMEOUT` (a peer's policy may override the mode).
+    pub confirm: confirm::Settings,
 }
 
 impl App {
     /// `poll_interval`: how often a watched resource is read again.
-    pub fn new(upstream: Upstream, poll_interval: Duration) -> App {
+    pub fn new(upstream: Upstream, poll_interval: Duration, confirm: confirm::Settings) -> App {
         App {
             upstream: Arc::new(upstream),
             calls: TaskTracker::new(),
             watches: Arc::new(Watches::new(poll_interval)),
             titles: TitleCache::default(),
+            confirm,
         }
     }
 }
@@ -86,15 +95,26 @@ impl Session {
         self.id
     }
 
-    /// A fresh call context for this session.
+    /// A fresh call context for this session's reads (resources, prompts,
+    /// completions): they change nothing, so nothing is confirmed.
     fn ctx(&self, cancel: tokio_util::sync::CancellationToken) -> CallCtx {
         CallCtx {
             identity: self.identity.clone(),
             correlation_id: uuid::Uuid::new_v4().simple().to_string(),
             cancel,
             upstream: self.app.upstream.clone(),
+            confirmer: Confirmer::off(),
         }
     }
+
+    /// The confirmation setting of this peer: its policy's `confirm`, else the daemon's.
+    fn confirm_settings(&self) -> confirm::Settings {
+        confirm::Settings {
+            mode: self.identity.confirm.unwrap_or(self.app.confirm.mode),
+            ..self.app.confirm
+        }
+    }
+
     /// The tools this session may see and call: its bundles and read-only flag.
     fn visible(&self) -> impl Iterator<Item = &'static tools::Tool> + use<> {
         tools::visible(self.identity.bundles, self.identity.read_only)
@@ -180,7 +200,13 @@ impl ServerHandler for Session {
         };
         // Shutdown waits for this token: in-flight calls finish.
         let _in_flight = self.app.calls.token();
-        let ctx = self.ctx(context.ct.clone());
+        let ctx = CallCtx {
+            confirmer: Confirmer::new(
+                self.confirm_settings(),
+                Some(Arc::new(ElicitationAsker(context.peer.clone()))),
+            ),
+            ..self.ctx(context.ct.clone())
+        };
         let envelope = tools::call(tool, &ctx, request.arguments.as_ref()).await;
         let links = resources::links(tool.def.name, &envelope.value);
         if tool.def.is_write() && envelope.ok() {
@@ -314,6 +340,53 @@ impl ServerHandler for Session {
         let uri = ResourceUri::parse(&request.uri).map_err(resources::ReadError::from)?;
         self.app.watches.unsubscribe(self.id, &self.identity, &uri);
         Ok(())
+    }
+}
+
+/// Confirmations on MCP 2025-11-25: an `elicitation/create` request (form
+/// mode) to the client, through the session's rmcp peer. Whether the client
+/// can be asked is its `capabilities.elicitation` from `initialize`, which
+/// rmcp keeps with the peer for the session (an empty object means form).
+struct ElicitationAsker(Peer<RoleServer>);
+
+impl Asker for ElicitationAsker {
+    fn can_ask(&self) -> bool {
+        self.0
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form)
+    }
+
+    fn ask<'a>(&'a self, question: &'a Confirmation, timeout: Duration) -> BoxFuture<'a, Answer> {
+        Box::pin(async move {
+            let params = ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: question.message.clone(),
+                requested_schema: question.schema(),
+            };
+            // On timeout rmcp also tells the client the request is cancelled.
+            match self
+                .0
+                .create_elicitation_with_timeout(params, Some(timeout))
+                .await
+            {
+                Ok(result) => match result.action {
+                    ElicitationAction::Accept => Answer::Accept(result.content),
+                    ElicitationAction::Decline => Answer::Decline,
+                    ElicitationAction::Cancel => Answer::Cancel,
+                    // A later action this revision does not know: not a yes.
+                    _ => Answer::Failed("its answer was neither accept, decline nor cancel".into()),
+                },
+                Err(ServiceError::Timeout { .. }) => Answer::TimedOut,
+                Err(ServiceError::McpError(e)) => Answer::Failed(sanitize(&e.message)),
+                Err(ServiceError::UnexpectedResponse) => {
+                    Answer::Failed("its answer was not an elicitation result".into())
+                }
+                Err(e) => {
+                    debug!(error = %e, "asking for a confirmation failed");
+                    Answer::Failed("the question could not be delivered".into())
+                }
+            }
+        })
     }
 }
 

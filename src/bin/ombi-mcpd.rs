@@ -227,7 +227,7 @@ fn run(
             return ExitCode::FAILURE;
         }
     };
-    let app = Arc::new(App::new(upstream, config.poll_interval));
+    let app = Arc::new(App::new(upstream, config.poll_interval, config.confirm));
     let result = rt.block_on(daemon::run(
         listener,
         Arc::new(policy),

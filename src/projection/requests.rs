@@ -7,7 +7,7 @@
 //!   parent records stay `tv_parent`; a child's provider ids live on its
 //!   embedded `parentRequest`;
 //! - standard and 4K state are kept apart, never merged into one status;
-//! - embedded users (`requestedUser`) are read for their id only;
+//! - embedded users (`requestedUser`) are read for their id and user name only;
 //! - `recent` TV rows carry a *child* id: the parent is resolved by a bounded
 //!   scan, and an unresolved row stays a `tv_child` target with a warning.
 

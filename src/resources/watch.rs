@@ -265,6 +265,8 @@ impl Watches {
                     correlation_id: uuid::Uuid::new_v4().simple().to_string(),
                     cancel: shutdown.child_token(),
                     upstream: upstream.clone(),
+                    // A poll is a read: nothing to confirm.
+                    confirmer: crate::confirm::Confirmer::off(),
                 };
                 let body = read(&ctx, &key.uri).await;
                 (key, body)

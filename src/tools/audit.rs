@@ -83,6 +83,7 @@ pub fn record(
         targets = targets.as_str(),
         outcome,
         result_ids = result_ids.as_str(),
+        confirmation = ctx.confirmer.record().label.as_str(),
         correlation_id = ctx.correlation_id.as_str(),
         duration_ms = elapsed.as_millis() as u64,
         "audit"

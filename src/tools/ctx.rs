@@ -4,6 +4,7 @@
 //! "not found" (including the routes where Ombi answers an unknown id with a
 //! 500), and the language a search body carries.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -11,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::confirm::{Confirmation, Confirmer, Proceed};
 use crate::contract::{ErrorCode, Failure, Family, Outcome, Reply, ToolError};
 use crate::definition::Page;
 use crate::policy::Identity;
@@ -28,6 +30,8 @@ pub struct CallCtx {
     pub cancel: CancellationToken,
     /// The Ombi client (session, bounded reads, error mapping).
     pub upstream: Arc<Upstream>,
+    /// Whether and how to ask the person before a confirmed action.
+    pub confirmer: Confirmer,
 }
 
 /// Ombi's switch for music (anonymous, a bool).
@@ -48,6 +52,17 @@ pub fn note_read_limit(cut: bool, warnings: &mut Vec<String>) {
 }
 
 impl CallCtx {
+    /// Asks the person before a confirmed action (`src/confirm.rs`): called
+    /// after the arguments are validated and before anything is sent to
+    /// Ombi; `question` (one bounded read naming the effect, then its words)
+    /// runs only when the person is to be asked. An error means: send nothing.
+    pub async fn confirm(
+        &self,
+        question: impl Future<Output = Result<Confirmation, ToolError>>,
+    ) -> Result<Proceed, ToolError> {
+        self.confirmer.confirm(question).await
+    }
+
     /// The Ombi user this call acts as (api_key mode's `UserName`).
     pub fn acting(&self) -> Option<&str> {
         self.identity.ombi_user.as_deref()

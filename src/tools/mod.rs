@@ -170,6 +170,7 @@ pub async fn call(
     arguments: Option<&Map<String, Value>>,
 ) -> Envelope {
     let started = Instant::now();
+    ctx.confirmer.reset();
     let (args, mut outcome) = match tool.def.validate(arguments) {
         Ok(args) => {
             let outcome = run(tool, ctx, &args).await;
@@ -179,6 +180,13 @@ pub async fn call(
     };
     lockdown::apply(ctx, &mut outcome).await;
     scrub(&mut outcome);
+    // The `ask` warning of an action the client could not confirm.
+    if let Some(warning) = ctx.confirmer.record().warning {
+        match &mut outcome {
+            Ok(reply) => reply.warnings.push(warning.into()),
+            Err(failure) => failure.warnings.push(warning.into()),
+        }
+    }
     let envelope = contract::envelope(tool.def.name, outcome, &ctx.correlation_id);
     let elapsed = started.elapsed();
     let elapsed_ms = elapsed.as_millis() as u64;

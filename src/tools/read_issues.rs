@@ -331,12 +331,17 @@ async fn list_all_statuses(ctx: &CallCtx, page: Page) -> Outcome {
     issue_page(kept, &paging, warnings, cut)
 }
 
-async fn get(ctx: &CallCtx, id: i64) -> Outcome {
-    let issue = ctx
-        .upstream
+/// One issue as Ombi answers it (`GET api/v1/Issues/{id}`: null for an
+/// unknown id → NOT_FOUND).
+pub(super) async fn issue_by_id(ctx: &CallCtx, id: i64) -> Result<Issue, ToolError> {
+    ctx.upstream
         .get_json::<Issue>(ctx.acting(), Route::get("api/v1/Issues").seg(id))
         .await?
-        .ok_or_else(|| ToolError::new(ErrorCode::NotFound, format!("no issue with id {id}")))?;
+        .ok_or_else(|| ToolError::new(ErrorCode::NotFound, format!("no issue with id {id}")))
+}
+
+async fn get(ctx: &CallCtx, id: i64) -> Outcome {
+    let issue = issue_by_id(ctx, id).await?;
     let mut warnings = Vec::new();
     // The one record must be usable: an empty page claiming one issue
     // would misstate the count.

@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::ctx::{not_found, not_found_on_500, reply};
+use super::read_issues::issue_by_id;
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
@@ -27,7 +29,7 @@ pub static TOOL: Tool = Tool {
         title: "Manage issues",
         bundle: Bundle::Moderation,
         destructive: true,
-        description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories.",
+        description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories. Before delete, delete_category, delete_comment and set_status `closed` (Ombi then hides the issue) the person is asked to confirm when the client can ask.",
         families: &[Family::Mutation],
         params: &[
             ISSUE_ID,
@@ -121,6 +123,15 @@ async fn set_status(ctx: &CallCtx, id: i64, label: &str) -> Outcome {
             "status must be pending, in_progress, resolved or closed",
         )
     })?;
+    if label == "closed" {
+        ctx.confirm(async {
+            let named = issue_in_words(ctx, id).await?;
+            Ok(Confirmation::new(format!(
+                "Close {named}? Ombi stores a closed issue as deleted: it disappears from Ombi's pages."
+            )))
+        })
+        .await?;
+    }
     let route = Route::post("api/v1/Issues/status").json(&StatusBody {
         issue_id: id,
         status,
@@ -135,7 +146,35 @@ async fn set_status(ctx: &CallCtx, id: i64, label: &str) -> Outcome {
     on_issue(id, format!("issue {id} set to {label}{notified}"))
 }
 
+/// "issue 4 “No sound” (reported by alice)", from one read of it.
+async fn issue_in_words(ctx: &CallCtx, id: i64) -> Result<String, ToolError> {
+    let issue = issue_by_id(ctx, id).await?;
+    let title = issue
+        .title
+        .as_deref()
+        .or(issue.subject.as_deref())
+        .map(sanitize)
+        .filter(|t| !t.is_empty())
+        .map(|t| format!(" “{t}”"))
+        .unwrap_or_default();
+    let by = issue
+        .user_reported
+        .and_then(|u| u.user_name)
+        .map(|n| sanitize(&n))
+        .filter(|n| !n.is_empty())
+        .map(|n| format!(" (reported by {n})"))
+        .unwrap_or_default();
+    Ok(format!("issue {id}{title}{by}"))
+}
+
 async fn delete_issue(ctx: &CallCtx, id: i64) -> Outcome {
+    ctx.confirm(async {
+        let named = issue_in_words(ctx, id).await?;
+        Ok(Confirmation::new(format!(
+            "Delete {named} with its comments? This cannot be undone."
+        )))
+    })
+    .await?;
     let found = ctx
         .write_answer::<bool>(Route::delete("api/v1/Issues").seg(id))
         .await?
@@ -149,6 +188,13 @@ async fn delete_issue(ctx: &CallCtx, id: i64) -> Outcome {
 
 async fn delete_comment(ctx: &CallCtx, id: i64) -> Outcome {
     let what = format!("comment {id}");
+    // Ombi reads comments only per issue: the question names the id.
+    ctx.confirm(async {
+        Ok(Confirmation::new(format!(
+            "Delete issue comment {id}? This cannot be undone."
+        )))
+    })
+    .await?;
     // An unknown id is dereferenced before anything is deleted: a 500.
     ctx.upstream
         .write::<bool>(
@@ -285,7 +331,14 @@ async fn delete_category(ctx: &CallCtx, id: i64) -> Outcome {
     let name = category.value.as_deref().map(sanitize).unwrap_or_default();
     let refuse = |message: String| Err(ToolError::new(ErrorCode::Conflict, message).into());
     match issues_in(ctx, id).await? {
-        (0, None) => {}
+        (0, None) => {
+            ctx.confirm(async {
+                Ok(Confirmation::new(format!(
+                    "Delete the issue category “{name}” ({what}, no issues in it)? This cannot be undone."
+                )))
+            })
+            .await?;
+        }
         (0, Some(status)) => {
             return refuse(format!(
                 "{what} (\"{name}\") was not deleted: Ombi deletes a category's issues with it, and more than {} `{status}` issues exist, so it could not be confirmed that none is in this category",

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::ctx::reply;
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::{Family, Outcome};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
@@ -21,7 +22,7 @@ pub static TOOL: Tool = Tool {
         title: "Run a job",
         bundle: Bundle::Administration,
         destructive: true,
-        description: "Start a background Ombi job now: media-server library syncs, user importers, availability checks, the Plex watchlist import (may create requests) or the newsletter (emails every user). Fire-and-forget: no progress is reported.",
+        description: "Start a background Ombi job now: media-server library syncs, user importers, availability checks, the Plex watchlist import (may create requests) or the newsletter (emails every user). Fire-and-forget: no progress is reported. The person is asked to confirm first when the client can ask.",
         families: &[Family::Mutation],
         params: &[Field::opt("job", Ty::Enum(JOBS), "Job to start.")],
         actions: &[action("run", "start the job", &["job"], &[])],
@@ -48,6 +49,13 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 }
 
 async fn run(ctx: &CallCtx, job: &str) -> Outcome {
+    ctx.confirm(async {
+        Ok(Confirmation::new(format!(
+            "Start Ombi's job “{job}” now?{}",
+            job_effect(job)
+        )))
+    })
+    .await?;
     ctx.upstream
         .write::<bool>(ctx.acting(), Route::post("api/v1/Job").seg(job))
         .await?;
@@ -63,4 +71,16 @@ async fn run(ctx: &CallCtx, job: &str) -> Outcome {
         ],
         false,
     ))
+}
+
+/// What a job does beyond refreshing Ombi's own data, for its question.
+fn job_effect(job: &str) -> &'static str {
+    match job {
+        "newsletter" => " It e-mails the newsletter to every user who receives it.",
+        "plexwatchlist" => " It may create requests from the users' Plex watchlists.",
+        "plexuserimporter" | "embyuserimporter" | "jellyfinuserimporter" => {
+            " It may create Ombi users from the media server's users."
+        }
+        _ => "",
+    }
 }

@@ -13,11 +13,13 @@ use serde_json::json;
 use super::ctx::reply;
 use super::writes::accounts;
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
 use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::text::message::sanitize;
 use crate::upstream::Route;
 
 pub static TOOL: Tool = Tool {
@@ -26,7 +28,7 @@ pub static TOOL: Tool = Tool {
         title: "Send a notification",
         bundle: Bundle::Administration,
         destructive: false,
-        description: "Send an e-mail to chosen users, or a push message to one user's mobile app.",
+        description: "Send an e-mail to chosen users, or a push message to one user's mobile app. The person is asked to confirm first (how many people it reaches) when the client can ask.",
         families: &[Family::Mutation],
         params: &[
             Field::opt("subject", Ty::Str { min: 1, max: 200 }, "E-mail subject."),
@@ -170,6 +172,31 @@ async fn email(
             "{without} of the users have no e-mail address (or were not read); Ombi skips them"
         ));
     }
+    ctx.confirm(async {
+        let names: Vec<String> = user_ids
+            .iter()
+            .filter_map(|id| users.iter().find(|u| u.id == *id && u.has_email))
+            .map(|u| sanitize(&u.user_name))
+            .filter(|n| !n.is_empty())
+            .take(10)
+            .collect();
+        let more = (with_address as usize).saturating_sub(names.len());
+        let list = match (names.is_empty(), more) {
+            (true, _) => String::new(),
+            (false, 0) => format!(" ({})", names.join(", ")),
+            (false, n) => format!(" ({} and {n} more)", names.join(", ")),
+        };
+        let reach = if cut {
+            format!("up to {} people", user_ids.len())
+        } else {
+            format!("{with_address} people")
+        };
+        Ok(Confirmation::new(format!(
+            "Send the e-mail “{}” to {reach}{list}?",
+            sanitize(subject)
+        )))
+    })
+    .await?;
     let users: Vec<_> = user_ids.iter().map(|id| json!({"id": id})).collect();
     let route = Route::post("api/v1/Notifications/massemail")
         .json(&json!({"subject": subject, "body": body, "bcc": bcc, "users": users}));
@@ -219,6 +246,13 @@ async fn push(ctx: &CallCtx, user_id: &str, message: &str) -> Outcome {
         )
         .into());
     }
+    ctx.confirm(async {
+        Ok(Confirmation::new(format!(
+            "Send a push message to the {devices} mobile device(s) of Ombi user {}?",
+            sanitize(user_id)
+        )))
+    })
+    .await?;
     let route =
         Route::post("api/v2/Mobile/Send").json(&json!({"userId": user_id, "message": message}));
     // The answer is an empty 200: nothing to read but the status.

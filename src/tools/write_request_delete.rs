@@ -11,8 +11,9 @@ use serde_json::Value;
 
 use super::ctx::{not_found_on_500, reply};
 use super::read_requests::{parent_of_child, tv_parent, tv_parent_exists};
-use super::writes::with_answer;
+use super::writes::{named_request, request_in_words, with_answer};
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
@@ -28,7 +29,7 @@ pub static TOOL: Tool = Tool {
         title: "Delete a request",
         bundle: Bundle::Moderation,
         destructive: true,
-        description: "Delete one request (a movie, a whole TV show, one TV season-level child, or an album). Deleting a show's last child also deletes the show's request.",
+        description: "Delete one request (a movie, a whole TV show, one TV season-level child, or an album). Deleting a show's last child also deletes the show's request. The person is asked to confirm first when the client can ask.",
         families: &[Family::Mutation],
         params: &[TARGET],
         actions: &[action("delete", "delete the request", &["target"], &[])],
@@ -62,20 +63,41 @@ enum Action {
 fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
         match args.parse::<Action>()? {
-            Action::Delete { target } => match target.kind {
-                Kind::Movie => {
-                    let route = Route::delete("api/v1/Request/movie").seg(target.id);
-                    single(ctx, route, TargetKind::Movie, target.id, "movie request").await
+            Action::Delete { target } => {
+                let id = target.id;
+                match target.kind {
+                    // A whole show asks from the read it makes anyway.
+                    Kind::TvParent => tv_show(ctx, id).await,
+                    Kind::Movie => {
+                        confirm(ctx, MediaKind::Movie, id).await?;
+                        let route = Route::delete("api/v1/Request/movie").seg(id);
+                        single(ctx, route, TargetKind::Movie, id, "movie request").await
+                    }
+                    Kind::Album => {
+                        confirm(ctx, MediaKind::Album, id).await?;
+                        let route = Route::delete("api/v1/request/music").seg(id);
+                        single(ctx, route, TargetKind::Album, id, "album request").await
+                    }
+                    Kind::TvChild => {
+                        confirm(ctx, MediaKind::Tv, id).await?;
+                        tv_child(ctx, id).await
+                    }
                 }
-                Kind::Album => {
-                    let route = Route::delete("api/v1/request/music").seg(target.id);
-                    single(ctx, route, TargetKind::Album, target.id, "album request").await
-                }
-                Kind::TvChild => tv_child(ctx, target.id).await,
-                Kind::TvParent => tv_show(ctx, target.id).await,
-            },
+            }
         }
     })
+}
+
+/// Asks the person before deleting request `id`, named from one read of it.
+async fn confirm(ctx: &CallCtx, media: MediaKind, id: i64) -> Result<(), ToolError> {
+    ctx.confirm(async {
+        let named = request_in_words(ctx, media, id).await?;
+        Ok(Confirmation::new(format!(
+            "Delete {named}? This cannot be undone."
+        )))
+    })
+    .await?;
+    Ok(())
 }
 
 /// A delete answering `RequestEngineResult`; Ombi dereferences an unknown id
@@ -160,6 +182,14 @@ async fn tv_show(ctx: &CallCtx, id: i64) -> Outcome {
         .flatten()
         .filter_map(|c| c.id.filter(|i| *i > 0))
         .collect();
+    ctx.confirm(async {
+        let named = named_request("TV show", id, before.title.as_deref(), None);
+        Ok(Confirmation::new(format!(
+            "Delete {named} with its {} season-level request(s)? This cannot be undone.",
+            children.len()
+        )))
+    })
+    .await?;
     ctx.upstream
         .write_json::<Value>(ctx.acting(), Route::delete("api/v1/Request/tv").seg(id))
         .await

@@ -11,8 +11,9 @@ use serde_json::{Map, Value};
 
 use super::ctx::reply;
 use super::read_requests::{album_by_id, movie};
-use super::writes::with_answer;
+use super::writes::{request_in_words, with_answer};
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
@@ -27,7 +28,7 @@ pub static TOOL: Tool = Tool {
         title: "Moderate a request",
         bundle: Bundle::Moderation,
         destructive: true,
-        description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification.",
+        description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification. Before deny and mark_unavailable the person is asked to confirm when the client can ask (deny: the reason can be edited there).",
         families: &[Family::Mutation],
         params: &[
             MEDIA,
@@ -111,12 +112,33 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
     Box::pin(async move {
         match args.parse::<Action>()? {
             Action::Approve(on) => approve(ctx, &on).await,
-            Action::Deny(d) => deny(ctx, &d.on, d.reason.as_deref()).await,
+            Action::Deny(d) => {
+                let proceed = ctx
+                    .confirm(async {
+                        let named = request_in_words(ctx, d.on.media, d.on.request_id).await?;
+                        Ok(Confirmation::new(format!(
+                            "Deny {named}{}? The requester is told.",
+                            four_k(&d.on)
+                        ))
+                        .with_reason(d.reason.as_deref()))
+                    })
+                    .await?;
+                let reason = proceed.reason(d.reason.as_deref());
+                deny(ctx, &d.on, reason.as_deref()).await
+            }
             Action::MarkAvailable(on) => {
                 let r = send(ctx, &on, Verb::Available, None).await?;
                 done(&on, &r, "marked available", Vec::new())
             }
             Action::MarkUnavailable(on) => {
+                ctx.confirm(async {
+                    let named = request_in_words(ctx, on.media, on.request_id).await?;
+                    Ok(Confirmation::new(format!(
+                        "Mark {named}{} as not available?",
+                        four_k(&on)
+                    )))
+                })
+                .await?;
                 let r = send(ctx, &on, Verb::Unavailable, None).await?;
                 done(&on, &r, "marked unavailable", Vec::new())
             }
@@ -186,6 +208,11 @@ fn done(on: &On, r: &RequestEngineResult, what: &str, warnings: Vec<String>) -> 
         .on_request(on.media.target_kind(), on.request_id)
         .message(format!("{} {what}", subject(on)));
     Ok(reply(with_answer(m, r).into_data(), warnings, false))
+}
+
+/// " (4K)" for a question about a movie's 4K request.
+fn four_k(on: &On) -> &'static str {
+    if on.is_4k { " (4K)" } else { "" }
 }
 
 /// "4K movie request 2", "TV child request 12".

@@ -9,10 +9,14 @@ use serde::Deserialize;
 
 use super::ctx::{not_found_on_500, reply};
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::{Family, Outcome};
 use crate::definition::shape::{Field, Ty};
 use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::projection::requests::WireFailedRequest;
+use crate::projection::wire::request_type_label;
+use crate::text::message::sanitize;
 use crate::upstream::Route;
 
 pub static TOOL: Tool = Tool {
@@ -21,7 +25,7 @@ pub static TOOL: Tool = Tool {
         title: "Remove from retry queue",
         bundle: Bundle::Administration,
         destructive: true,
-        description: "Remove one entry from the failed-request retry queue (its `queue_id` from read_requests `retry_queue`, never a request id).",
+        description: "Remove one entry from the failed-request retry queue (its `queue_id` from read_requests `retry_queue`, never a request id). The person is asked to confirm first when the client can ask.",
         families: &[Family::Mutation],
         params: &[Field::opt("queue_id", Ty::ID, "Retry queue entry id.")],
         actions: &[action("remove", "remove the entry", &["queue_id"], &[])],
@@ -47,6 +51,8 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
 }
 
 async fn remove(ctx: &CallCtx, queue_id: i64) -> Outcome {
+    ctx.confirm(async { Ok(Confirmation::new(entry_in_words(ctx, queue_id).await)) })
+        .await?;
     ctx.upstream
         .write::<bool>(
             ctx.acting(),
@@ -59,4 +65,40 @@ async fn remove(ctx: &CallCtx, queue_id: i64) -> Outcome {
     ));
     m.queue_id = Some(queue_id);
     Ok(reply(m.into_data(), Vec::new(), false))
+}
+
+/// The entry in words, from one read of the queue; by its id alone when the
+/// queue cannot be read (Ombi fails to list it whenever a queued request was
+/// deleted, and removing entries is how that is mended).
+async fn entry_in_words(ctx: &CallCtx, queue_id: i64) -> String {
+    let entries = ctx
+        .read_list::<WireFailedRequest>(Route::get("api/v1/RequestRetry"), &mut Vec::new())
+        .await;
+    let entry = entries.ok().and_then(|got| {
+        got.value
+            .into_iter()
+            .find(|e| e.failed_id == Some(queue_id))
+    });
+    let what = match entry {
+        Some(e) => {
+            let noun = e
+                .request_type
+                .and_then(request_type_label)
+                .map(|kind| if kind == "tv" { "TV" } else { kind })
+                .unwrap_or("a");
+            let request = e
+                .request_id
+                .map(|id| format!(", {noun} request {id}"))
+                .unwrap_or_default();
+            match e.title.as_deref().map(sanitize).filter(|t| !t.is_empty()) {
+                Some(t) => format!(" (“{t}”{request})"),
+                None if !request.is_empty() => format!(" ({})", &request[2..]),
+                None => String::new(),
+            }
+        }
+        None => String::new(),
+    };
+    format!(
+        "Remove entry {queue_id}{what} from Ombi's retry queue? Ombi will not try to send that request again."
+    )
 }

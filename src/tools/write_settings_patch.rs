@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 use super::ctx::reply;
 use super::writes::{item, read_section, settle};
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
@@ -30,7 +31,7 @@ pub static TOOL: Tool = Tool {
         title: "Change settings",
         bundle: Bundle::Administration,
         destructive: true,
-        description: "Change individual non-secret settings of one section. Read the section first with read_settings and pass its `revision`; a stale revision is refused. Secret settings cannot be changed here.",
+        description: "Change individual non-secret settings of one section. Read the section first with read_settings and pass its `revision`; a stale revision is refused. Secret settings cannot be changed here. The person is asked to confirm the changes (names, old → new values) first when the client can ask.",
         families: &[Family::Mutation],
         params: &[
             SECTION,
@@ -155,10 +156,17 @@ async fn patch(ctx: &CallCtx, section: &Section, revision: &str, changes: &[Chan
     if raw.is_null() || settings::revision(&raw) != revision {
         return Err(stale(section.name).into());
     }
-    let mut body = raw;
+    let mut body = raw.clone();
     for (i, c) in changes.iter().enumerate() {
         set_leaf(&mut body, i, c)?;
     }
+    confirm_changes(
+        ctx,
+        section.name,
+        |name| raw.pointer(name).cloned(),
+        changes,
+    )
+    .await?;
     let mut warnings = Vec::new();
     let probes = matches!(section.name, "emby" | "jellyfin") && body["enable"] == json!(true);
     ctx.upstream
@@ -226,6 +234,40 @@ async fn patch(ctx: &CallCtx, section: &Section, revision: &str, changes: &[Chan
         )),
         warnings,
     )
+}
+
+/// Asks the person before saving `changes`, each named with its value
+/// before and after (`was` reads the value before from the section as
+/// read). Only names read_settings lists get this far: no secret values.
+async fn confirm_changes(
+    ctx: &CallCtx,
+    section: &str,
+    was: impl Fn(&str) -> Option<Value>,
+    changes: &[Change],
+) -> Result<(), ToolError> {
+    ctx.confirm(async {
+        let shown = |v: Option<Value>| match v {
+            Some(v) => clip(&v.to_string()),
+            None => "(unset)".into(),
+        };
+        let lines: Vec<String> = changes
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}: {} → {}",
+                    clip(&c.name),
+                    shown(was(&c.name)),
+                    shown(Some(c.value.clone()))
+                )
+            })
+            .collect();
+        Ok(Confirmation::new(format!(
+            "Change Ombi's {section} settings?\n{}",
+            lines.join("\n")
+        )))
+    })
+    .await?;
+    Ok(())
 }
 
 /// A change's item: completed when what Ombi holds now shows it, else
@@ -359,6 +401,13 @@ async fn features(ctx: &CallCtx, revision: &str, changes: &[Change]) -> Outcome 
             .into());
         }
     }
+    let was = |name: &str| {
+        known
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| Value::Bool(f.enabled))
+    };
+    confirm_changes(ctx, "features", was, changes).await?;
     let mut mutation = Mutation::new(Done::Completed);
     let mut first_error = None;
     let mut last = None;

@@ -18,14 +18,15 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 use super::ctx::{not_found, not_found_on_500, reply};
-use super::writes::accounts;
+use super::writes::{Account, accounts};
 use super::{CallCtx, Tool};
+use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::{Args, Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::secrets::{ExposeSecret, SecretString};
-use crate::text::message::sanitize_with;
+use crate::text::message::{sanitize, sanitize_with};
 use crate::upstream::{IdentityResult, Route};
 
 pub static TOOL: Tool = Tool {
@@ -34,7 +35,7 @@ pub static TOOL: Tool = Tool {
         title: "Manage users",
         bundle: Bundle::Administration,
         destructive: true,
-        description: "Create, update or delete Ombi users, including their roles and request limits.",
+        description: "Create, update or delete Ombi users, including their roles and request limits. Before a delete, and an update that changes roles, the person is asked to confirm when the client can ask.",
         families: &[Family::Mutation],
         params: &[USER_ID, USER],
         actions: &[
@@ -377,6 +378,23 @@ async fn update(ctx: &CallCtx, user_id: &str, user: UserFields) -> Outcome {
             rolled.join(", ")
         ));
     }
+    let changes_roles = {
+        let (mut now, mut then) = (current.clone(), roles.clone());
+        now.sort();
+        then.sort();
+        now != then
+    };
+    if changes_roles {
+        ctx.confirm(async {
+            Ok(Confirmation::new(format!(
+                "Change the roles of Ombi user {} from {} to {}?",
+                user_in_words(&target_name, user_id),
+                role_list(&current),
+                role_list(&roles)
+            )))
+        })
+        .await?;
+    }
     record["id"] = json!(user_id);
     record["claims"] = claims(&roles);
     record["password"] = Value::Null;
@@ -390,7 +408,39 @@ async fn update(ctx: &CallCtx, user_id: &str, user: UserFields) -> Outcome {
     Ok(reply(m.into_data(), warnings, false))
 }
 
+/// "“alice”", or the id when Ombi gave no name.
+fn user_in_words(name: &str, user_id: &str) -> String {
+    match sanitize(name) {
+        n if n.is_empty() => sanitize(user_id),
+        n => format!("“{n}”"),
+    }
+}
+
+/// "Admin, PowerUser", or "no roles".
+fn role_list(roles: &[String]) -> String {
+    if roles.is_empty() {
+        "no roles".into()
+    } else {
+        sanitize(&roles.join(", "))
+    }
+}
+
 async fn delete(ctx: &CallCtx, user_id: &str) -> Outcome {
+    ctx.confirm(async {
+        let what = format!("user {user_id}");
+        // Ombi answers an unknown id with HTTP 500.
+        let account = ctx
+            .get_json::<Account>(Route::get("api/v1/Identity/User").seg(user_id))
+            .await
+            .map_err(|e| not_found_on_500(e, &what))?
+            .ok_or_else(|| not_found(&what))?;
+        Ok(Confirmation::new(format!(
+            "Delete Ombi user {} with their requests, issues, comments, votes and notification settings? \
+             This cannot be undone.",
+            user_in_words(&account.user_name, user_id)
+        )))
+    })
+    .await?;
     identity_write(ctx, Route::delete("api/v1/Identity").seg(user_id), None).await?;
     let mut m = Mutation::new(Done::Completed).message(
         "deleted the user, with their movie and album requests, TV episode requests, issues, comments, \

@@ -11,10 +11,13 @@ use serde_json::Value;
 
 use super::CallCtx;
 use super::ctx::reply;
+use super::read_requests::existing_request;
 use crate::contract::{ErrorCode, Failure, Outcome, ToolError};
+use crate::definition::params::MediaKind;
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::requests::RequestRecord;
 use crate::projection::settings::Section;
+use crate::text::message::sanitize;
 use crate::upstream::{RequestEngineResult, Route};
 
 /// With a bare API key Ombi acts as its internal `Api` user (an admin whose
@@ -168,6 +171,38 @@ pub fn item(identifier: impl Into<String>, outcome: Done, message: Option<String
         outcome,
         message,
     }
+}
+
+// ---------------------------------------------------------------- confirmations
+
+/// A request named for a confirmation: "the movie request for “Dune”
+/// (request 12, requested by alice)". People-written text is cleaned and
+/// bounded like an Ombi message.
+pub fn named_request(noun: &str, id: i64, title: Option<&str>, by: Option<&str>) -> String {
+    let clean = |t: Option<&str>| t.map(sanitize).filter(|t| !t.is_empty());
+    let by = clean(by)
+        .map(|name| format!(", requested by {name}"))
+        .unwrap_or_default();
+    match clean(title) {
+        Some(title) => format!("the {noun} request for “{title}” (request {id}{by})"),
+        None => format!("{noun} request {id}{by}"),
+    }
+}
+
+/// The request a confirmed write names, in words, from one bounded read of
+/// it (NOT_FOUND when Ombi does not know it).
+pub async fn request_in_words(
+    ctx: &CallCtx,
+    media: MediaKind,
+    id: i64,
+) -> Result<String, ToolError> {
+    let r = existing_request(ctx, media, id, &mut Vec::new()).await?;
+    Ok(named_request(
+        media.noun(),
+        id,
+        r.title.as_deref(),
+        r.requested_user_name.as_deref(),
+    ))
 }
 
 #[cfg(test)]

@@ -12,7 +12,12 @@
 //! request it is handed at once, so a client pipelining requests faster than
 //! they are answered (or never reading the answers) would grow the daemon
 //! without limit. Past [`MAX_IN_FLIGHT`] unanswered requests, the next one
-//! waits here and the socket is not read: the client is slowed down instead.
+//! waits here: the client is slowed down instead. While it waits, the socket
+//! is still read for responses and notifications, because the requests in
+//! flight may be waiting for the client's answer to a request of ours (a
+//! confirmation, `elicitation/create`); one more request read meanwhile is
+//! kept too, and only then does reading stop. Responses pass through the
+//! same line cap and checks as everything else.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -344,6 +349,11 @@ pub struct FramedTransport<R, W> {
     /// A request read but waiting for an in-flight slot (kept across a
     /// cancelled `receive`, like `pending`).
     held: Option<ClientJsonRpcMessage>,
+    /// The next request, read while `held` waited; reading stops until
+    /// `held` has its slot.
+    queued: Option<ClientJsonRpcMessage>,
+    /// The socket ended (or failed) while `held` waited: it is still run.
+    drained: bool,
     /// The session's `tools/list` result, serialized ([`Self::with_tools_list`]).
     tools_list: Option<&'static str>,
     /// The client sent `notifications/initialized`: rmcp's handshake is over.
@@ -366,6 +376,8 @@ where
                 ids: StdMutex::new(HashMap::new()),
             }),
             held: None,
+            queued: None,
+            drained: false,
             tools_list: None,
             initialized: false,
         }
@@ -438,18 +450,45 @@ where
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
         loop {
-            if let Some(JsonRpcMessage::Request(request)) = &self.held {
-                let id = request.id.clone();
-                self.in_flight.slots.acquire().await.ok()?.forget();
-                self.in_flight.hold(id);
-                return self.held.take();
-            }
             if let Some(pending) = self.pending.as_mut() {
                 let written = pending.await;
                 self.pending = None;
                 if let Err(e) = written {
                     debug!(error = %e, "writing an error reply failed");
                     return None;
+                }
+            }
+            if self.held.is_none() {
+                self.held = self.queued.take();
+            }
+            if let Some(JsonRpcMessage::Request(request)) = &self.held {
+                let id = request.id.clone();
+                let in_flight = self.in_flight.clone();
+                let slot = if self.queued.is_some() || self.drained {
+                    Some(in_flight.slots.acquire().await.ok()?)
+                } else {
+                    // A free slot wins, so nothing overtakes a request that
+                    // need not wait. Both are cancel-safe: a line is only
+                    // consumed below.
+                    tokio::select! {
+                        biased;
+                        slot = in_flight.slots.acquire() => Some(slot.ok()?),
+                        _ = self.read.fill_buf() => None,
+                    }
+                };
+                match slot {
+                    Some(slot) => {
+                        slot.forget();
+                        self.in_flight.hold(id);
+                        return self.held.take();
+                    }
+                    // The socket ended: no more lines, but `held` still runs.
+                    None if self.read.buffer().is_empty() => {
+                        self.drained = true;
+                        continue;
+                    }
+                    // A line is coming: read it below.
+                    None => {}
                 }
             }
             let reply = match self.next_split().await? {
@@ -466,7 +505,11 @@ where
                             continue;
                         }
                         request @ JsonRpcMessage::Request(_) => {
-                            self.held = Some(request);
+                            if self.held.is_some() {
+                                self.queued = Some(request);
+                            } else {
+                                self.held = Some(request);
+                            }
                             continue;
                         }
                         JsonRpcMessage::Notification(n) => {
@@ -621,6 +664,68 @@ mod tests {
                 assert_eq!(line.last(), Some(&b'\n'));
                 let spliced: Value = serde_json::from_slice(&line).unwrap();
                 assert_eq!(spliced, whole);
+            }
+        }
+    }
+
+    /// A session whose every slot waits for the client's answer to a request
+    /// of ours still reads that answer, though a further request waits.
+    #[tokio::test]
+    async fn answers_to_our_requests_pass_while_every_slot_is_taken() {
+        use std::time::Duration;
+        use tokio::io::AsyncWriteExt;
+        let (client, server) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server);
+        let (_client_read, mut client_write) = tokio::io::split(client);
+        let mut t = FramedTransport::new(server_read, server_write, 1 << 20);
+        let request =
+            |id: usize| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+        let mut lines: String = (1..=MAX_IN_FLIGHT + 1).map(request).collect();
+        // The answer to our elicitation, after a request that must wait,
+        // and one more request.
+        lines.push_str(
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"action\":\"accept\",\"content\":{\"confirm\":true}}}\n",
+        );
+        lines.push_str(&request(MAX_IN_FLIGHT + 2));
+        client_write.write_all(lines.as_bytes()).await.unwrap();
+        let five = Duration::from_secs(5);
+        for _ in 0..MAX_IN_FLIGHT {
+            let got = tokio::time::timeout(five, t.receive())
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(matches!(got, JsonRpcMessage::Request(_)));
+        }
+        // Request 33 is held; the answer behind it still comes through.
+        let got = tokio::time::timeout(five, t.receive())
+            .await
+            .expect("the answer was not read");
+        match got {
+            Some(JsonRpcMessage::Response(r)) => {
+                assert_eq!(r.id, RequestId::Number(0));
+                assert!(matches!(
+                    r.result,
+                    rmcp::model::ClientResult::ElicitResult(_)
+                ));
+            }
+            other => panic!("expected the elicitation answer, got {other:?}"),
+        }
+        // No slot yet: nothing more.
+        assert!(
+            tokio::time::timeout(Duration::from_millis(100), t.receive())
+                .await
+                .is_err()
+        );
+        // Answering two requests frees two slots: 33, then 34.
+        for id in [1, 2] {
+            let done =
+                ServerJsonRpcMessage::response(ServerResult::empty(()), RequestId::Number(id));
+            Transport::send(&mut t, done).await.unwrap();
+        }
+        for want in [MAX_IN_FLIGHT as i64 + 1, MAX_IN_FLIGHT as i64 + 2] {
+            match tokio::time::timeout(five, t.receive()).await.unwrap() {
+                Some(JsonRpcMessage::Request(r)) => assert_eq!(r.id, RequestId::Number(want)),
+                other => panic!("expected request {want}, got {other:?}"),
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Real MCP clients and bridges against the real binaries.
 
+mod confirm;
 mod inspector_cli;
 mod nixos_vm_parts;
 mod python_client;

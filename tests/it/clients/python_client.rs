@@ -7,6 +7,7 @@ use std::process::Command;
 
 use crate::harness::*;
 
+/// The Python with the MCP SDK: `OMBI_MCP_PYTHON`, else the worktree's `.venv`.
 pub fn python() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("OMBI_MCP_PYTHON") {
         return Some(PathBuf::from(p));

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use ombi_mcp::config::{Config, Env};
+use ombi_mcp::confirm::Confirmer;
 use ombi_mcp::definition::BundleSet;
 use ombi_mcp::policy::Identity;
 use ombi_mcp::tools::{self, CallCtx};
@@ -71,6 +72,8 @@ impl Rig {
             correlation_id: "test-correlation".into(),
             cancel: CancellationToken::new(),
             upstream: Arc::new(Upstream::new(&config).expect("client")),
+            // Nobody to ask in process; tests of confirmations set their own.
+            confirmer: Confirmer::off(),
         };
         Rig { fake, ctx }
     }

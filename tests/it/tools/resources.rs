@@ -337,6 +337,7 @@ impl Poller {
             correlation_id: "t".into(),
             cancel: CancellationToken::new(),
             upstream: h.ctx.upstream.clone(),
+            confirmer: ombi_mcp::confirm::Confirmer::off(),
         };
         let body = resources::read(&ctx, &uri(u)).await;
         self.watches
