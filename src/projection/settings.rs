@@ -240,8 +240,7 @@ pub struct Projected {
 /// by the server's offset.
 fn landing_notice_expired(raw: &Value, now: SystemTime) -> Value {
     let end = raw["endDateTime"].as_str().and_then(|d| {
-        crate::upstream::session::parse_utc(d)
-            .or_else(|| crate::upstream::session::parse_utc(&format!("{d}Z")))
+        crate::text::time::parse_utc(d).or_else(|| crate::text::time::parse_utc(&format!("{d}Z")))
     });
     end.map_or(Value::Null, |end| Value::Bool(end <= now))
 }

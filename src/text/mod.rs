@@ -6,4 +6,5 @@
 //! comments, script and style elements) from every result (docs/security.md).
 
 pub mod message;
+pub mod time;
 pub mod untrusted;

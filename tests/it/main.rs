@@ -21,6 +21,7 @@ mod clients;
 mod contract;
 mod daemon;
 mod fuzz;
+mod layers;
 mod packaging;
 mod reliability;
 mod tools;

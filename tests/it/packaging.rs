@@ -382,82 +382,113 @@ fn client_configs_start_the_shim_with_socket() {
     assert!(inspector.contains("--cli ombi-mcp --socket"));
 }
 
-/// The catalogue (shared/catalogue.md), bundle by bundle.
-const TOOLS: &[(&str, &[&str])] = &[
-    (
-        "core",
-        &[
-            "read_search",
-            "read_discover",
-            "read_media",
-            "read_reference",
-            "read_requests",
-            "read_request_stats",
-            "read_issues",
-            "read_votes",
-            "read_users",
-            "read_library",
-            "read_server",
-            "write_request_create",
-            "write_request_subscribe",
-            "write_vote",
-            "write_issue_create",
-            "write_issue_comment",
-            "write_user_preferences",
-        ],
-    ),
-    (
-        "moderation",
-        &[
-            "read_integration",
-            "write_request_moderate",
-            "write_request_options",
-            "write_request_reprocess",
-            "write_request_delete",
-            "write_issue_manage",
-        ],
-    ),
-    (
-        "administration",
-        &[
-            "read_settings",
-            "read_logs",
-            "write_settings_patch",
-            "write_integration_test",
-            "write_job_run",
-            "write_user_manage",
-            "write_notification_send",
-            "write_retry_remove",
-        ],
-    ),
-];
+/// The markers around docs/tools.md's generated part.
+const TOOLS_DOC_BEGIN: &str = "<!-- generated from tools::TOOLS: edit the tools, then UPDATE_DOCS=1 cargo test --all-features --test it packaging::tools_doc -->";
+const TOOLS_DOC_END: &str = "<!-- end of the generated part -->";
 
-#[test]
-fn tools_doc_lists_the_31_tools_by_bundle() {
-    let doc = std::fs::read_to_string(root().join("docs/tools.md")).unwrap();
-    // "## core ..." headings, then table rows "| `read_search` | ...".
-    let mut bundle = String::new();
-    let mut found: Vec<(String, String)> = Vec::new();
-    for line in doc.lines() {
-        if let Some(heading) = line.strip_prefix("## ") {
-            bundle = heading
-                .split([' ', ':'])
-                .next()
-                .unwrap_or_default()
-                .to_string();
-        } else if let Some((name, _)) = line.strip_prefix("| `").and_then(|r| r.split_once('`')) {
-            found.push((bundle.clone(), name.to_string()));
+/// docs/tools.md's generated part: the counts and, bundle by bundle, a row per served tool
+/// (its description as models read it, its actions, whether it changes Ombi).
+fn tools_doc_generated() -> String {
+    use ombi_mcp::definition::Bundle;
+    let defs: Vec<_> = ombi_mcp::tools::definitions().collect();
+    let writes = defs.iter().filter(|d| d.is_write()).count();
+    let mut out = format!(
+        "{TOOLS_DOC_BEGIN}\n\n**Served: {} tools** ({} `read_*`, {writes} `write_*`); a tool that cannot be \
+         served is never listed.\n",
+        defs.len(),
+        defs.len() - writes,
+    );
+    for bundle in Bundle::ALL {
+        let in_bundle: Vec<_> = defs.iter().filter(|d| d.bundle == bundle).collect();
+        let default = if bundle == Bundle::Core {
+            " (the default bundle)"
+        } else {
+            ""
+        };
+        out += &format!(
+            "\n## {bundle}{default}: {} tools\n\n| tool | what it does | actions | changes Ombi |\n|---|---|---|---|\n",
+            in_bundle.len()
+        );
+        for d in in_bundle {
+            let actions = if d.has_action_arg() {
+                d.actions
+                    .iter()
+                    .map(|a| format!("`{}`", a.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            } else {
+                "(one)".to_string()
+            };
+            let changes = match (d.is_write(), d.destructive) {
+                (false, _) => "no",
+                (true, false) => "yes",
+                (true, true) => "yes, **destructive**",
+            };
+            out += &format!(
+                "| `{}` | {} | {actions} | {changes} |\n",
+                d.name,
+                d.description.replace('|', "\\|")
+            );
         }
     }
-    let want: Vec<(String, String)> = TOOLS
-        .iter()
-        .flat_map(|(b, names)| names.iter().map(move |n| (b.to_string(), n.to_string())))
-        .collect();
-    assert_eq!(want.len(), 31);
-    assert_eq!(
-        found, want,
-        "docs/tools.md must list the catalogue's tools in order, by bundle"
+    out + "\n" + TOOLS_DOC_END
+}
+
+/// docs/tools.md's tool tables are generated from `TOOLS` (like the snapshots): a drift fails,
+/// `UPDATE_DOCS=1` rewrites the generated part (review the diff, then commit).
+#[test]
+fn tools_doc_is_generated_from_the_catalogue() {
+    let path = root().join("docs/tools.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (Some(begin), Some(end)) = (doc.find(TOOLS_DOC_BEGIN), doc.find(TOOLS_DOC_END)) else {
+        panic!(
+            "docs/tools.md lacks the generated-part markers {TOOLS_DOC_BEGIN:?} … {TOOLS_DOC_END:?}"
+        );
+    };
+    let current = &doc[begin..end + TOOLS_DOC_END.len()];
+    let want = tools_doc_generated();
+    if current == want {
+        return;
+    }
+    if std::env::var("UPDATE_DOCS").is_ok_and(|v| v == "1") {
+        let rewritten = format!(
+            "{}{want}{}",
+            &doc[..begin],
+            &doc[end + TOOLS_DOC_END.len()..]
+        );
+        std::fs::write(&path, rewritten).unwrap();
+        return;
+    }
+    panic!(
+        "docs/tools.md's tool tables differ from TOOLS: run with UPDATE_DOCS=1 and review the diff"
     );
+}
+
+/// Every `read_*`/`write_*` name the user docs mention outside the generated part is a served tool.
+#[test]
+fn user_docs_name_only_served_tools() {
+    let served: BTreeSet<&str> = ombi_mcp::tools::definitions().map(|d| d.name).collect();
+    for doc in [
+        "README.md",
+        "docs/tools.md",
+        "docs/contract.md",
+        "docs/configuration.md",
+    ] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        let named = text
+            .split(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+            .filter(|w| {
+                (w.starts_with("read_") || w.starts_with("write_"))
+                    && w.len() > "write_".len()
+                    && *w != "read_only" // the policy key
+            });
+        for word in named {
+            assert!(
+                served.contains(word),
+                "{doc} names `{word}`, which TOOLS does not serve"
+            );
+        }
+    }
 }
 
 /// Words like `OMBI_URL` in a text.

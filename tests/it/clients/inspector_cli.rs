@@ -43,6 +43,20 @@ fn run(cli: &Path, bin: &Path, socket: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("inspector prints JSON")
 }
 
+/// The daemon in `api_key` mode against `fake`, with `extra` variables.
+fn api_key_daemon(fake: &FakeOmbi, extra: &[(&str, &str)]) -> Daemon {
+    let mut env: Vec<(String, String)> = vec![
+        ("OMBI_URL".into(), fake.url.clone()),
+        ("OMBI_AUTH_MODE".into(), "api_key".into()),
+        ("OMBI_API_KEY".into(), API_KEY.into()),
+    ];
+    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    Daemon::start(DaemonOpts {
+        env,
+        ..DaemonOpts::default()
+    })
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn inspector_cli_lists_and_calls_through_the_shim() {
     let Some((cli, bin)) = inspector() else {
@@ -51,14 +65,7 @@ async fn inspector_cli_lists_and_calls_through_the_shim() {
         return;
     };
     let fake = FakeOmbi::start(Options::default()).await;
-    let d = Daemon::start(DaemonOpts {
-        env: vec![
-            ("OMBI_URL".into(), fake.url.clone()),
-            ("OMBI_AUTH_MODE".into(), "api_key".into()),
-            ("OMBI_API_KEY".into(), API_KEY.into()),
-        ],
-        ..DaemonOpts::default()
-    });
+    let d = api_key_daemon(&fake, &[]);
     let socket = d.socket.clone();
     let (list, call) = tokio::task::spawn_blocking(move || {
         let list = run(&cli, &bin, &socket, &["--method", "tools/list"]);
@@ -199,19 +206,13 @@ async fn inspector_cli_calls_every_write_tool() {
     want.sort();
     assert_eq!(covered, want);
     let fake = FakeOmbi::start(Options::default()).await;
-    let d = Daemon::start(DaemonOpts {
-        env: vec![
-            ("OMBI_URL".into(), fake.url.clone()),
-            ("OMBI_AUTH_MODE".into(), "api_key".into()),
-            ("OMBI_API_KEY".into(), API_KEY.into()),
-            ("OMBI_USER_NAME".into(), "alice".into()),
-            (
-                "OMBI_BUNDLES".into(),
-                "core,moderation,administration".into(),
-            ),
+    let d = api_key_daemon(
+        &fake,
+        &[
+            ("OMBI_USER_NAME", "alice"),
+            ("OMBI_BUNDLES", "core,moderation,administration"),
         ],
-        ..DaemonOpts::default()
-    });
+    );
     let socket = d.socket.clone();
     let answers = tokio::task::spawn_blocking(move || {
         WRITES

@@ -207,6 +207,7 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
         ("read_reference", json!({"action": "roles"}), true),
         ("read_reference", json!({"action": "features"}), true),
         // read_requests
+        ("read_requests", json!({"action": "mine"}), true),
         (
             "read_requests",
             json!({"action": "list", "media": "movie"}),
@@ -473,6 +474,40 @@ fn calls() -> Vec<(&'static str, Value, bool)> {
         ),
         ("write_retry_remove", json!({"queue_id": 7}), true),
     ]
+}
+
+/// The call table is derived from `TOOLS`, not kept beside it: every action of every served
+/// read tool, and every served write tool, has a call (checked without Python, so a new tool or
+/// action without a call fails everywhere, not only where the SDK is installed).
+#[test]
+fn the_call_table_covers_every_read_action_and_every_write_tool() {
+    let calls = calls();
+    let mut missing = Vec::new();
+    for def in ombi_mcp::tools::definitions() {
+        let of_tool: Vec<&Value> = calls
+            .iter()
+            .filter(|(t, _, _)| *t == def.name)
+            .map(|(_, args, _)| args)
+            .collect();
+        if def.is_write() {
+            if of_tool.is_empty() {
+                missing.push(def.name.to_string());
+            }
+            continue;
+        }
+        for action in def.actions {
+            let called = of_tool.iter().any(|args| {
+                args.get("action")
+                    .and_then(Value::as_str)
+                    .or(def.default_action)
+                    .map_or(!def.has_action_arg(), |a| a == action.name)
+            });
+            if !called {
+                missing.push(format!("{} {}", def.name, action.name));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no call in the table for: {missing:?}");
 }
 
 /// The password `write_user_manage create` is given: it must reach no log.

@@ -242,14 +242,7 @@ fn shim_reports_an_absent_daemon_in_one_line() {
 fn shim_exits_nonzero_when_the_daemon_dies_mid_session() {
     use std::io::{BufRead, BufReader, Write};
     let mut d = Daemon::start(DaemonOpts::default());
-    let mut shim = Command::new(SHIM)
-        .arg("--socket")
-        .arg(&d.socket)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut shim = spawn_shim(&d.socket);
     let mut stdin = shim.stdin.take().unwrap();
     writeln!(stdin, "{INITIALIZE}").unwrap();
     let mut stdout = BufReader::new(shim.stdout.take().unwrap());

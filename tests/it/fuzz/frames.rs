@@ -10,6 +10,8 @@ use ombi_mcp::transport::frame::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
+
+use super::{json_scalar, text};
 use rmcp::model::{JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -100,19 +102,10 @@ fn stream() -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
-/// A short string of any characters (cheaper than a regex strategy).
-fn text(max: usize) -> impl Strategy<Value = String> {
-    prop::collection::vec(any::<char>(), 0..=max).prop_map(String::from_iter)
-}
-
 fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
-        prop_oneof![
+        4 => json_scalar(),
+        1 => prop_oneof![
             Just("2.0"),
             Just("1.0"),
             Just("ping"),
@@ -129,7 +122,7 @@ fn any_json() -> impl Strategy<Value = Value> {
             Just("arguments"),
         ]
         .prop_map(|s| Value::String(s.into())),
-        text(8).prop_map(Value::String),
+        1 => text(8).prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 32, 5, |inner| {
         prop_oneof![

@@ -10,6 +10,8 @@ use ombi_mcp::contract::ErrorCode;
 use ombi_mcp::tools::TOOLS;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
+
+use super::{json_scalar, json_tree, text};
 use serde_json::{Map, Value};
 
 use crate::support::bad_args;
@@ -23,29 +25,14 @@ fn cases() -> u32 {
 }
 
 /// Any JSON value, nested a few levels.
-/// A short string of any characters (cheaper than a regex strategy).
-fn text(max: usize) -> impl Strategy<Value = String> {
-    prop::collection::vec(any::<char>(), 0..=max).prop_map(String::from_iter)
-}
-
 fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        (-3i64..3_000_000_000).prop_map(Value::from),
-        any::<f64>()
-            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
-        text(12).prop_map(Value::String),
-        (0usize..220).prop_map(|n| Value::String("q".repeat(n))),
+        4 => json_scalar(),
+        1 => (-3i64..3_000_000_000).prop_map(Value::from),
+        1 => text(12).prop_map(Value::String),
+        1 => (0usize..220).prop_map(|n| Value::String("q".repeat(n))),
     ];
-    leaf.prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map(text(8), inner, 0..6)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    json_tree(leaf, 4, 48, 6, 8)
 }
 
 /// Argument names and values the tables use, per name (all tools pooled:

@@ -293,6 +293,18 @@ pub async fn connect(d: &Daemon) -> rmcp::service::RunningService<rmcp::RoleClie
     }
 }
 
+/// The real shim on `socket` with all three pipes, for a test that talks to it line by line.
+pub fn spawn_shim(socket: &Path) -> Child {
+    Command::new(SHIM)
+        .arg("--socket")
+        .arg(socket)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn shim")
+}
+
 /// One JSON-RPC `initialize` line, as a client would send it.
 pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"harness","version":"1"}}}"#;
 

@@ -362,14 +362,7 @@ fn killed_mid_write_the_shim_fails_in_one_line_the_next_connection_gets_a_fresh_
         r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"write_request_create","arguments":{{"action":"movie","tmdb_id":{TMDB}}}}}}}"#
     );
     let read = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_requests","arguments":{"action":"list","media":"movie","page":{"limit":100}}}}"#;
-    let mut shim = Command::new(SHIM)
-        .arg("--socket")
-        .arg(&unit.path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut shim = spawn_shim(&unit.path);
     let mut stdin = shim.stdin.take().unwrap();
     writeln!(
         stdin,
