@@ -288,7 +288,13 @@ impl Confirmer {
             }
             (_, Some(asker)) => asker,
         };
-        let question = question.await?;
+        // The question quotes people's text (titles, names): cleaned like
+        // every result, so nothing hidden reaches the person or the client.
+        let mut question = question.await?;
+        crate::text::untrusted::scrub_string(&mut question.message);
+        if let Some(Some(reason)) = question.reason.as_mut() {
+            crate::text::untrusted::scrub_string(reason);
+        }
         let answer = asker.ask(&question, self.timeout).await;
         let (label, outcome) = settle(&question, answer, self.timeout);
         self.set(label, None);

@@ -299,7 +299,9 @@ mod tests {
         let (f, skipped) = files(&["log20260502.txt".into(), "../x".into()]);
         assert_eq!(
             f,
-            vec![json!({"file_id": "log20260502.txt", "name": "log20260502.txt"})]
+            vec![
+                json!({"file_id": "log20260502.txt", "name": "log20260502.txt", "modified": "2026-05-02"})
+            ]
         );
         assert_eq!(skipped, 1);
     }

@@ -789,7 +789,8 @@ async fn issue_comment_needs_a_user_row_and_unknown_issue_is_204() {
         )
         .await;
     assert_eq!((r.status, r.body.as_str()), (204, ""));
-    assert_eq!(o.data(|d| d.comments.len()), 3);
+    // The seed's five comments and the one added above; the 204 added none.
+    assert_eq!(o.data(|d| d.comments.len()), 6);
 }
 
 #[tokio::test]
@@ -1422,7 +1423,21 @@ async fn delete_category_cascades_to_its_issues_and_fails_on_comments() {
             .ok(),
         json!(true)
     );
-    o.data(|d| assert!(d.comments.is_empty(), "the issue's comments went with it"));
+    o.data(|d| {
+        assert!(
+            d.comments.iter().all(|c| c["issuesId"] != json!(1)),
+            "the issue's comments went with it"
+        )
+    });
+    // Issue 2 carries the seed's other comments: delete it too, so the
+    // category's remaining issues have none.
+    assert_eq!(
+        o.call(As::Api, "DELETE", "api/v1/Issues/2", None)
+            .await
+            .ok(),
+        json!(true)
+    );
+    o.data(|d| assert!(d.comments.is_empty(), "no comment is left"));
     assert_eq!(
         o.call(As::Api, "DELETE", "api/v1/Issues/categories/1", None)
             .await
