@@ -103,6 +103,18 @@ impl CallCtx {
             })
     }
 
+    /// [`CallCtx::me`], as read within the last five minutes: for what does
+    /// not change under a call (the user's id, name, language).
+    pub async fn me_cached(&self) -> Result<Arc<Me>, ToolError> {
+        let key = acting_key(self);
+        if let Some(me) = ACTING_USERS.get(&key) {
+            return Ok(me);
+        }
+        let me = Arc::new(self.me().await?);
+        ACTING_USERS.put(key, me.clone());
+        Ok(me)
+    }
+
     /// The acting user's Ombi id (a GUID).
     pub async fn caller_id(&self) -> Result<String, ToolError> {
         self.me()
@@ -217,7 +229,7 @@ impl CallCtx {
 
 /// The acting user as `GET /api/v1/Identity` shows them (`UserViewModel`):
 /// only what the tools use.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Me {
     pub id: Option<String>,
@@ -350,23 +362,27 @@ pub async fn body_language(ctx: &CallCtx, language: Option<&str>) -> Option<Stri
     if let Some(lang) = language {
         return Some(lang.to_string());
     }
-    let who = language_key(ctx);
-    if let Some(lang) = USER_LANGUAGE.get(&who) {
-        return lang;
-    }
-    let lang = ctx
-        .me()
+    ctx.me_cached()
         .await
         .ok()
-        .and_then(|u| u.language)
-        .filter(|l| !l.trim().is_empty());
-    USER_LANGUAGE.put(who, lang.clone());
-    lang
+        .and_then(|u| u.language.clone())
+        .filter(|l| !l.trim().is_empty())
 }
 
-/// The cache key of the acting user's language: keyed by the Ombi instance
-/// too, as one process may talk to several (tests).
-fn language_key(ctx: &CallCtx) -> String {
+/// Records the acting user's new language (after they changed it), so the
+/// next search uses it at once.
+pub fn remember_language(ctx: &CallCtx, language: &str) {
+    let key = acting_key(ctx);
+    if let Some(me) = ACTING_USERS.get(&key) {
+        let mut me = (*me).clone();
+        me.language = Some(language.to_string());
+        ACTING_USERS.put(key, Arc::new(me));
+    }
+}
+
+/// The cache key of the acting user: keyed by the Ombi instance too, as
+/// one process may talk to several (tests).
+fn acting_key(ctx: &CallCtx) -> String {
     format!(
         "{}\u{0}{}",
         ctx.upstream.base_url(),
@@ -374,41 +390,36 @@ fn language_key(ctx: &CallCtx) -> String {
     )
 }
 
-/// Records the acting user's new language (after they changed it), so the
-/// next search uses it at once.
-pub fn remember_language(ctx: &CallCtx, language: &str) {
-    USER_LANGUAGE.put(language_key(ctx), Some(language.to_string()));
-}
+/// The acting users as Ombi shows them, kept briefly so that a search (its
+/// language) or a read under lockdown (who "I" am) costs one Ombi round
+/// trip, not two; a change shows within the TTL. Failed reads are not kept.
+static ACTING_USERS: ActingUsers = ActingUsers::new();
 
-/// The acting users' languages, kept briefly so a search costs one Ombi
-/// round trip, not two; a changed language shows within the TTL.
-static USER_LANGUAGE: LanguageCache = LanguageCache::new();
+struct ActingUsers(std::sync::Mutex<Vec<(String, std::time::Instant, Arc<Me>)>>);
 
-struct LanguageCache(std::sync::Mutex<Vec<(String, std::time::Instant, Option<String>)>>);
-
-impl LanguageCache {
+impl ActingUsers {
     const TTL: std::time::Duration = std::time::Duration::from_secs(300);
     /// Acting users are few (the policy's `ombi_user`s): a small list will do.
     const MAX: usize = 64;
 
     const fn new() -> Self {
-        LanguageCache(std::sync::Mutex::new(Vec::new()))
+        ActingUsers(std::sync::Mutex::new(Vec::new()))
     }
 
-    fn get(&self, who: &str) -> Option<Option<String>> {
+    fn get(&self, who: &str) -> Option<Arc<Me>> {
         let list = self.0.lock().unwrap_or_else(|p| p.into_inner());
         list.iter()
             .find(|(w, at, _)| w == who && at.elapsed() < Self::TTL)
-            .map(|(_, _, lang)| lang.clone())
+            .map(|(_, _, me)| me.clone())
     }
 
-    fn put(&self, who: String, lang: Option<String>) {
+    fn put(&self, who: String, me: Arc<Me>) {
         let mut list = self.0.lock().unwrap_or_else(|p| p.into_inner());
         list.retain(|(w, at, _)| *w != who && at.elapsed() < Self::TTL);
         if list.len() >= Self::MAX {
             list.remove(0);
         }
-        list.push((who, std::time::Instant::now(), lang));
+        list.push((who, std::time::Instant::now(), me));
     }
 }
 

@@ -1,17 +1,20 @@
 //! Lockdown (`OMBI_LOCKDOWN`, or `lockdown` in a peer's policy entry): the
-//! text of issues (title, subject, description) and comments written by
-//! anyone other than the acting user or a holder of Ombi's `Admin` or
-//! `PowerUser` role is replaced by [`WITHHELD`]; ids, dates, states and
-//! authors stay (docs/security.md). Applied once per result, on the
-//! projected records, by [`crate::tools::call`].
+//! text of issues (title, subject, description) and comments, and the
+//! aliases requests are shown under, of anyone other than the acting user
+//! or a holder of Ombi's `Admin` or `PowerUser` role is replaced by
+//! [`WITHHELD`]; ids, dates, states and authors (login names) stay
+//! (docs/security.md). Applied once per result, on the projected records,
+//! by [`crate::tools::call`].
 //!
 //! Who wrote what: an issue names its reporter's id, checked against the
 //! acting user's id (`GET /api/v1/Identity`) and Ombi's user directory
 //! ([`crate::upstream::directory`], cached); a comment names its author only
 //! by display name with Ombi's own `admin_comment` flag (Admin, PowerUser or
 //! a system user), so a comment is the acting user's when the names match
-//! and the directory, when readable, shows no other user by that name.
-//! Whatever cannot be established is withheld.
+//! and the directory, when readable, shows no other user by that name. A
+//! request names its requester by id and by Ombi's `UserAlias` (the alias,
+//! else the login name): the name stays when it is the requester's login
+//! name in the directory. Whatever cannot be established is withheld.
 
 use std::sync::Arc;
 
@@ -43,7 +46,7 @@ pub async fn apply(ctx: &CallCtx, outcome: &mut Outcome) {
     let family = Family::of(data);
     if !matches!(
         family,
-        Some(Family::IssuePage | Family::GroupPage | Family::CommentPage)
+        Some(Family::IssuePage | Family::GroupPage | Family::CommentPage | Family::RequestPage)
     ) {
         return;
     }
@@ -61,6 +64,7 @@ pub async fn apply(ctx: &CallCtx, outcome: &mut Outcome) {
                 !authors.wrote_comment(item) && withhold(item, &["comment"])
             }
             Some(Family::IssuePage) => authors.screen_issue(item),
+            Some(Family::RequestPage) => authors.screen_request(item),
             _ => authors.screen_group(item),
         };
         withheld += usize::from(hid);
@@ -81,7 +85,7 @@ struct Authors {
 
 impl Authors {
     async fn read(ctx: &CallCtx) -> Authors {
-        let me = ctx.me().await.ok();
+        let me = ctx.me_cached().await.ok();
         let directory = ctx.upstream.directory(ctx.acting()).await;
         Authors {
             me_id: me
@@ -123,6 +127,26 @@ impl Authors {
     fn screen_issue(&self, issue: &mut Map<String, Value>) -> bool {
         let reporter = issue.get("reported_by_user_id").and_then(Value::as_str);
         !self.trusted(reporter) && withhold(issue, &ISSUE_TEXT)
+    }
+
+    /// Withholds the name a request is shown under when it may be an alias
+    /// someone else chose: shown when the requester is trusted or the name
+    /// is their login name.
+    fn screen_request(&self, request: &mut Map<String, Value>) -> bool {
+        let requester = request.get("requested_user_id").and_then(Value::as_str);
+        let name = request.get("requested_user_name").and_then(Value::as_str);
+        let shown = match (requester, name) {
+            (_, None) => true,
+            (Some(id), Some(name)) => {
+                self.trusted(Some(id))
+                    || self
+                        .directory
+                        .as_ref()
+                        .is_some_and(|d| d.is_user_name(id, name))
+            }
+            (None, Some(_)) => false,
+        };
+        !shown && withhold(request, &["requested_user_name"])
     }
 
     /// A group's nested issues, and its title (an issue title) unless every

@@ -36,6 +36,8 @@ pub struct Directory {
 #[derive(Debug)]
 struct DirectoryUser {
     id: String,
+    /// The login name (what a request shows when its requester has no alias).
+    user_name: String,
     /// `UserAlias`: the alias when set, else the user name (what Ombi's
     /// comments route names authors by).
     display_name: String,
@@ -46,6 +48,11 @@ impl Directory {
     /// Whether user `id` holds Admin or PowerUser.
     pub fn trusted(&self, id: &str) -> bool {
         self.users.iter().any(|u| u.trusted && u.id == id)
+    }
+
+    /// Whether `name` is user `id`'s login name (not an alias they were given).
+    pub fn is_user_name(&self, id: &str, name: &str) -> bool {
+        self.users.iter().any(|u| u.id == id && u.user_name == name)
     }
 
     /// Whether a user other than `id` shows as `name` (or, the read being
@@ -114,11 +121,11 @@ impl Directory {
             .into_iter()
             .filter_map(|u| {
                 let id = u.id.filter(|id| !id.is_empty())?;
+                let user_name = u.user_name.unwrap_or_default();
                 let display_name = u
                     .alias
                     .filter(|a| !a.is_empty())
-                    .or(u.user_name)
-                    .unwrap_or_default();
+                    .unwrap_or_else(|| user_name.clone());
                 let trusted = u.claims.unwrap_or_default().iter().any(|c| {
                     c.enabled
                         && c.value
@@ -127,6 +134,7 @@ impl Directory {
                 });
                 Some(DirectoryUser {
                     id,
+                    user_name,
                     display_name,
                     trusted,
                 })
@@ -184,6 +192,9 @@ mod tests {
         // Display names are Ombi's `UserAlias`: the alias, else the user name.
         assert!(d.name_shared("Alice A.", "b") && !d.name_shared("Alice A.", "a"));
         assert!(d.name_shared("pat", "b") && !d.name_shared("alice", "b"));
+        // A login name is told apart from an alias.
+        assert!(d.is_user_name("a", "alice") && !d.is_user_name("a", "Alice A."));
+        assert!(!d.is_user_name("b", "alice"));
         // A cut read cannot prove a name unique.
         let cut = Directory::from_wire(Vec::new(), false);
         assert!(cut.name_shared("anyone", "x"));

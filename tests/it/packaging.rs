@@ -804,27 +804,33 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// The package builds from exactly its fileset: every path Cargo.toml needs (targets, benches,
-/// the sample bin under tests/) must be in it. Checks a copy of just those paths with the
-/// vendored registry (`--offline`), in a target directory of its own beside this test's (the
-/// outer `cargo test` holds the lock on its own).
+/// the sample bin under tests/) and every file a target reads while compiling must be in it.
+/// Checked without a second build of the dependencies (a cold `cargo check` of the copy took two
+/// minutes of CI): Cargo reads the copy's manifest and targets (`cargo metadata`, offline), the
+/// compiler's own dependency lists of the targets this test run built name every source file
+/// they read (modules, `#[path]`s, `include_str!`s), and the benches, not built by `cargo
+/// test`, are read for the same three forms.
 #[test]
-fn package_source_set_checks_every_cargo_target() {
+fn package_source_set_holds_every_file_the_targets_read() {
     let package_nix = std::fs::read_to_string(root().join("nixos/package.nix")).unwrap();
     let paths = package_fileset(&package_nix);
     assert!(paths.iter().any(|p| p == "Cargo.toml"), "{paths:?}");
+    let in_fileset = |file: &Path| {
+        file.strip_prefix(root())
+            .is_ok_and(|rel| paths.iter().any(|p| rel.starts_with(p)))
+    };
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-source");
-    let src = work.join("src");
-    if src.exists() {
-        std::fs::remove_dir_all(&src).unwrap();
+    if work.exists() {
+        std::fs::remove_dir_all(&work).unwrap();
     }
-    std::fs::create_dir_all(&src).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
     for path in &paths {
         let from = root().join(path);
         if from.exists() {
             if let Some(parent) = Path::new(path).parent() {
-                std::fs::create_dir_all(src.join(parent)).unwrap();
+                std::fs::create_dir_all(work.join(parent)).unwrap();
             }
-            copy_tree(&from, &src.join(path));
+            copy_tree(&from, &work.join(path));
         } else {
             assert!(
                 package_nix.contains(&format!("lib.fileset.maybeMissing (root + \"/{path}\")")),
@@ -832,27 +838,101 @@ fn package_source_set_checks_every_cargo_target() {
             );
         }
     }
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = run(Command::new(cargo)
-        .current_dir(&src)
-        .args([
-            "check",
+
+    // 1. Cargo finds the manifest, the lock and every target in the copy that it finds here
+    //    (a missing bench file is not an error to `cargo metadata`: the target just vanishes).
+    let targets_in = |dir: &Path| -> Vec<String> {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let out = run(Command::new(cargo).current_dir(dir).args([
+            "metadata",
             "--offline",
             "--locked",
-            "--all-targets",
-            "--all-features",
-            "--quiet",
-        ])
-        .env("CARGO_TARGET_DIR", work.join("target"))
-        .env("CARGO_INCREMENTAL", "0"));
-    assert!(
-        out.status.success(),
-        "cargo check of the package's source set {paths:?} failed: nixos/package.nix's fileset \
-         misses a path the crate needs:\n{}",
-        text(&out.stderr)
+            "--no-deps",
+            "--format-version",
+            "1",
+        ]));
+        assert!(
+            out.status.success(),
+            "cargo metadata in {} failed:\n{}",
+            dir.display(),
+            text(&out.stderr)
+        );
+        let metadata: Value = serde_json::from_slice(&out.stdout).unwrap();
+        metadata["packages"][0]["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let src = t["src_path"].as_str().unwrap();
+                assert!(Path::new(src).is_file(), "{src}");
+                format!("{} {}", t["kind"][0], t["name"])
+            })
+            .collect()
+    };
+    assert_eq!(
+        targets_in(&work),
+        targets_in(root()),
+        "the package's source set {paths:?} loses Cargo targets"
     );
-    // A cold check of every dependency: give its disk back to the rest of the test run.
     std::fs::remove_dir_all(&work).unwrap();
+
+    // 2. What the compiler read for the targets built for this run (rustc's dep-info beside
+    //    this binary: the library, the binaries, this test binary).
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let mut read = BTreeSet::new();
+    for entry in std::fs::read_dir(&deps).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let ours = ["ombi_mcp-", "ombi_mcpd-", "ombi_sample-", "it-"]
+            .iter()
+            .any(|p| name.starts_with(p));
+        if !(ours && name.ends_with(".d")) {
+            continue;
+        }
+        let deps_text = std::fs::read_to_string(&path).unwrap();
+        for line in deps_text.lines().filter(|l| !l.starts_with('#')) {
+            let Some((_, inputs)) = line.split_once(": ") else {
+                continue;
+            };
+            // Relative to the workspace, where Cargo runs rustc; the registry's are absolute.
+            read.extend(
+                inputs
+                    .split_whitespace()
+                    .map(|f| root().join(f))
+                    .filter(|f| f.starts_with(root()) && f.is_file()),
+            );
+        }
+    }
+    assert!(
+        read.iter().any(|f| f.ends_with("src/lib.rs"))
+            && read.iter().any(|f| f.ends_with("tests/it/main.rs")),
+        "no dep-info of the library and this test beside {}",
+        deps.display()
+    );
+
+    // 3. The benches' own `#[path]`s and includes (they are not built by `cargo test`).
+    for entry in std::fs::read_dir(root().join("benches")).unwrap() {
+        let bench = entry.unwrap().path();
+        read.insert(bench.clone());
+        let source = std::fs::read_to_string(&bench).unwrap();
+        for form in ["#[path = \"", "include_str!(\"", "include_bytes!(\""] {
+            for (at, _) in source.match_indices(form) {
+                let rest = &source[at + form.len()..];
+                let rel = &rest[..rest.find('"').unwrap()];
+                let named = bench.parent().unwrap().join(rel);
+                let file = std::fs::canonicalize(&named).unwrap_or_else(|e| {
+                    panic!("{} names {}: {e}", bench.display(), named.display())
+                });
+                read.insert(file);
+            }
+        }
+    }
+    let outside: Vec<_> = read.iter().filter(|f| !in_fileset(f)).collect();
+    assert!(
+        outside.is_empty(),
+        "nixos/package.nix's fileset {paths:?} misses files the crate reads while compiling: \
+         {outside:?}"
+    );
 }
 
 /// The package's build runs the unit tests and every integration test but this module (and

@@ -374,6 +374,61 @@ async fn lockdown_fails_closed_when_users_cannot_be_read() {
     assert_eq!(by_id(&env, 5)["comment"], "Fixed on our side");
 }
 
+/// A request shows its requester by Ombi's `UserAlias`: under lockdown a
+/// stranger's alias (anyone may be given one) is withheld, a login name and
+/// trusted requesters' names stay, and who "I" am is read once, not per call.
+#[tokio::test]
+async fn lockdown_withholds_a_strangers_request_alias_and_keeps_login_names() {
+    let h = locked(Options::default(), None).await;
+    h.fake.with_data(|d| {
+        d.movie_requests.push(crate::support::fake_ombi::state::movie_request(
+            40, 4040, "Amélie", "carol",
+        ));
+    });
+    let env = h
+        .ok("read_requests", json!({"action": "list", "media": "movie"}))
+        .await;
+    let name = |id: i64| {
+        items(&env)
+            .iter()
+            .find(|r| r["target"]["id"] == json!(id))
+            .map(|r| r["requested_user_name"].clone())
+            .unwrap()
+    };
+    assert_eq!(name(40), WITHHELD, "carol's alias Caz: {env}");
+    assert_eq!(name(1), "bob", "a login name is an author: it stays");
+    assert_eq!(name(3), "Alice A.", "alice holds Admin");
+    let carol = items(&env)
+        .iter()
+        .find(|r| r["target"]["id"] == json!(40))
+        .unwrap()
+        .clone();
+    assert!(carol["requested_user_id"].is_string() && carol["title"] == "Amélie");
+    assert_eq!(
+        lockdown_warning(&env).as_deref(),
+        Some("lockdown: the text of 1 records written by other users is withheld")
+    );
+    // Without lockdown the alias is shown.
+    let open = Rig::start_with(Options::default(), None).await;
+    open.fake.with_data(|d| {
+        d.movie_requests.push(crate::support::fake_ombi::state::movie_request(
+            40, 4040, "Amélie", "carol",
+        ));
+    });
+    let env = open
+        .ok("read_requests", json!({"action": "list", "media": "movie"}))
+        .await;
+    assert!(env.to_string().contains("\"Caz\""), "{env}");
+
+    // Further reads under lockdown ask Ombi who the acting user is no more.
+    let before = h.gets("/api/v1/Identity").len();
+    for _ in 0..3 {
+        h.ok("read_issues", json!({"action": "comments", "issue_id": 2}))
+            .await;
+    }
+    assert_eq!(h.gets("/api/v1/Identity").len(), before);
+}
+
 #[test]
 fn lockdown_setting_is_validated() {
     let base = [

@@ -196,20 +196,33 @@ pub fn user_id(name: &str) -> String {
     )
 }
 
-/// `OmbiUser` (shapes.md §1.1), secrets included as the real wire does.
+/// The aliases of the seeded users (the Identity table of `state_admin`):
+/// every place Ombi embeds a user (a request's `requestedUser`, an issue's
+/// `userReported`) shows the same alias the Users list does.
+pub fn seeded_alias(name: &str) -> Option<&'static str> {
+    match name {
+        "alice" => Some("Alice A."),
+        "carol" => Some("Caz"),
+        _ => None,
+    }
+}
+
+/// `OmbiUser` (shapes.md §1.1), secrets included as the real wire does;
+/// `userAlias` is Ombi's computed alias-else-user-name.
 pub fn ombi_user(name: &str) -> Value {
+    let alias = seeded_alias(name);
     json!({
         "id": user_id(name), "userName": name, "normalizedUserName": name.to_uppercase(),
         "email": format!("{name}@example.org"), "normalizedEmail": format!("{}@EXAMPLE.ORG", name.to_uppercase()),
         "emailConfirmed": false, "phoneNumber": null, "phoneNumberConfirmed": false, "twoFactorEnabled": false,
         "lockoutEnd": null, "lockoutEnabled": true, "accessFailedCount": 0,
-        "alias": null, "userType": 1, "providerUserId": null, "lastLoggedIn": "2026-04-01T08:00:00Z",
+        "alias": alias, "userType": 1, "providerUserId": null, "lastLoggedIn": "2026-04-01T08:00:00Z",
         "language": null, "streamingCountry": "US",
         "movieRequestLimit": null, "episodeRequestLimit": null, "musicRequestLimit": null,
         "movieRequestLimitType": null, "episodeRequestLimitType": null, "musicRequestLimitType": null,
         "userAccessToken": "a94a8fe5ccb19ba61c4c0873d391e987", "mediaServerToken": "plexTok3nSecretValue123",
         "notificationUserIds": [], "userNotificationPreferences": null,
-        "isEmbyConnect": false, "emailLogin": false, "isSystemUser": false, "userAlias": name
+        "isEmbyConnect": false, "emailLogin": false, "isSystemUser": false, "userAlias": alias.unwrap_or(name)
     })
 }
 
