@@ -684,7 +684,10 @@ fn sanitizer_cost(t: &mut Table, cpu_per_call_us: f64) {
 /// The daemon's CPU next to the sample Ombi's own, when the `ombi-sample`
 /// binary was built (`--all-features`) and runs as a process of its own.
 fn cpu_versus_sample(rt: &tokio::runtime::Runtime, t: &mut Table) {
-    let Some(sample) = option_env!("CARGO_BIN_EXE_ombi-sample") else {
+    // Cargo names the path even when the `sample` feature left it unbuilt.
+    let Some(sample) =
+        option_env!("CARGO_BIN_EXE_ombi-sample").filter(|p| std::path::Path::new(p).is_file())
+    else {
         println!(
             "note: ombi-sample not built (run `cargo bench --all-features`): no CPU ratio to the sample Ombi"
         );
