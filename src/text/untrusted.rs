@@ -64,17 +64,46 @@ const LOOK: [bool; 256] = {
 /// `s` without the hidden characters and elements, and how many characters
 /// were removed. Borrows `s` when nothing is removed (the usual case).
 pub fn clean(s: &str) -> (Cow<'_, str>, usize) {
-    let Some(first) = first_look(s.as_bytes()) else {
+    let (hidden, markup) = survey(s);
+    if hidden.is_none() && !markup {
         return (Cow::Borrowed(s), 0);
-    };
+    }
     let mut removed = 0;
-    let mut text = drop_hidden_chars(s, first, &mut removed);
+    let mut text = match hidden {
+        Some(at) => drop_hidden_chars(s, at, &mut removed),
+        None => Cow::Borrowed(s),
+    };
     // Removing one construct can join the pieces of another (`<!<!---->--`),
     // so repeat until nothing is left: each round only shortens the text.
     while let Some(shorter) = drop_elements(&text, &mut removed) {
         text = Cow::Owned(shorter);
     }
     (text, removed)
+}
+
+/// Where the first removed code point of `s` is, and whether a `<` comes
+/// before it (or anywhere, when there is none). Only the bytes [`LOOK`]
+/// flags are decoded: a flagged lead byte starts a character (continuation
+/// bytes are never flagged), so the typographic punctuation and accents of
+/// people's text (`—`, `“`, `é`) cost one decode each, not one per byte.
+fn survey(s: &str) -> (Option<usize>, bool) {
+    let b = s.as_bytes();
+    let mut markup = false;
+    let mut at = 0;
+    while let Some(rel) = first_look(&b[at..]) {
+        let i = at + rel;
+        if b[i] == b'<' {
+            markup = true;
+            at = i + 1;
+            continue;
+        }
+        match s[i..].chars().next() {
+            Some(c) if is_hidden(c) => return (Some(i), markup),
+            Some(c) => at = i + c.len_utf8(),
+            None => break,
+        }
+    }
+    (None, markup)
 }
 
 /// The first byte [`LOOK`] flags. Printable ASCII, the bulk of results, is

@@ -5,7 +5,7 @@ use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::{language_ignored, not_found, not_found_on_500, note_read_limit, reply};
-use super::{CallCtx, Tool};
+use super::{CallCtx, Tool, read_requests};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
@@ -17,6 +17,7 @@ use crate::projection::media::{
     self, AlbumSearch, ArtistInfo, Media, MovieFull, Notes, StreamingData, TvDetail, WireRatings,
 };
 use crate::projection::paging;
+use crate::projection::requests::WireChildWithSeasons;
 use crate::upstream::Route;
 
 pub static TOOL: Tool = Tool {
@@ -25,7 +26,7 @@ pub static TOOL: Tool = Tool {
         title: "Media details",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it. A show is `available` only when fully on the media server (its seasons say which episodes are). Ombi caches details for 12 hours by id, so availability and request state here can be that old: for a title with a request, read_requests gives its current state. Album details need Lidarr.",
+        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it. A show is `available` only when fully on the media server (its seasons say which episodes are). Ombi caches details for 12 hours by id: for a movie or show with a request, request state and availability come from the request itself (current); for a title without one, availability can be up to 12 hours old. Album details need Lidarr.",
         families: &[Family::MediaPage],
         params: &[Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type."), TMDB_ID, IMDB_ID, TVDB_ID, MUSICBRAINZ_ID, TARGET, Field::opt("name", Ty::Str { min: 1, max: 200 }, "Title to look up ratings for."), YEAR, LANGUAGE],
         actions: &[
@@ -277,6 +278,8 @@ async fn details(
             .into());
         }
     };
+    let mut items = items;
+    current_request_state(ctx, &mut items, &mut notes).await;
     Ok(single_page(items, notes))
 }
 
@@ -373,7 +376,59 @@ async fn by_request(ctx: &CallCtx, target: Target, language: Option<String>) -> 
             .into());
         }
     };
+    let mut items = items;
+    current_request_state(ctx, &mut items, &mut notes).await;
     Ok(single_page(items, notes))
+}
+
+/// Ombi answers details from its media cache, request state included, for
+/// up to 12 hours (docs/ombi-notes.md, "Details routes show a title's
+/// request state"): a movie or show with a request takes its state from the
+/// request read, which is current.
+async fn current_request_state(ctx: &CallCtx, items: &mut [Media], notes: &mut Notes) {
+    let Some(m) = items.first_mut() else {
+        return;
+    };
+    let Some(target) = m.request_targets.first().cloned() else {
+        return;
+    };
+    let read = match target.kind {
+        TargetKind::Movie => read_requests::movie(ctx, target.id)
+            .await
+            .map(|r| media::movie_from_request(m, r.available)),
+        TargetKind::TvParent => read_requests::tv_parent::<WireChildWithSeasons>(ctx, target.id)
+            .await
+            .map(|p| {
+                let children = p.child_requests.unwrap_or_default();
+                media::tv_from_requests(
+                    m,
+                    children
+                        .iter()
+                        .flat_map(|c| c.season_requests.iter().flatten()),
+                )
+            }),
+        TargetKind::TvChild | TargetKind::Album => Ok(()),
+    };
+    match read {
+        Ok(()) => {}
+        // Ombi answers an unknown request id with a 500; request deletes
+        // purge the cache, so this is rare and the claim is dropped.
+        Err(e) if e.code == ErrorCode::NotFound => {
+            m.requested = None;
+            m.request_targets.clear();
+            notes.note(format!(
+                "Ombi's cached details name {} request {}, which Ombi's request read does not find: whether the title is requested is unknown",
+                target.kind.label(),
+                target.id
+            ));
+        }
+        Err(e) => notes.note(format!(
+            "the current state of {} request {} could not be read ({}): availability and request state are from Ombi's details, which it caches for up to 12 hours",
+            target.kind.label(),
+            target.id,
+            e.message
+        )),
+    }
 }
 
 async fn ratings(ctx: &CallCtx, media: MovieOrTv, name: &str, year: i64) -> Outcome {

@@ -16,11 +16,13 @@ use super::paging::Window;
 use super::wire::text;
 
 mod browse;
+mod current;
 mod movie;
 mod music;
 mod tv;
 
 pub use browse::*;
+pub use current::*;
 pub use movie::*;
 pub use music::*;
 pub use tv::*;

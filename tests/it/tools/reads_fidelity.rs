@@ -537,3 +537,134 @@ async fn a_first_discover_page_has_no_paging_warning() {
         .await;
     assert!(warnings(&env).contains("shifted"), "{env:#}");
 }
+
+// ------------------------------------------------------------ Ombi's 12-hour details cache
+
+fn movie_state(env: &Value) -> (Value, Value) {
+    let m = &items(env)[0];
+    (m["requested"].clone(), m["available"].clone())
+}
+
+/// Ombi keeps a details answer, request state included, for 12 hours by id;
+/// the availability checkers and the Emby/Jellyfin syncs do not clear it.
+/// A movie with a request takes its state from the request read, which is
+/// current; when that read fails, the cached state comes with a warning.
+#[tokio::test]
+async fn movie_details_take_a_requests_state_from_the_request_not_ombis_cache() {
+    let h = Rig::start().await;
+    let args = json!({"action": "details", "media": "movie", "tmdb_id": 157336});
+    let before = h.ok("read_media", args.clone()).await;
+    assert_eq!(
+        movie_state(&before),
+        (json!(true), json!(false)),
+        "{before:#}"
+    );
+    // Radarr's availability checker marks request 2 available: no purge.
+    h.fake.with_data(|d| {
+        d.movie_request_mut(2).unwrap()["available"] = json!(true);
+    });
+    let after = h.ok("read_media", args.clone()).await;
+    assert_eq!(movie_state(&after), (json!(true), json!(true)), "{after:#}");
+    assert_eq!(
+        h.last("GET", "/api/v1/Request/movie/info").path,
+        "/api/v1/Request/movie/info/2"
+    );
+    // The fake answers from its cache (as Ombi does): without the request
+    // read the answer is the stale one, and says so.
+    h.fake.add_fault(
+        crate::support::fake_ombi::faults::Fault::on("GET", "/api/v1/Request/movie/info/*")
+            .status(502),
+    );
+    let stale = h.ok("read_media", args).await;
+    assert_eq!(
+        movie_state(&stale),
+        (json!(true), json!(false)),
+        "{stale:#}"
+    );
+    assert!(warnings(&stale).contains("12 hours"), "{stale:#}");
+}
+
+/// A request write through Ombi purges its media cache: after an approve
+/// and a mark-available through the daemon, details are fresh again.
+#[tokio::test]
+async fn request_writes_purge_ombis_details_cache() {
+    let h = Rig::start().await;
+    let args = json!({"action": "details", "media": "movie", "tmdb_id": 27205});
+    let before = h.ok("read_media", args.clone()).await;
+    assert_eq!(items(&before)[0]["requested"], false, "{before:#}");
+    h.ok(
+        "write_request_create",
+        json!({"action": "movie", "tmdb_id": 27205}),
+    )
+    .await;
+    let after = h.ok("read_media", args).await;
+    assert_eq!(items(&after)[0]["requested"], true, "{after:#}");
+    assert!(
+        !items(&after)[0]["request_targets"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// A show's episodes take their availability from the child requests: the
+/// cached details of Breaking Bad still say season 1 is not on the server
+/// after Sonarr's checker marked it available.
+#[tokio::test]
+async fn tv_details_take_episode_state_from_the_requests() {
+    let h = Rig::start().await;
+    let args = json!({"action": "details", "media": "tv", "tmdb_id": 1396});
+    let before = h.ok("read_media", args.clone()).await;
+    let season_one = |env: &Value| {
+        items(env)[0]["seasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["season_number"] == 1)
+            .cloned()
+            .unwrap()
+    };
+    let requested_available = |env: &Value| -> Vec<Value> {
+        season_one(env)["episodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["requested"] == true)
+            .map(|e| e["available"].clone())
+            .collect()
+    };
+    assert_eq!(
+        requested_available(&before),
+        vec![json!(false); 3],
+        "{before:#}"
+    );
+    h.fake.with_data(|d| {
+        let child = crate::support::fake_ombi::state_writes::child_mut(d, 1396).unwrap();
+        for e in child["seasonRequests"][0]["episodes"]
+            .as_array_mut()
+            .unwrap()
+        {
+            e["available"] = json!(true);
+        }
+    });
+    let after = h.ok("read_media", args.clone()).await;
+    assert_eq!(
+        requested_available(&after),
+        vec![json!(true); 3],
+        "{after:#}"
+    );
+    assert_eq!(
+        h.last("GET", "/api/v1/Request/tv/").path,
+        "/api/v1/Request/tv/10"
+    );
+    // Ombi's own answer is still the cached one.
+    h.fake.add_fault(
+        crate::support::fake_ombi::faults::Fault::on("GET", "/api/v1/Request/tv/10").status(502),
+    );
+    let stale = h.ok("read_media", args).await;
+    assert_eq!(
+        requested_available(&stale),
+        vec![json!(false); 3],
+        "{stale:#}"
+    );
+}

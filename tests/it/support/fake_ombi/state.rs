@@ -68,6 +68,14 @@ pub struct Data {
     pub requests: super::state_requests::RequestData,
     /// What only the write routes change, and their side effects (state_writes.rs).
     pub writes: super::state_writes::WriteData,
+    /// Ombi's media cache (`Ombi.Helpers/MediaCacheService.cs`): the details
+    /// answers of `V2/SearchController.cs`, rules included, by route and id
+    /// alone (not by user), for 12 hours: longer than any test. A 204 is
+    /// cached as `None`; a 500 is not cached. Purged by the movie and TV
+    /// request writes (`routes::purges_media_cache`), not by changes made
+    /// with `FakeOmbi::with_data` (Ombi's Emby/Jellyfin syncs and
+    /// availability checkers, which do not purge).
+    pub media_cache: std::collections::HashMap<String, Option<Value>>,
     next_id: i64,
 }
 
@@ -136,6 +144,7 @@ impl Data {
             admin: super::state_admin::AdminData::sample(),
             requests: Default::default(),
             writes: super::state_writes::WriteData::sample(),
+            media_cache: std::collections::HashMap::new(),
             next_id: 100,
         };
         let mut req = movie_request(1, 603, "The Matrix", "bob");

@@ -14,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::super::state::Data;
 use super::super::{error_500, json, no_content, problem_400};
 use super::{Access, Ctx, RouteDef};
 
@@ -483,43 +484,71 @@ fn collection(ctx: &Ctx) -> Response {
         .unwrap_or_else(no_content)
 }
 
+// The details routes answer through Ombi's 12-hour media cache
+// (`super::media_cached`): request state and availability as of the first
+// call since the last request write.
+
 fn movie_details(ctx: &Ctx) -> Response {
-    let data = ctx.shared.data.lock().unwrap();
-    super::writes_core_search::movie_details(&data, ctx.int("movieDbId"))
-        .map(json)
-        .unwrap_or_else(no_content)
+    let id = ctx.int("movieDbId");
+    super::media_cached(ctx.shared, format!("GetMovieInfo{id}"), |d| {
+        super::writes_core_search::movie_details(d, id)
+    })
 }
 
-fn movie_by_imdb(ctx: &Ctx) -> Response {
-    match data::imdb_to_tmdb(ctx.param("imdbid")).and_then(data::movie_full) {
-        Some(v) => json(v),
+/// Ombi's null dereference on an unknown id is a 500, which is not cached.
+fn cached_or_500(
+    ctx: &Ctx,
+    key: String,
+    tmdb: Option<i64>,
+    answer: fn(&Data, i64) -> Option<Value>,
+) -> Response {
+    let known = {
+        let d = ctx.shared.data.lock().unwrap();
+        tmdb.filter(|t| answer(&d, *t).is_some())
+    };
+    match known {
+        Some(t) => super::media_cached(ctx.shared, key, |d| answer(d, t)),
         None => error_500("Object reference not set to an instance of an object."),
     }
 }
 
+fn movie_by_imdb(ctx: &Ctx) -> Response {
+    let imdb = ctx.param("imdbid");
+    cached_or_500(
+        ctx,
+        format!("GetMovieInfoByImdbId{imdb}"),
+        data::imdb_to_tmdb(imdb),
+        super::writes_core_search::movie_details,
+    )
+}
+
 fn movie_by_request(ctx: &Ctx) -> Response {
+    let id = ctx.int("requestId");
     let tmdb = ctx
         .shared
         .data
         .lock()
         .unwrap()
-        .movie_request(ctx.int("requestId"))
+        .movie_request(id)
         .and_then(|r| r["theMovieDbId"].as_i64());
-    match tmdb.and_then(data::movie_full) {
-        Some(v) => json(v),
-        None => error_500("Object reference not set to an instance of an object."),
-    }
+    cached_or_500(
+        ctx,
+        format!("GetMovieByRequest{id}"),
+        tmdb,
+        super::writes_core_search::movie_details,
+    )
 }
 
 fn tv_details(ctx: &Ctx) -> Response {
-    let data = ctx.shared.data.lock().unwrap();
-    super::writes_core_search::tv_details(&data, ctx.int("moviedbid"))
-        .map(json)
-        .unwrap_or_else(no_content)
+    let id = ctx.int("moviedbid");
+    super::media_cached(ctx.shared, format!("GetTvInfoByMovieId{id}"), |d| {
+        super::writes_core_search::tv_details(d, id)
+    })
 }
 
 fn tv_by_request(ctx: &Ctx) -> Response {
     // The PARENT request's TMDB id (`externalProviderId`) → the show.
+    let id = ctx.int("requestId");
     let tmdb = ctx
         .shared
         .data
@@ -528,12 +557,14 @@ fn tv_by_request(ctx: &Ctx) -> Response {
         .requests
         .tv_parents
         .iter()
-        .find(|p| p["id"] == json!(ctx.int("requestId")))
+        .find(|p| p["id"] == json!(id))
         .and_then(|p| p["externalProviderId"].as_i64());
-    match tmdb.and_then(data::tv_full) {
-        Some(v) => json(v),
-        None => error_500("Object reference not set to an instance of an object."),
-    }
+    cached_or_500(
+        ctx,
+        format!("GetTvInfoByRequest{id}"),
+        tmdb,
+        super::writes_core_search::tv_details,
+    )
 }
 
 fn tv_v1_info(ctx: &Ctx) -> Response {

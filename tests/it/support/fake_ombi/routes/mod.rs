@@ -117,6 +117,49 @@ fn matches(template: &str, segs: &[String]) -> Option<HashMap<String, String>> {
     Some(params)
 }
 
+/// The request writes after which Ombi purges its media cache (the 12-hour
+/// details cache, `Data::media_cache`): `MovieRequestEngine.cs` (create,
+/// approve, deny, available, unavailable, delete) and `TvRequestEngine.cs`
+/// (create via `AfterRequest`, approve/deny child, available, unavailable,
+/// delete child or show). Album writes, subscriptions, votes, advanced
+/// options and reprocessing do not purge.
+const PURGES_MEDIA_CACHE: &[(&str, &str)] = &[
+    ("POST", "api/v1/Request/movie"),
+    ("POST", "api/v2/Requests/tv"),
+    ("POST", "api/v2/Requests/movie/collection/{collectionId}"),
+    ("POST", "api/v1/Request/movie/approve"),
+    ("PUT", "api/v1/Request/movie/deny"),
+    ("POST", "api/v1/Request/movie/available"),
+    ("POST", "api/v1/Request/movie/unavailable"),
+    ("POST", "api/v1/Request/tv/approve"),
+    ("PUT", "api/v1/Request/tv/deny"),
+    ("POST", "api/v1/Request/tv/available"),
+    ("POST", "api/v1/Request/tv/unavailable"),
+    ("DELETE", "api/v1/Request/movie/{requestId:int}"),
+    ("DELETE", "api/v1/Request/tv/child/{requestId:int}"),
+    ("DELETE", "api/v1/Request/tv/{requestId:int}"),
+];
+
+/// Ombi's media cache in front of a details answer (`V2/SearchController.cs`:
+/// `GetOrAddAsync(nameof(route) + id, …, 12 h)`): the first answer for `key`
+/// is kept, whoever asks, until a request write purges it.
+pub fn media_cached(
+    shared: &Shared,
+    key: String,
+    answer: impl FnOnce(&super::state::Data) -> Option<serde_json::Value>,
+) -> Response {
+    let mut data = shared.data.lock().unwrap();
+    let cached = match data.media_cache.get(&key) {
+        Some(v) => v.clone(),
+        None => {
+            let v = answer(&data);
+            data.media_cache.insert(key, v.clone());
+            v
+        }
+    };
+    cached.map(super::json).unwrap_or_else(super::no_content)
+}
+
 pub fn dispatch(
     shared: &Shared,
     call: &Call,
@@ -153,7 +196,12 @@ pub fn dispatch(
             params,
             principal,
         };
-        return (route.handler)(&ctx);
+        let response = (route.handler)(&ctx);
+        if response.status().is_success() && PURGES_MEDIA_CACHE.contains(&(method, route.template))
+        {
+            shared.data.lock().unwrap().media_cache.clear();
+        }
+        return response;
     }
     if path_matched {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();

@@ -1,11 +1,11 @@
 //! The request state Ombi's search rules put on the movie and TV details
 //! routes (`GET api/v2/Search/movie/{id}`, `.../tv/moviedb/{id}`; albums:
 //! `state_writes::overlay_album_request`), from the requests the fake holds
-//! now: what the core writes read back before and after a create. Ombi maps
-//! the TMDB record (no request flags), then `ExistingRule` copies the stored
-//! request's state onto it (`Ombi.Core/Rule/Rules/Search/ExistingRule.cs`;
-//! only TMDB's data is cached, the rules run on every call:
-//! `Ombi.Core/Engine/V2/MovieSearchEngineV2.cs`, `TvSearchEngineV2.cs`).
+//! when the answer is made. Ombi maps the TMDB record (no request flags), then
+//! `ExistingRule` copies the stored request's state onto it
+//! (`Ombi.Core/Rule/Rules/Search/ExistingRule.cs`); the controller then keeps
+//! the whole answer, rules included, in its media cache for 12 hours
+//! (`Ombi/Controllers/V2/SearchController.cs`, `super::media_cached`).
 //! Titles TMDB knows beyond the detailed sample records are described from
 //! what the create routes know of them.
 
