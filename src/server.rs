@@ -215,7 +215,8 @@ impl ServerHandler for Session {
         let links = resources::links(tool.def.name, &envelope.value);
         if tool.def.is_write() && envelope.ok() {
             // What the write may have changed is read again now.
-            self.app.watches.after_write();
+            let touched = resources::Touched::of(envelope.value.get("data"));
+            self.app.watches.after_write(&touched);
         }
         let mut result = envelope.into_result();
         result

@@ -12,7 +12,7 @@ use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Map, Value, json};
 
 use crate::tools::{self, CallCtx, Tool, read_issues, read_media, read_reference, read_requests};
-pub use uri::{BadUri, GenreMedia, MediaId, ResourceUri};
+pub use uri::{BadUri, GenreMedia, MediaId, ResourceUri, Touched};
 
 /// Every body is JSON text.
 pub const MIME: &str = "application/json";

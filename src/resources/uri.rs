@@ -143,10 +143,48 @@ impl ResourceUri {
         )
     }
 
-    /// Whether a write through this daemon may have changed it (a request,
-    /// an issue, or their lists): such watches are re-read right after one.
-    pub fn changes_with_writes(&self) -> bool {
-        self.watchable()
+    /// Whether a successful write that `touched` this may have changed its
+    /// body: such watches are re-read right after the write, the others at
+    /// their interval. A TV child's parent is not known from the write, so a
+    /// TV write re-reads every watched TV request.
+    pub fn changed_by(&self, touched: &Touched) -> bool {
+        let tv = |k: TargetKind| matches!(k, TargetKind::TvParent | TargetKind::TvChild);
+        match (self, touched) {
+            (uri, Touched::Unknown) => uri.watchable(),
+            (ResourceUri::RequestsMine, Touched::Request(..)) => true,
+            (ResourceUri::Request(kind, id), Touched::Request(t_kind, t_id)) => {
+                (kind, id) == (t_kind, t_id) || (tv(*kind) && tv(*t_kind))
+            }
+            (ResourceUri::Issue(id), Touched::Issue(t_id)) => id == t_id,
+            _ => false,
+        }
+    }
+}
+
+/// What a successful write changed, as its result names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Touched {
+    /// A request (`data.target`).
+    Request(TargetKind, i64),
+    /// An issue or its comments (`data.issue_id`).
+    Issue(i64),
+    /// Nothing named: whatever a write may change is re-read.
+    Unknown,
+}
+
+impl Touched {
+    /// From a write result's `data` (the mutation record).
+    pub fn of(data: Option<&serde_json::Value>) -> Touched {
+        let Some(data) = data else {
+            return Touched::Unknown;
+        };
+        if let Ok(t) = serde_json::from_value::<crate::contract::Target>(data["target"].clone()) {
+            return Touched::Request(t.kind, t.id);
+        }
+        match data["issue_id"].as_i64() {
+            Some(id) if id > 0 => Touched::Issue(id),
+            _ => Touched::Unknown,
+        }
     }
 }
 

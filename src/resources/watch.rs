@@ -19,7 +19,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use super::{ReadError, ResourceUri, read};
+use super::{ReadError, ResourceUri, Touched, read};
 use crate::policy::Identity;
 use crate::tools::CallCtx;
 use crate::upstream::Upstream;
@@ -47,6 +47,19 @@ struct Key {
     uri: ResourceUri,
     /// The peer's acting Ombi user (`None`: the daemon's own).
     user: Option<String>,
+    /// Under lockdown other users' text is withheld from the body: a peer
+    /// under lockdown must not hear of changes to text it cannot see.
+    lockdown: bool,
+}
+
+impl Key {
+    fn of(uri: ResourceUri, identity: &Identity) -> Key {
+        Key {
+            uri,
+            user: identity.ombi_user.clone(),
+            lockdown: identity.lockdown,
+        }
+    }
 }
 
 struct Entry {
@@ -128,6 +141,12 @@ impl Watches {
         self.state().count()
     }
 
+    /// Distinct things polled (a URI as one acting user and lockdown
+    /// setting sees it): what each interval reads.
+    pub fn watched(&self) -> usize {
+        self.state().entries.len()
+    }
+
     /// `session` watches `uri`, whose body it just read (`body`). Watching
     /// the same URI again is no new subscription. Err: a bound is reached.
     pub fn subscribe(
@@ -138,10 +157,7 @@ impl Watches {
         uri: ResourceUri,
         body: &Result<Value, ReadError>,
     ) -> Result<(), String> {
-        let key = Key {
-            uri,
-            user: identity.ombi_user.clone(),
-        };
+        let key = Key::of(uri, &identity);
         let mut state = self.state();
         if state
             .entries
@@ -181,10 +197,7 @@ impl Watches {
 
     /// `session` stops watching `uri` (as its acting user sees it).
     pub fn unsubscribe(&self, session: SessionId, identity: &Identity, uri: &ResourceUri) {
-        let key = Key {
-            uri: uri.clone(),
-            user: identity.ombi_user.clone(),
-        };
+        let key = Key::of(uri.clone(), identity);
         let mut state = self.state();
         if let Some(e) = state.entries.get_mut(&key) {
             e.watchers.remove(&session);
@@ -208,12 +221,12 @@ impl Watches {
     }
 
     /// A write went through this daemon: the watched things it may have
-    /// changed are read now, not at the next interval.
-    pub fn after_write(&self) {
+    /// changed (`touched`) are read now, not at the next interval.
+    pub fn after_write(&self, touched: &Touched) {
         let now = Instant::now();
         let mut any = false;
         for (key, e) in self.state().entries.iter_mut() {
-            if key.uri.changes_with_writes() && e.backoff.is_none() {
+            if key.uri.changed_by(touched) && e.backoff.is_none() {
                 e.due = now;
                 any = true;
             }

@@ -13,7 +13,7 @@ use crate::support::rig::{Rig, items, ok_data};
 use ombi_mcp::definition::BundleSet;
 use ombi_mcp::policy::Identity;
 use ombi_mcp::resources::watch::{Deliver, MAX_PER_DAEMON, MAX_PER_SESSION, Watches};
-use ombi_mcp::resources::{self, ReadError, ResourceUri};
+use ombi_mcp::resources::{self, ReadError, ResourceUri, Touched};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -331,7 +331,17 @@ impl Poller {
         who: Option<&str>,
         u: &str,
     ) -> Result<(), String> {
-        let id = identity(who);
+        self.subscribe_as(h, session, heard, identity(who), u).await
+    }
+
+    async fn subscribe_as(
+        &self,
+        h: &Rig,
+        session: u64,
+        heard: &Arc<Heard>,
+        id: Arc<Identity>,
+        u: &str,
+    ) -> Result<(), String> {
         let ctx = ombi_mcp::tools::CallCtx {
             identity: id.clone(),
             correlation_id: "t".into(),
@@ -446,9 +456,76 @@ async fn a_write_through_the_daemon_triggers_a_read_at_once() {
         .await
         .unwrap();
     movie_1_becomes_available(&h);
-    p.watches.after_write();
+    p.watches.after_write(&Touched::Unknown);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(heard.take(), ["ombi://request/movie/1"]);
+}
+
+/// A write re-reads what it touched (and the acting user's request list),
+/// not every watched resource: a write to movie request 2 leaves the watch
+/// on movie request 1 and on an issue to their interval.
+#[tokio::test]
+async fn a_write_rereads_only_what_it_touched() {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, Duration::from_secs(3600));
+    let heard = Arc::new(Heard::default());
+    for u in [
+        "ombi://request/movie/1",
+        "ombi://request/movie/2",
+        "ombi://requests/mine",
+        "ombi://issue/1",
+    ] {
+        p.subscribe(&h, 1, &heard, None, u).await.unwrap();
+    }
+    let reads = |path: &str| h.gets(path).len();
+    let before = (
+        reads("/api/v1/Request/movie/info/1"),
+        reads("/api/v1/Request/movie/info/2"),
+        reads("/api/v1/Issues/1"),
+    );
+    let mine_before = h.paths().len();
+    p.watches.after_write(&Touched::of(Some(
+        &json!({"kind": "mutation", "outcome": "completed", "target": {"kind": "movie", "id": 2}}),
+    )));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = (
+        reads("/api/v1/Request/movie/info/1"),
+        reads("/api/v1/Request/movie/info/2"),
+        reads("/api/v1/Issues/1"),
+    );
+    assert_eq!(after.0, before.0, "movie 1 was not touched");
+    assert_eq!(after.1, before.1 + 1, "movie 2 was");
+    assert_eq!(after.2, before.2, "the issue was not");
+    // requests/mine was read again too: more than the one movie read.
+    assert!(h.paths().len() > mine_before + 1, "{:?}", h.paths());
+    // An issue write re-reads that issue only.
+    p.watches.after_write(&Touched::of(Some(
+        &json!({"kind": "mutation", "issue_id": 1}),
+    )));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(reads("/api/v1/Issues/1") > before.2);
+    assert_eq!(reads("/api/v1/Request/movie/info/2"), before.1 + 1);
+}
+
+/// Two peers acting as the same Ombi user, one under lockdown, are polled
+/// apart: the locked-down one must not hear of changes to text withheld
+/// from it.
+#[tokio::test]
+async fn lockdown_and_open_peers_of_one_user_are_polled_apart() {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, Duration::from_secs(3600));
+    let open = Arc::new(Heard::default());
+    let locked = Arc::new(Heard::default());
+    let mut locked_id = Identity::local(BundleSet::all(), false);
+    locked_id.lockdown = true;
+    p.subscribe(&h, 1, &open, None, "ombi://issue/1")
+        .await
+        .unwrap();
+    p.subscribe_as(&h, 2, &locked, Arc::new(locked_id), "ombi://issue/1")
+        .await
+        .unwrap();
+    assert_eq!(p.watches.count(), 2);
+    assert_eq!(p.watches.watched(), 2, "one entry per lockdown setting");
 }
 
 #[tokio::test]
