@@ -8,7 +8,6 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -18,95 +17,92 @@ use super::read_requests::existing_request;
 use super::writes::{
     accounts, note_api_user, partly_done, request_name, show_in_words, state_phrase,
 };
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{ArgDefault, Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::media::{TvDetail, WireCollection};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::server_info::{WireFeature, feature_enabled};
 use crate::upstream::{Answer, RequestEngineResult, Route};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_request_create",
-        title: "Request media",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection. The result says whether Ombi approved it at once; an approved request is sent on to Radarr/Sonarr/Lidarr by Ombi, and a send that failed shows in read_requests `retry_queue` (Ombi's answer never says whether the send worked). Check read_media or read_search first to avoid requesting something already available.",
-        families: &[Family::Mutation],
-        params: &[
-            TMDB_ID,
-            IS_4K,
-            LANGUAGE,
-            Field::opt(
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_request_create",
+    title: "Request media",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection. The result says whether Ombi approved it at once; an approved request is sent on to Radarr/Sonarr/Lidarr by Ombi, and a send that failed shows in read_requests `retry_queue` (Ombi's answer never says whether the send worked). Check read_media or read_search first to avoid requesting something already available.",
+    families: &[Family::Mutation],
+    params: &[
+        TMDB_ID,
+        IS_4K,
+        LANGUAGE,
+        Field::opt(
+            "on_behalf_user_id",
+            Ty::Str { min: 1, max: 64 },
+            "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
+        ),
+        OVERRIDES,
+        Field::opt(
+            "provider",
+            Ty::Enum(&["tmdb", "tvdb"]),
+            "Which id namespace `id` is in (default `tmdb`).",
+        )
+        .default(ArgDefault::Str("tmdb")),
+        Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace."),
+        SELECTION,
+        LANGUAGE_PROFILE_ID,
+        MUSICBRAINZ_ID,
+        Field::opt(
+            "requested_by_alias",
+            Ty::Str { min: 1, max: 100 },
+            "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
+        ),
+        COLLECTION_ID,
+    ],
+    actions: &[
+        action(
+            "movie",
+            "request a movie",
+            &["tmdb_id"],
+            &[
+                "is_4k",
+                "language",
                 "on_behalf_user_id",
-                Ty::Str { min: 1, max: 64 },
-                "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
-            ),
-            OVERRIDES,
-            Field::opt(
-                "provider",
-                Ty::Enum(&["tmdb", "tvdb"]),
-                "Which id namespace `id` is in (default `tmdb`).",
-            )
-            .default(ArgDefault::Str("tmdb")),
-            Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace."),
-            SELECTION,
-            LANGUAGE_PROFILE_ID,
-            MUSICBRAINZ_ID,
-            Field::opt(
+                "overrides",
                 "requested_by_alias",
-                Ty::Str { min: 1, max: 100 },
-                "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
-            ),
-            COLLECTION_ID,
-        ],
-        actions: &[
-            action(
-                "movie",
-                "request a movie",
-                &["tmdb_id"],
-                &[
-                    "is_4k",
-                    "language",
-                    "on_behalf_user_id",
-                    "overrides",
-                    "requested_by_alias",
-                ],
-            ),
-            action(
-                "tv",
-                "request seasons or episodes of a show",
-                &["id", "selection"],
-                &[
-                    "provider",
-                    "language_profile_id",
-                    "on_behalf_user_id",
-                    "overrides",
-                    "requested_by_alias",
-                ],
-            ),
-            action(
-                "album",
-                "request an album by MusicBrainz release group id",
-                &["musicbrainz_id"],
-                &["requested_by_alias"],
-            ),
-            action(
-                "collection",
-                "request every movie of a TMDB collection",
-                &["collection_id"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: Some(request_create_rules),
-    },
-    run: handle,
-};
+            ],
+        ),
+        action(
+            "tv",
+            "request seasons or episodes of a show",
+            &["id", "selection"],
+            &[
+                "provider",
+                "language_profile_id",
+                "on_behalf_user_id",
+                "overrides",
+                "requested_by_alias",
+            ],
+        ),
+        action(
+            "album",
+            "request an album by MusicBrainz release group id",
+            &["musicbrainz_id"],
+            &["requested_by_alias"],
+        ),
+        action(
+            "collection",
+            "request every movie of a TMDB collection",
+            &["collection_id"],
+            &[],
+        ),
+    ],
+    check: Some(request_create_rules),
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -168,9 +164,9 @@ struct SeasonPick {
     episodes: Vec<i64>,
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Movie {
                 tmdb_id,
                 is_4k,
@@ -238,7 +234,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             }
             Action::Collection { collection_id } => collection(ctx, collection_id).await,
         }
-    })
+    }
 }
 
 /// Whose a create is without an acting user ([`note_api_user`]).

@@ -878,7 +878,11 @@ fn package_source_set_holds_every_file_the_targets_read() {
 
     // 2. What the compiler read for the targets built for this run (rustc's dep-info beside
     //    this binary: the library, the binaries, this test binary).
-    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let deps = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let mut read = BTreeSet::new();
     for entry in std::fs::read_dir(&deps).unwrap() {
         let path = entry.unwrap().path();

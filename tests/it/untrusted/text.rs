@@ -381,9 +381,10 @@ async fn lockdown_fails_closed_when_users_cannot_be_read() {
 async fn lockdown_withholds_a_strangers_request_alias_and_keeps_login_names() {
     let h = locked(Options::default(), None).await;
     h.fake.with_data(|d| {
-        d.movie_requests.push(crate::support::fake_ombi::state::movie_request(
-            40, 4040, "Amélie", "carol",
-        ));
+        d.movie_requests
+            .push(crate::support::fake_ombi::state::movie_request(
+                40, 4040, "Amélie", "carol",
+            ));
     });
     let env = h
         .ok("read_requests", json!({"action": "list", "media": "movie"}))
@@ -411,9 +412,10 @@ async fn lockdown_withholds_a_strangers_request_alias_and_keeps_login_names() {
     // Without lockdown the alias is shown.
     let open = Rig::start_with(Options::default(), None).await;
     open.fake.with_data(|d| {
-        d.movie_requests.push(crate::support::fake_ombi::state::movie_request(
-            40, 4040, "Amélie", "carol",
-        ));
+        d.movie_requests
+            .push(crate::support::fake_ombi::state::movie_request(
+                40, 4040, "Amélie", "carol",
+            ));
     });
     let env = open
         .ok("read_requests", json!({"action": "list", "media": "movie"}))

@@ -257,9 +257,21 @@ impl AdminData {
             // login users have them) and Ombi's system user `Api` (userType
             // 0, no roles), which the Users list leaves out.
             users: vec![
-                user_view_model("alice", super::state::seeded_alias("alice"), None, "US", &["Admin"]),
+                user_view_model(
+                    "alice",
+                    super::state::seeded_alias("alice"),
+                    None,
+                    "US",
+                    &["Admin"],
+                ),
                 user_view_model("bob", None, None, "US", &["RequestMovie", "RequestTv"]),
-                user_view_model("carol", super::state::seeded_alias("carol"), Some("fr"), "FR", &["RequestMovie"]),
+                user_view_model(
+                    "carol",
+                    super::state::seeded_alias("carol"),
+                    Some("fr"),
+                    "FR",
+                    &["RequestMovie"],
+                ),
                 {
                     let mut api = user_view_model("Api", None, None, "US", &[]);
                     api["userType"] = json!(0);
