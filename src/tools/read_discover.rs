@@ -18,7 +18,7 @@ use crate::definition::shape::{Field, Ty};
 use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
-    self, ActorCredits, ArtistInfo, Media, RecentlyRequested, SearchMovie, SearchTv, WireCollection,
+    self, ArtistInfo, Media, RecentlyRequested, SearchMovie, SearchTv, WireCollection, WireCredits,
 };
 use crate::projection::paging::{self, Window};
 use crate::upstream::Route;
@@ -506,7 +506,7 @@ async fn credits(
         let route = Route::get("api/v2/Search/actor").seg(person).seg(*kind);
         match ctx
             .upstream
-            .get_json::<ActorCredits>(ctx.acting(), route)
+            .get_json::<WireCredits>(ctx.acting(), route)
             .await
         {
             Ok(Some(c)) => all.extend(media::credits(kind, c, person, name)),

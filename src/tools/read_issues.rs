@@ -215,11 +215,12 @@ pub(super) async fn movie_provider_ids(
     let tmdb = given
         .parse::<i64>()
         .ok()
-        .or_else(|| full.as_ref().and_then(|m| m.id.positive()));
+        .or_else(|| full.as_ref().and_then(|m| m.row.id.positive()));
     let imdb = if given.starts_with("tt") {
         Some(given.to_string())
     } else {
-        full.and_then(|m| m.imdb_id).filter(|i| i.starts_with("tt"))
+        full.and_then(|m| m.row.imdb_id)
+            .filter(|i| i.starts_with("tt"))
     };
     (tmdb, imdb)
 }

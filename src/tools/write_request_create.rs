@@ -141,6 +141,30 @@ struct Overrides {
     quality_profile_id: Option<i64>,
 }
 
+/// What a movie and a TV request body share: on whose behalf it is made,
+/// and the Radarr/Sonarr root folder and quality profile it overrides.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Placement {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_on_behalf: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    root_folder_override: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quality_path_override: Option<i64>,
+}
+
+impl Placement {
+    fn new(on_behalf_user_id: Option<String>, overrides: Option<Overrides>) -> Placement {
+        let o = overrides.unwrap_or_default();
+        Placement {
+            request_on_behalf: on_behalf_user_id,
+            root_folder_override: o.root_folder_id,
+            quality_path_override: o.quality_profile_id,
+        }
+    }
+}
+
 #[derive(Deserialize, PartialEq)]
 #[serde(rename_all = "lowercase")]
 enum Provider {
@@ -178,14 +202,11 @@ impl Actions for Action {
                 let alias = alias_header(ctx, requested_by_alias.as_deref())?;
                 check_on_behalf(ctx, on_behalf_user_id.as_deref()).await?;
                 let language = body_language(ctx, language.as_deref()).await;
-                let o = overrides.unwrap_or_default();
                 let body = MovieBody {
                     the_movie_db_id: tmdb_id,
                     language_code: language,
                     is4k_request: is_4k,
-                    request_on_behalf: on_behalf_user_id,
-                    root_folder_override: o.root_folder_id,
-                    quality_path_override: o.quality_profile_id,
+                    placement: Placement::new(on_behalf_user_id, overrides),
                 };
                 movie(ctx, body, alias).await
             }
@@ -209,7 +230,6 @@ impl Actions for Action {
                 }
                 let alias = alias_header(ctx, requested_by_alias.as_deref())?;
                 check_on_behalf(ctx, on_behalf_user_id.as_deref()).await?;
-                let o = overrides.unwrap_or_default();
                 let body = TvBody {
                     the_movie_db_id: id,
                     language_code: body_language(ctx, None).await,
@@ -218,9 +238,7 @@ impl Actions for Action {
                     first_season: false,
                     seasons: None,
                     language_profile: language_profile_id,
-                    request_on_behalf: on_behalf_user_id,
-                    root_folder_override: o.root_folder_id,
-                    quality_path_override: o.quality_profile_id,
+                    placement: Placement::new(on_behalf_user_id, overrides),
                     source: 0,
                 };
                 tv(ctx, body, selection, alias).await
@@ -457,6 +475,7 @@ async fn wrong_media(ctx: &CallCtx, e: ToolError, tmdb_id: i64, asked: MediaKind
             "/tmdb_id",
             show_of(ctx, tmdb_id).await.ok().map(|s| {
                 let t = s
+                    .row
                     .title
                     .as_deref()
                     .map(|t| ctx.upstream.clean(t))
@@ -499,12 +518,8 @@ struct MovieBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     language_code: Option<String>,
     is4k_request: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    request_on_behalf: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    root_folder_override: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quality_path_override: Option<i64>,
+    #[serde(flatten)]
+    placement: Placement,
 }
 
 async fn movie(ctx: &CallCtx, body: MovieBody, alias: Option<String>) -> Outcome {
@@ -738,12 +753,8 @@ struct TvBody {
     seasons: Option<Vec<SeasonBody>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     language_profile: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    request_on_behalf: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    root_folder_override: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quality_path_override: Option<i64>,
+    #[serde(flatten)]
+    placement: Placement,
     /// `RequestSource.Ombi`.
     source: i64,
 }
@@ -783,6 +794,7 @@ async fn tv(
         Selection::Episodes { seasons } => body.seasons = Some(picked_episodes(&known, &seasons)?),
     }
     let name = show
+        .row
         .title
         .as_deref()
         .map(|t| ctx.upstream.clean(t))
@@ -790,13 +802,15 @@ async fn tv(
         .unwrap_or_else(|| format!("the show with TMDB id {tmdb_id}"));
     let mut warnings = Vec::new();
     note_api_user(ctx, CREATED_AS, &mut warnings);
-    if show.requested == Some(true) {
+    if show.row.requested == Some(true) {
         if body.language_profile.is_some() {
             warnings.push(
                 "Ombi ignores `language_profile_id` for a show that already has a request".into(),
             );
         }
-        if body.root_folder_override.is_some() || body.quality_path_override.is_some() {
+        if body.placement.root_folder_override.is_some()
+            || body.placement.quality_path_override.is_some()
+        {
             warnings.push(
                 "the show already has a request: Ombi applies `overrides` to the whole show, \
                  for all of its requests"
@@ -823,7 +837,7 @@ async fn tv(
             Ok(reply(m.into_data(), warnings, false))
         }
         Err(e) if e.code == ErrorCode::Conflict => {
-            let parent = show.request_id.filter(|i| *i > 0);
+            let parent = show.row.request_id.filter(|i| *i > 0);
             let existing = match parent {
                 Some(p) => show_in_words(ctx, p).await,
                 None => None,

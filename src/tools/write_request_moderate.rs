@@ -307,7 +307,7 @@ async fn approved_now(ctx: &CallCtx, on: &On) -> bool {
             if on.is_4k {
                 m.approved_4k == Some(true)
             } else {
-                m.approved == Some(true)
+                m.state.approved == Some(true)
             }
         }),
         MediaKind::Album => album_by_id(ctx, on.request_id)
