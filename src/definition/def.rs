@@ -88,6 +88,22 @@ pub struct ToolDef {
 }
 
 impl ToolDef {
+    /// What a tool's definition leaves out when it has no default action and
+    /// no cross-argument check: `..ToolDef::BASE` ends every tool's static.
+    /// Not a tool itself (no name, no actions: [`ToolDef::inconsistencies`]).
+    pub const BASE: ToolDef = ToolDef {
+        name: "",
+        title: "",
+        bundle: Bundle::Core,
+        destructive: false,
+        description: "",
+        families: &[],
+        params: &[],
+        actions: &[],
+        default_action: None,
+        check: None,
+    };
+
     pub fn is_write(&self) -> bool {
         self.name.starts_with("write_")
     }

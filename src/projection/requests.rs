@@ -30,13 +30,11 @@ pub struct WireRequestsViewModel<T> {
     pub total: Option<i64>,
 }
 
-/// `MovieRequests`, only what we project.
+/// The lifecycle and requester fields Ombi's movie, TV child and album
+/// request models share.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WireMovieRequest {
-    pub id: Option<i64>,
-    pub request_id: Option<i64>,
-    pub title: Option<String>,
+pub struct WireRequestState {
     pub approved: Option<bool>,
     pub available: Option<bool>,
     pub denied: Option<bool>,
@@ -46,6 +44,17 @@ pub struct WireMovieRequest {
     pub requested_user: Option<UserRef>,
     pub request_status: Option<String>,
     pub can_approve: Option<bool>,
+}
+
+/// `MovieRequests`, only what we project.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireMovieRequest {
+    pub id: Option<i64>,
+    pub request_id: Option<i64>,
+    pub title: Option<String>,
+    #[serde(flatten)]
+    pub state: WireRequestState,
     pub subscribed: Option<bool>,
     pub show_subscribe: Option<bool>,
     pub the_movie_db_id: Option<i64>,
@@ -110,15 +119,8 @@ pub struct WireChildRequest<S = IgnoredAny> {
     pub parent_request_id: Option<i64>,
     pub parent_request: Option<WireParentRef>,
     pub title: Option<String>,
-    pub approved: Option<bool>,
-    pub available: Option<bool>,
-    pub denied: Option<bool>,
-    pub denied_reason: Option<String>,
-    pub requested_date: Option<String>,
-    pub requested_user_id: Option<String>,
-    pub requested_user: Option<UserRef>,
-    pub request_status: Option<String>,
-    pub can_approve: Option<bool>,
+    #[serde(flatten)]
+    pub state: WireRequestState,
     #[serde(default)]
     pub season_requests: S,
 }
@@ -133,15 +135,8 @@ pub struct WireAlbumRequest {
     pub request_id: Option<i64>,
     pub title: Option<String>,
     pub artist_name: Option<String>,
-    pub approved: Option<bool>,
-    pub available: Option<bool>,
-    pub denied: Option<bool>,
-    pub denied_reason: Option<String>,
-    pub requested_date: Option<String>,
-    pub requested_user_id: Option<String>,
-    pub requested_user: Option<UserRef>,
-    pub request_status: Option<String>,
-    pub can_approve: Option<bool>,
+    #[serde(flatten)]
+    pub state: WireRequestState,
     pub foreign_album_id: Option<String>,
 }
 
@@ -338,6 +333,22 @@ fn requester(id: Option<String>, user: Option<UserRef>) -> (Option<String>, Opti
     (text(id).or_else(|| user.and_then(|u| text(u.id))), name)
 }
 
+impl WireRequestState {
+    /// The record's standard lifecycle (state, reason, status text, date),
+    /// its requester and `can_approve`, as Ombi sent them.
+    fn fill(self, r: &mut RequestRecord) {
+        r.approved = self.approved;
+        r.available = self.available;
+        r.denied = self.denied;
+        r.denied_reason = text(self.denied_reason);
+        r.status_text = status_text(self.request_status);
+        r.requested_date = date(self.requested_date);
+        (r.requested_user_id, r.requested_user_name) =
+            requester(self.requested_user_id, self.requested_user);
+        r.can_approve = self.can_approve;
+    }
+}
+
 fn missing_id(what: &str) -> String {
     format!("skipped a {what} request without a usable id")
 }
@@ -350,19 +361,18 @@ pub fn movie(m: WireMovieRequest) -> Projected {
     ids.add_id("tmdb", m.the_movie_db_id);
     ids.add("imdb", text(m.imdb_id));
     r.identifiers = ids.0;
-    let hd_date = date(m.requested_date);
     // A 4K-only request has no standard request: its standard flags are
     // defaults, not state (Ombi's model: requestedDate 0001-01-01).
-    let four_k_only = m.has_4k_request == Some(true) && hd_date.is_none();
-    if !four_k_only {
-        r.approved = m.approved;
-        r.available = m.available;
-        r.denied = m.denied;
-        r.denied_reason = text(m.denied_reason);
-        r.status_text = status_text(m.request_status);
-        r.requested_date = hd_date;
-    } else {
+    let four_k_only =
+        m.has_4k_request == Some(true) && date(m.state.requested_date.clone()).is_none();
+    let (approved, available) = (m.state.approved, m.state.available);
+    if four_k_only {
+        let s = m.state;
+        (r.requested_user_id, r.requested_user_name) =
+            requester(s.requested_user_id, s.requested_user);
         r.requested_date = date(m.requested_date_4k);
+    } else {
+        m.state.fill(&mut r);
     }
     r.is_4k = m.has_4k_request;
     if m.has_4k_request == Some(true) {
@@ -375,7 +385,6 @@ pub fn movie(m: WireMovieRequest) -> Projected {
             r.denied_reason = text(m.denied_reason_4k);
         }
     }
-    (r.requested_user_id, r.requested_user_name) = requester(m.requested_user_id, m.requested_user);
     // Ombi computes `subscribed` only for other users' requests
     // (`MovieRequestEngine.CheckForSubscription`); on the caller's own it
     // stays false, with `showSubscribe` false. A `true` is always computed, a
@@ -393,7 +402,7 @@ pub fn movie(m: WireMovieRequest) -> Projected {
     let rule = |approved: Option<bool>, available: Option<bool>| Some(!approved? && !available?);
     let mut lifecycles = Vec::new();
     if !four_k_only {
-        lifecycles.push(rule(m.approved, m.available));
+        lifecycles.push(rule(approved, available));
     }
     if m.has_4k_request == Some(true) {
         lifecycles.push(rule(m.approved_4k, m.available_4k));
@@ -429,14 +438,7 @@ pub fn child<S: IntoSeasons>(c: WireChildRequest<S>) -> Projected {
         parent_ids(&mut ids, p);
     }
     r.identifiers = ids.0;
-    r.approved = c.approved;
-    r.available = c.available;
-    r.denied = c.denied;
-    r.denied_reason = text(c.denied_reason);
-    r.status_text = status_text(c.request_status);
-    r.requested_date = date(c.requested_date);
-    (r.requested_user_id, r.requested_user_name) = requester(c.requested_user_id, c.requested_user);
-    r.can_approve = c.can_approve;
+    c.state.fill(&mut r);
     // TV `subscribed` is unreliable upstream (it compares a subscription id):
     // left out rather than reported wrong.
     r.seasons = c.season_requests.into_seasons();
@@ -452,16 +454,9 @@ pub fn album(a: WireAlbumRequest) -> Projected {
     let mut ids = Ids::default();
     ids.add("musicbrainz", text(a.foreign_album_id));
     r.identifiers = ids.0;
-    r.approved = a.approved;
-    r.available = a.available;
-    r.denied = a.denied;
-    r.denied_reason = text(a.denied_reason);
-    r.status_text = status_text(a.request_status);
-    r.requested_date = date(a.requested_date);
-    (r.requested_user_id, r.requested_user_name) = requester(a.requested_user_id, a.requested_user);
+    a.state.fill(&mut r);
     // Ombi's album lists compute `subscribed` against movie subscriptions
     // (docs/ombi-notes.md): left out rather than reported wrong.
-    r.can_approve = a.can_approve;
     Ok(r)
 }
 

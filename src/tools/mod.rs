@@ -52,6 +52,7 @@ use std::time::Instant;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use rmcp::model::{ListToolsResult, ServerResult};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tracing::{info, warn};
 
@@ -68,6 +69,29 @@ pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
 pub struct Tool {
     pub def: ToolDef,
     pub run: Handler,
+}
+
+/// A tool's typed actions: one variant per action, naming exactly the
+/// arguments it takes, as validated arguments deserialize into them
+/// (`#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]`),
+/// and what each one does.
+pub trait Actions: DeserializeOwned + Send + 'static {
+    fn run(self, ctx: &CallCtx) -> impl Future<Output = Outcome> + Send;
+}
+
+impl Tool {
+    /// The tool of a definition whose handler parses the validated
+    /// arguments into `A` and runs it.
+    pub const fn new<A: Actions>(def: ToolDef) -> Tool {
+        Tool {
+            def,
+            run: handle::<A>,
+        }
+    }
+}
+
+fn handle<'a, A: Actions>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
+    Box::pin(async move { args.parse::<A>()?.run(ctx).await })
 }
 
 /// The catalogue: every served tool, in `tools/list` order.

@@ -3,23 +3,22 @@
 //! members and an artist's albums.
 
 use futures::StreamExt;
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::ctx::{body_language, language_ignored, not_found};
 use super::ctx::{partial, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
 use crate::definition::Page;
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
-    self, ActorCredits, ArtistInfo, Media, RecentlyRequested, SearchMovie, SearchTv, WireCollection,
+    self, ArtistInfo, Media, RecentlyRequested, SearchMovie, SearchTv, WireCollection, WireCredits,
 };
 use crate::projection::paging::{self, Window};
 use crate::upstream::Route;
@@ -32,85 +31,79 @@ const LOOKUP_CONCURRENCY: usize = 4;
 
 const SNAPSHOT_NOTE: &str = "Ombi pages this list itself without a snapshot: titles may have shifted since the earlier pages, so one can repeat or be missed";
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_discover",
-        title: "Discover media",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Browse curated lists instead of searching: popular, trending or upcoming titles, advanced filtered discovery, similar movies, a person's credits, a collection's members or an artist's albums. Ombi's TV lists serve only the first 10 of every 20 TMDB ranks; a TV page stops at each such gap (has_more true). A show's `available` means on the media server, possibly in part.",
-        families: &[Family::MediaPage],
-        params: &[
-            MEDIA_MOVIE_TV,
-            FILTERS,
-            TMDB_ID,
-            Field::opt("person_id", Ty::ID, "TMDB person id."),
-            Field::opt(
-                "name",
-                Ty::Str { min: 1, max: 200 },
-                "The person's name (Ombi does not return it).",
-            ),
-            COLLECTION_ID,
-            Field::opt("artist_id", Ty::TEXT_ID, "MusicBrainz artist id."),
-            LANGUAGE,
-            PAGE,
-        ],
-        actions: &[
-            action("popular", "popular titles", &["media"], PAGE_ONLY),
-            action("now_playing", "movies in cinemas", &["media"], PAGE_ONLY)
-                .only(&[("media", &["movie"])]),
-            action("top_rated", "top rated movies", &["media"], PAGE_ONLY)
-                .only(&[("media", &["movie"])]),
-            action("upcoming", "upcoming movies", &["media"], PAGE_ONLY)
-                .only(&[("media", &["movie"])]),
-            action("seasonal", "seasonal movies", &["media"], PAGE_ONLY)
-                .only(&[("media", &["movie"])]),
-            action("trending", "trending TV shows", &["media"], PAGE_ONLY)
-                .only(&[("media", &["tv"])]),
-            action("anticipated", "anticipated TV shows", &["media"], PAGE_ONLY)
-                .only(&[("media", &["tv"])]),
-            action(
-                "requested",
-                "recently requested titles (cached by Ombi for hours, the same for every user)",
-                &["media"],
-                PAGE_ONLY,
-            ),
-            action(
-                "advanced",
-                "filtered discovery",
-                &["filters"],
-                &["media", "page"],
-            ),
-            action(
-                "similar",
-                "movies similar to a movie",
-                &["tmdb_id"],
-                &["language", "page"],
-            ),
-            action(
-                "credits",
-                "a person's movie and TV credits",
-                &["person_id", "name"],
-                &["media", "page"],
-            ),
-            action(
-                "collection",
-                "a movie collection's members",
-                &["collection_id"],
-                &["language", "page"],
-            ),
-            action(
-                "artist_albums",
-                "an artist's albums",
-                &["artist_id"],
-                PAGE_ONLY,
-            ),
-        ],
-        default_action: None,
-        check: Some(discover_rules),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_discover",
+    title: "Discover media",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Browse curated lists instead of searching: popular, trending or upcoming titles, advanced filtered discovery, similar movies, a person's credits, a collection's members or an artist's albums. Ombi's TV lists serve only the first 10 of every 20 TMDB ranks; a TV page stops at each such gap (has_more true). A show's `available` means on the media server, possibly in part.",
+    families: &[Family::MediaPage],
+    params: &[
+        MEDIA_MOVIE_TV,
+        FILTERS,
+        TMDB_ID,
+        Field::opt("person_id", Ty::ID, "TMDB person id."),
+        Field::opt(
+            "name",
+            Ty::Str { min: 1, max: 200 },
+            "The person's name (Ombi does not return it).",
+        ),
+        COLLECTION_ID,
+        Field::opt("artist_id", Ty::TEXT_ID, "MusicBrainz artist id."),
+        LANGUAGE,
+        PAGE,
+    ],
+    actions: &[
+        action("popular", "popular titles", &["media"], PAGE_ONLY),
+        action("now_playing", "movies in cinemas", &["media"], PAGE_ONLY)
+            .only(&[("media", &["movie"])]),
+        action("top_rated", "top rated movies", &["media"], PAGE_ONLY)
+            .only(&[("media", &["movie"])]),
+        action("upcoming", "upcoming movies", &["media"], PAGE_ONLY).only(&[("media", &["movie"])]),
+        action("seasonal", "seasonal movies", &["media"], PAGE_ONLY).only(&[("media", &["movie"])]),
+        action("trending", "trending TV shows", &["media"], PAGE_ONLY).only(&[("media", &["tv"])]),
+        action("anticipated", "anticipated TV shows", &["media"], PAGE_ONLY)
+            .only(&[("media", &["tv"])]),
+        action(
+            "requested",
+            "recently requested titles (cached by Ombi for hours, the same for every user)",
+            &["media"],
+            PAGE_ONLY,
+        ),
+        action(
+            "advanced",
+            "filtered discovery",
+            &["filters"],
+            &["media", "page"],
+        ),
+        action(
+            "similar",
+            "movies similar to a movie",
+            &["tmdb_id"],
+            &["language", "page"],
+        ),
+        action(
+            "credits",
+            "a person's movie and TV credits",
+            &["person_id", "name"],
+            &["media", "page"],
+        ),
+        action(
+            "collection",
+            "a movie collection's members",
+            &["collection_id"],
+            &["language", "page"],
+        ),
+        action(
+            "artist_albums",
+            "an artist's albums",
+            &["artist_id"],
+            PAGE_ONLY,
+        ),
+    ],
+    check: Some(discover_rules),
+    ..ToolDef::BASE
+});
 
 /// `advanced`: Ombi sends the release year only to movie discovery, and
 /// drops it when a decade is given (docs/ombi-notes.md).
@@ -210,10 +203,10 @@ struct Filters {
     watch_provider_ids: Vec<i64>,
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
         // The v2 list slugs of the browse actions.
-        match args.parse::<Action>()? {
+        match self {
             Action::Popular { media, page } => browse(ctx, media, "popular", page).await,
             Action::NowPlaying { media, page } => browse(ctx, media, "nowplaying", page).await,
             Action::TopRated { media, page } => browse(ctx, media, "toprated", page).await,
@@ -245,7 +238,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             } => collection(ctx, collection_id, language.as_deref(), page).await,
             Action::ArtistAlbums { artist_id, page } => artist_albums(ctx, &artist_id, page).await,
         }
-    })
+    }
 }
 
 /// One upstream-paged list read: movies or shows (season trees skipped).
@@ -513,7 +506,7 @@ async fn credits(
         let route = Route::get("api/v2/Search/actor").seg(person).seg(*kind);
         match ctx
             .upstream
-            .get_json::<ActorCredits>(ctx.acting(), route)
+            .get_json::<WireCredits>(ctx.acting(), route)
             .await
         {
             Ok(Some(c)) => all.extend(media::credits(kind, c, person, name)),

@@ -8,19 +8,18 @@
 //! Plex server). Emby/Jellyfin have no such probe among these routes: an
 //! empty account list there comes with a warning instead.
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::ctx::reply;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::integration::{
     self, WirePlexLibraries, WirePlexServer, WirePlexServers, WireProfile, WireRootFolder, WireTag,
 };
@@ -29,61 +28,57 @@ use crate::projection::server_info::{self, WireFeature};
 use crate::projection::users::{self, WireServerUser};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_integration",
-        title: "Integration options",
-        bundle: Bundle::Moderation,
-        destructive: false,
-        description: "Options of the connected services for moderating requests: Radarr/Sonarr/Lidarr quality profiles and root folders, Plex servers and libraries, and media-server users.",
-        families: &[Family::ReferencePage, Family::UserPage],
-        params: &[
-            IS_4K,
-            Field::opt(
-                "machine_id",
-                Ty::Str { min: 1, max: 100 },
-                "Plex server machine id (from `plex_servers`).",
-            ),
-            Field::opt("server", Ty::Enum(MEDIA_SERVERS), "Media server."),
-        ],
-        actions: &[
-            action(
-                "radarr_options",
-                "Radarr profiles, root folders and tags",
-                &[],
-                &["is_4k"],
-            ),
-            action(
-                "sonarr_options",
-                "Sonarr profiles, root folders, language profiles and tags",
-                &[],
-                &[],
-            ),
-            action(
-                "lidarr_options",
-                "Lidarr profiles and root folders",
-                &[],
-                &[],
-            ),
-            action("plex_servers", "saved Plex servers", &[], &[]),
-            action(
-                "plex_libraries",
-                "libraries of a Plex server",
-                &["machine_id"],
-                &[],
-            ),
-            action(
-                "media_server_users",
-                "users of a media server",
-                &["server"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_integration",
+    title: "Integration options",
+    bundle: Bundle::Moderation,
+    destructive: false,
+    description: "Options of the connected services for moderating requests: Radarr/Sonarr/Lidarr quality profiles and root folders, Plex servers and libraries, and media-server users.",
+    families: &[Family::ReferencePage, Family::UserPage],
+    params: &[
+        IS_4K,
+        Field::opt(
+            "machine_id",
+            Ty::Str { min: 1, max: 100 },
+            "Plex server machine id (from `plex_servers`).",
+        ),
+        Field::opt("server", Ty::Enum(MEDIA_SERVERS), "Media server."),
+    ],
+    actions: &[
+        action(
+            "radarr_options",
+            "Radarr profiles, root folders and tags",
+            &[],
+            &["is_4k"],
+        ),
+        action(
+            "sonarr_options",
+            "Sonarr profiles, root folders, language profiles and tags",
+            &[],
+            &[],
+        ),
+        action(
+            "lidarr_options",
+            "Lidarr profiles and root folders",
+            &[],
+            &[],
+        ),
+        action("plex_servers", "saved Plex servers", &[], &[]),
+        action(
+            "plex_libraries",
+            "libraries of a Plex server",
+            &["machine_id"],
+            &[],
+        ),
+        action(
+            "media_server_users",
+            "users of a media server",
+            &["server"],
+            &[],
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 const MEDIA_SERVERS: &[&str] = &["plex", "emby", "jellyfin"];
 
@@ -118,9 +113,9 @@ enum Action {
     MediaServerUsers { server: MediaServer },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::RadarrOptions { is_4k: true } => radarr_4k(ctx).await,
             Action::RadarrOptions { is_4k: false } => radarr(ctx).await,
             Action::SonarrOptions => sonarr(ctx).await,
@@ -129,7 +124,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             Action::PlexLibraries { machine_id } => plex_libraries(ctx, &machine_id).await,
             Action::MediaServerUsers { server } => media_server_users(ctx, server).await,
         }
-    })
+    }
 }
 
 fn unsupported(what: &str) -> Failure {

@@ -2,24 +2,22 @@
 //! ±90-day release calendar (calendar_page), and a title's artwork URL
 //! (artwork_page).
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::{note_read_limit, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolDef, action};
 use crate::projection::library::{self, RecentlyAdded, WireCalendar};
 use crate::projection::media;
 use crate::projection::paging;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         name: "read_library",
         title: "Library",
         bundle: Bundle::Core,
@@ -32,11 +30,9 @@ pub static TOOL: Tool = Tool {
             action("calendar", "upcoming and recent releases", &[], PAGE_ONLY),
             action("artwork", "artwork of a title: movie by tmdb_id, tv by tmdb_id or tvdb_id, album by musicbrainz_id", &["media", "kind"], PAGE_ONLY).one_of(&["tmdb_id", "tvdb_id", "musicbrainz_id"]),
         ],
-        default_action: None,
         check: Some(media_details_rules),
-    },
-    run: handle,
-};
+        ..ToolDef::BASE
+});
 
 const ARTWORK_KINDS: &[&str] = &["poster", "background", "banner"];
 
@@ -81,9 +77,9 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::RecentlyAdded { media, page } => recently_added(ctx, media, page).await,
             Action::Calendar { page } => calendar(ctx, page).await,
             Action::Artwork {
@@ -102,7 +98,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 screen_artwork(ctx, screen, kind, tmdb_id, tvdb_id, page).await
             }
         }
-    })
+    }
 }
 
 async fn recently_added(ctx: &CallCtx, media: MovieOrTv, page: Page) -> Outcome {

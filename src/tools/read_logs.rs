@@ -2,83 +2,78 @@
 //! file. Ombi returns a whole file in one answer: it is read under a byte
 //! cap and the window is cut here. Never the `/download/` route.
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::ctx::reply;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::shape::{ArgDefault, Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::logs;
 use crate::upstream::{MAX_BODY_BYTES, Route};
 
 /// Files listed per result (`$defs/logs.files.maxItems`).
 const MAX_FILES: usize = 100;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_logs",
-        title: "Server logs",
-        bundle: Bundle::Administration,
-        destructive: false,
-        description: "List Ombi's log files (newest first; `modified` is the day of Serilog's daily file, Ombi gives no sizes) and read lines from one, with credentials redacted: `tail` for the last lines, `match` to keep only lines containing a text. Use when diagnosing failures; for a request that failed to reach Radarr/Sonarr/Lidarr, read_requests `retry_queue` names the request and its error first. Log lines can quote untrusted user-provided text.",
-        families: &[Family::Logs],
-        params: &[
-            Field::opt(
-                "file_id",
-                Ty::Str { min: 1, max: 200 },
-                "Log file id (from `list`).",
-            ),
-            Field::opt(
-                "offset",
-                Ty::Int {
-                    min: 0,
-                    max: 10_000_000,
-                },
-                "First line to return (default 0).",
-            )
-            .default(ArgDefault::Int(0)),
-            Field::opt(
-                "limit",
-                Ty::Int {
-                    min: 1,
-                    max: logs::MAX_LINES as i64,
-                },
-                "Lines to return, 1–500 (default 100).",
-            )
-            .default(ArgDefault::Int(logs::DEFAULT_LINES as i64)),
-            Field::opt(
-                "tail",
-                Ty::Int {
-                    min: 1,
-                    max: logs::MAX_LINES as i64,
-                },
-                "Return the last N lines (1–500) instead of `offset`/`limit`.",
-            ),
-            Field::opt(
-                "match",
-                Ty::Str { min: 1, max: 200 },
-                "Keep only lines containing this text (case-insensitive); offsets, limits and `tail` count matching lines.",
-            ),
-        ],
-        actions: &[
-            action("list", "the log files", &[], &[]),
-            action(
-                "read",
-                "lines of one log file",
-                &["file_id"],
-                &["offset", "limit", "tail", "match"],
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_logs",
+    title: "Server logs",
+    bundle: Bundle::Administration,
+    destructive: false,
+    description: "List Ombi's log files (newest first; `modified` is the day of Serilog's daily file, Ombi gives no sizes) and read lines from one, with credentials redacted: `tail` for the last lines, `match` to keep only lines containing a text. Use when diagnosing failures; for a request that failed to reach Radarr/Sonarr/Lidarr, read_requests `retry_queue` names the request and its error first. Log lines can quote untrusted user-provided text.",
+    families: &[Family::Logs],
+    params: &[
+        Field::opt(
+            "file_id",
+            Ty::Str { min: 1, max: 200 },
+            "Log file id (from `list`).",
+        ),
+        Field::opt(
+            "offset",
+            Ty::Int {
+                min: 0,
+                max: 10_000_000,
+            },
+            "First line to return (default 0).",
+        )
+        .default(ArgDefault::Int(0)),
+        Field::opt(
+            "limit",
+            Ty::Int {
+                min: 1,
+                max: logs::MAX_LINES as i64,
+            },
+            "Lines to return, 1–500 (default 100).",
+        )
+        .default(ArgDefault::Int(logs::DEFAULT_LINES as i64)),
+        Field::opt(
+            "tail",
+            Ty::Int {
+                min: 1,
+                max: logs::MAX_LINES as i64,
+            },
+            "Return the last N lines (1–500) instead of `offset`/`limit`.",
+        ),
+        Field::opt(
+            "match",
+            Ty::Str { min: 1, max: 200 },
+            "Keep only lines containing this text (case-insensitive); offsets, limits and `tail` count matching lines.",
+        ),
+    ],
+    actions: &[
+        action("list", "the log files", &[], &[]),
+        action(
+            "read",
+            "lines of one log file",
+            &["file_id"],
+            &["offset", "limit", "tail", "match"],
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -96,9 +91,9 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::List => list(ctx).await,
             Action::Read {
                 file_id,
@@ -116,7 +111,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 read(ctx, &file_id, &sel).await
             }
         }
-    })
+    }
 }
 
 /// `GET /api/v2/System/logs` (admin): file names, newest first.

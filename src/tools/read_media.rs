@@ -1,17 +1,16 @@
 //! `read_media`: one title's details (by TMDB/IMDb/TVDB/MusicBrainz id or by
 //! Ombi request), its Rotten Tomatoes ratings, or its streaming providers.
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::{language_ignored, not_found, not_found_on_500, note_read_limit, reply};
-use super::{CallCtx, Tool, read_requests};
+use super::{Actions, CallCtx, Tool, read_requests};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
     self, AlbumSearch, ArtistInfo, Media, MovieFull, Notes, StreamingData, TvDetail, WireRatings,
@@ -20,8 +19,7 @@ use crate::projection::paging;
 use crate::projection::requests::WireChildWithSeasons;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         name: "read_media",
         title: "Media details",
         bundle: Bundle::Core,
@@ -35,11 +33,9 @@ pub static TOOL: Tool = Tool {
             action("ratings", "Rotten Tomatoes ratings by title and year", &["media", "name", "year"], &[]).only(&[("media", MEDIA_MOVIE_OR_TV)]),
             action("providers", "streaming providers in your country", &["media", "tmdb_id"], &[]).only(&[("media", MEDIA_MOVIE_OR_TV)]),
         ],
-        default_action: None,
         check: Some(media_details_rules),
-    },
-    run: handle,
-};
+        ..ToolDef::BASE
+});
 
 const MEDIA_DETAILS: &[&str] = &["movie", "tv", "album", "artist"];
 
@@ -131,9 +127,9 @@ fn unknown_on_500(e: ToolError, what: &str, unknown: Unknown) -> ToolError {
     }
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Details {
                 media,
                 tmdb_id,
@@ -149,7 +145,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             Action::Ratings { media, name, year } => ratings(ctx, media, &name, year).await,
             Action::Providers { media, tmdb_id } => providers(ctx, media, tmdb_id).await,
         }
-    })
+    }
 }
 
 fn single_page(items: Vec<Media>, notes: Notes) -> Reply {
@@ -395,7 +391,7 @@ async fn current_request_state(ctx: &CallCtx, items: &mut [Media], notes: &mut N
     let read = match target.kind {
         TargetKind::Movie => read_requests::movie(ctx, target.id)
             .await
-            .map(|r| media::movie_from_request(m, r.available)),
+            .map(|r| media::movie_from_request(m, r.state.available)),
         TargetKind::TvParent => read_requests::tv_parent::<WireChildWithSeasons>(ctx, target.id)
             .await
             .map(|p| {

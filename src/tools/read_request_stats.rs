@@ -3,71 +3,67 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::{partial, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::metrics::{self, Quota, RequestCounts, Stats};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_request_stats",
-        title: "Request statistics",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Request counts and quotas: instance-wide pending/approved/available/denied counts of movie and TV requests (Ombi leaves albums out; `approved` means approved and not yet available), totals you can see, your remaining request quota, or admin statistics for a date range. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
-        families: &[Family::Metrics],
-        params: &[
-            MEDIA,
-            Field::opt("from", Ty::Date, "First day, `YYYY-MM-DD`."),
-            Field::opt("to", Ty::Date, "Last day, `YYYY-MM-DD`."),
-        ],
-        actions: &[
-            action(
-                "counts",
-                "instance-wide movie and TV request counts (no albums)",
-                &[],
-                &[],
-            ),
-            action("totals", "request totals you can see", &[], &[]),
-            action(
-                "quota",
-                "your remaining request quota (all media unless `media` is given)",
-                &[],
-                &["media"],
-            ),
-            action(
-                "period",
-                "statistics for a date range (admin)",
-                &["from", "to"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: Some(|action, args| {
-            if action == "period"
-                && let (Some(f), Some(t)) = (
-                    args.get("from").and_then(Value::as_str),
-                    args.get("to").and_then(Value::as_str),
-                )
-                && f > t
-            {
-                return Err(ToolError::invalid("/to", "`to` must not be before `from`"));
-            }
-            Ok(())
-        }),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_request_stats",
+    title: "Request statistics",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Request counts and quotas: instance-wide pending/approved/available/denied counts of movie and TV requests (Ombi leaves albums out; `approved` means approved and not yet available), totals you can see, your remaining request quota, or admin statistics for a date range. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
+    families: &[Family::Metrics],
+    params: &[
+        MEDIA,
+        Field::opt("from", Ty::Date, "First day, `YYYY-MM-DD`."),
+        Field::opt("to", Ty::Date, "Last day, `YYYY-MM-DD`."),
+    ],
+    actions: &[
+        action(
+            "counts",
+            "instance-wide movie and TV request counts (no albums)",
+            &[],
+            &[],
+        ),
+        action("totals", "request totals you can see", &[], &[]),
+        action(
+            "quota",
+            "your remaining request quota (all media unless `media` is given)",
+            &[],
+            &["media"],
+        ),
+        action(
+            "period",
+            "statistics for a date range (admin)",
+            &["from", "to"],
+            &[],
+        ),
+    ],
+    check: Some(|action, args| {
+        if action == "period"
+            && let (Some(f), Some(t)) = (
+                args.get("from").and_then(Value::as_str),
+                args.get("to").and_then(Value::as_str),
+            )
+            && f > t
+        {
+            return Err(ToolError::invalid("/to", "`to` must not be before `from`"));
+        }
+        Ok(())
+    }),
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -86,15 +82,15 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Counts => counts(ctx).await,
             Action::Totals => totals(ctx).await,
             Action::Quota { media } => quota(ctx, media).await,
             Action::Period { from, to } => period(ctx, &from, &to).await,
         }
-    })
+    }
 }
 
 /// Per media type: its route. Album totals and quotas come from Ombi's

@@ -6,18 +6,17 @@
 #![allow(clippy::result_large_err)]
 
 use crate::contract::Family;
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::Value;
 
 use super::ctx::{local_page, not_found, not_found_on_500, note_read_limit, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{ArgDefault, Field, Ty};
-use crate::definition::{Args, Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolDef, action};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
     self as proj, ParentIndex, Projected, RequestRecord, WireAlbumRequest, WireChildId,
@@ -31,83 +30,80 @@ const SCAN_PAGE: u64 = 100;
 /// Pages a scan reads at most: 1,000 records.
 const SCAN_PAGES: u64 = 10;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_requests",
-        title: "Media requests",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests (at most the 7 newest per media type) and the failed-request retry queue (where a Radarr/Sonarr/Lidarr send failure and its error are). Movie requests made only in 4K sort last in Ombi's date order. With Ombi's hide-requests setting a non-admin's lists, searches and recent feed hold their own requests only. Request titles and denial reasons can contain untrusted user-provided text.",
-        families: &[Family::RequestPage, Family::RetryPage],
-        params: &[
-            MEDIA,
-            Field::opt(
-                "status",
-                Ty::Enum(REQUEST_STATUS),
-                "Filter by status (default `all`).",
-            )
-            .default(ArgDefault::Str("all")),
-            Field::opt(
-                "sort_direction",
-                Ty::Enum(SORT_DIRECTIONS),
-                "Order by request date (default `desc`).",
-            )
-            .default(ArgDefault::Str("desc")),
-            TARGET,
-            PARENT_REQUEST_ID,
-            QUERY,
-            PAGE,
-        ],
-        actions: &[
-            action(
-                "list",
-                "requests of one media type",
-                &["media"],
-                &["status", "sort_direction", "page"],
-            ),
-            action("get", "one request", &["target"], &[]),
-            action(
-                "children",
-                "the season-level child requests of a TV parent request",
-                &["parent_request_id"],
-                PAGE_ONLY,
-            ),
-            action(
-                "search",
-                "requests whose title matches a text",
-                &["media", "query"],
-                PAGE_ONLY,
-            ),
-            action("recent", "recently made requests", &[], PAGE_ONLY),
-            action(
-                "mine",
-                "the acting user's own requests (movies, TV seasons, albums), newest first, at most 100",
-                &[],
-                PAGE_ONLY,
-            ),
-            action(
-                "retry_queue",
-                "requests that failed to reach Radarr/Sonarr/Lidarr (admin)",
-                &[],
-                PAGE_ONLY,
-            ),
-        ],
-        default_action: None,
-        check: Some(|action, args| {
-            if action == "list"
-                && args.get("media").and_then(Value::as_str) == Some("album")
-                && args.get("status").and_then(Value::as_str) == Some("unavailable")
-            {
-                return Err(ToolError::invalid(
-                    "/status",
-                    "albums have no `unavailable` filter; use all, pending, processing, available or denied",
-                ));
-            }
-            Ok(())
-        }),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_requests",
+    title: "Media requests",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests (at most the 7 newest per media type) and the failed-request retry queue (where a Radarr/Sonarr/Lidarr send failure and its error are). Movie requests made only in 4K sort last in Ombi's date order. With Ombi's hide-requests setting a non-admin's lists, searches and recent feed hold their own requests only. Request titles and denial reasons can contain untrusted user-provided text.",
+    families: &[Family::RequestPage, Family::RetryPage],
+    params: &[
+        MEDIA,
+        Field::opt(
+            "status",
+            Ty::Enum(REQUEST_STATUS),
+            "Filter by status (default `all`).",
+        )
+        .default(ArgDefault::Str("all")),
+        Field::opt(
+            "sort_direction",
+            Ty::Enum(SORT_DIRECTIONS),
+            "Order by request date (default `desc`).",
+        )
+        .default(ArgDefault::Str("desc")),
+        TARGET,
+        PARENT_REQUEST_ID,
+        QUERY,
+        PAGE,
+    ],
+    actions: &[
+        action(
+            "list",
+            "requests of one media type",
+            &["media"],
+            &["status", "sort_direction", "page"],
+        ),
+        action("get", "one request", &["target"], &[]),
+        action(
+            "children",
+            "the season-level child requests of a TV parent request",
+            &["parent_request_id"],
+            PAGE_ONLY,
+        ),
+        action(
+            "search",
+            "requests whose title matches a text",
+            &["media", "query"],
+            PAGE_ONLY,
+        ),
+        action("recent", "recently made requests", &[], PAGE_ONLY),
+        action(
+            "mine",
+            "the acting user's own requests (movies, TV seasons, albums), newest first, at most 100",
+            &[],
+            PAGE_ONLY,
+        ),
+        action(
+            "retry_queue",
+            "requests that failed to reach Radarr/Sonarr/Lidarr (admin)",
+            &[],
+            PAGE_ONLY,
+        ),
+    ],
+    check: Some(|action, args| {
+        if action == "list"
+            && args.get("media").and_then(Value::as_str) == Some("album")
+            && args.get("status").and_then(Value::as_str) == Some("unavailable")
+        {
+            return Err(ToolError::invalid(
+                "/status",
+                "albums have no `unavailable` filter; use all, pending, processing, available or denied",
+            ));
+        }
+        Ok(())
+    }),
+    ..ToolDef::BASE
+});
 
 const SORT_DIRECTIONS: &[&str] = &["asc", "desc"];
 
@@ -161,9 +157,9 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::List {
                 media,
                 status,
@@ -180,7 +176,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             Action::Mine { page } => mine(ctx, page).await,
             Action::RetryQueue { page } => retry_queue(ctx, page).await,
         }
-    })
+    }
 }
 
 /// A `RequestsViewModel` page, projected: records, Ombi's total, whether

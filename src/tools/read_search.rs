@@ -2,69 +2,65 @@
 //! windowed locally; where Ombi cut it at a fixed size (TMDB's first page,
 //! its own `Take(10)`) the end is unknown and one warning says so.
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::ctx::{body_language, language_ignored, note_read_limit, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolDef, action};
 use crate::projection::media::{self, Media, MultiResult, SearchMovie};
 use crate::projection::paging;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_search",
-        title: "Search media",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Search Ombi's metadata sources by text for movies, TV shows, people, artists and albums. Use it to find the TMDB/MusicBrainz ids that read_media and write_request_create need. `movie`, `person_movies` and `album` results carry whether the title is available (for TV: on the media server, possibly in part) or requested; `multi` and `tv` results carry no such state (Ombi's multi-search runs no rules): read_media details gives it. Ombi returns at most 10 movies, and only TMDB's first page (20 titles) for `multi`/`tv`: a full result may not be everything, so narrow the query (add the year). With Ombi's hide-requests setting a non-admin sees request state of their own requests only.",
-        families: &[Family::MediaPage],
-        params: &[QUERY, YEAR, LANGUAGE, PAGE],
-        actions: &[
-            action(
-                "multi",
-                "movies, TV, people and artists at once (no availability or request state)",
-                &["query"],
-                &["language", "page"],
-            ),
-            action(
-                "movie",
-                "movies only",
-                &["query"],
-                &["year", "language", "page"],
-            ),
-            action(
-                "tv",
-                "TV shows only (TMDB ids; no availability or request state)",
-                &["query"],
-                &["language", "page"],
-            ),
-            action(
-                "person_movies",
-                "movies featuring an actor of that name",
-                &["query"],
-                &["language", "page"],
-            ),
-            action(
-                "artist",
-                "music artists (needs Lidarr)",
-                &["query"],
-                &["page"],
-            ),
-            action("album", "albums (needs Lidarr)", &["query"], &["page"]),
-        ],
-        default_action: Some("multi"),
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_search",
+    title: "Search media",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Search Ombi's metadata sources by text for movies, TV shows, people, artists and albums. Use it to find the TMDB/MusicBrainz ids that read_media and write_request_create need. `movie`, `person_movies` and `album` results carry whether the title is available (for TV: on the media server, possibly in part) or requested; `multi` and `tv` results carry no such state (Ombi's multi-search runs no rules): read_media details gives it. Ombi returns at most 10 movies, and only TMDB's first page (20 titles) for `multi`/`tv`: a full result may not be everything, so narrow the query (add the year). With Ombi's hide-requests setting a non-admin sees request state of their own requests only.",
+    families: &[Family::MediaPage],
+    params: &[QUERY, YEAR, LANGUAGE, PAGE],
+    actions: &[
+        action(
+            "multi",
+            "movies, TV, people and artists at once (no availability or request state)",
+            &["query"],
+            &["language", "page"],
+        ),
+        action(
+            "movie",
+            "movies only",
+            &["query"],
+            &["year", "language", "page"],
+        ),
+        action(
+            "tv",
+            "TV shows only (TMDB ids; no availability or request state)",
+            &["query"],
+            &["language", "page"],
+        ),
+        action(
+            "person_movies",
+            "movies featuring an actor of that name",
+            &["query"],
+            &["language", "page"],
+        ),
+        action(
+            "artist",
+            "music artists (needs Lidarr)",
+            &["query"],
+            &["page"],
+        ),
+        action("album", "albums (needs Lidarr)", &["query"], &["page"]),
+    ],
+    default_action: Some("multi"),
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -101,10 +97,10 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
         let mut warnings = Vec::new();
-        let (found, page) = match args.parse::<Action>()? {
+        let (found, page) = match self {
             Action::Multi {
                 query,
                 language,
@@ -149,7 +145,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
         }
         let w = paging::local(items, page, !cut && capped.is_none(), "media");
         Ok(reply(media::media_page(w), warnings, cut))
-    })
+    }
 }
 
 const MOVIE: &str = "api/v1/Search/movie";

@@ -2,17 +2,16 @@
 //! cron_validate. Never `GET /api/v1/Status/demo` (it toggles demo mode) and
 //! never `POST /api/v1/Job/update` (it runs the updater).
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::ctx::reply;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::paging;
 use crate::projection::reference;
 use crate::projection::server_info::{
@@ -20,37 +19,33 @@ use crate::projection::server_info::{
 };
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_server",
-        title: "Server status",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "About the Ombi server: status and version, about info, media server reachability, available updates, enabled features, and whether a cron expression is valid.",
-        families: &[Family::Metrics, Family::ReferencePage],
-        params: &[Field::opt(
-            "expression",
-            Ty::Str { min: 1, max: 200 },
-            "Quartz cron expression to check.",
-        )],
-        actions: &[
-            action("status", "health and version", &[], &[]),
-            action("about", "version and platform", &[], &[]),
-            action("media_servers", "media server status", &[], &[]),
-            action("update", "update availability", &[], &[]),
-            action("features", "feature flags", &[], &[]),
-            action(
-                "cron_validate",
-                "check a cron expression (admin)",
-                &["expression"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_server",
+    title: "Server status",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "About the Ombi server: status and version, about info, media server reachability, available updates, enabled features, and whether a cron expression is valid.",
+    families: &[Family::Metrics, Family::ReferencePage],
+    params: &[Field::opt(
+        "expression",
+        Ty::Str { min: 1, max: 200 },
+        "Quartz cron expression to check.",
+    )],
+    actions: &[
+        action("status", "health and version", &[], &[]),
+        action("about", "version and platform", &[], &[]),
+        action("media_servers", "media server status", &[], &[]),
+        action("update", "update availability", &[], &[]),
+        action("features", "feature flags", &[], &[]),
+        action(
+            "cron_validate",
+            "check a cron expression (admin)",
+            &["expression"],
+            &[],
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -64,9 +59,9 @@ enum Action {
     CronValidate { expression: String },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Status => status(ctx).await,
             Action::About => about(ctx).await,
             Action::MediaServers => media_servers(ctx).await,
@@ -74,7 +69,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             Action::Features => features(ctx).await,
             Action::CronValidate { expression } => cron_validate(ctx, &expression).await,
         }
-    })
+    }
 }
 
 /// `GET /api/v1/Status` (the number 200), `Status/info` (version) and

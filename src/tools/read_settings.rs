@@ -2,35 +2,30 @@
 //! non-secret values with the section's `revision` (see
 //! [`crate::projection::settings`]).
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::reply;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::settings;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_settings",
-        title: "Read settings",
-        bundle: Bundle::Administration,
-        destructive: false,
-        description: "Read one Ombi settings section as a flat list of non-secret values, with the `revision` write_settings_patch needs. Secrets and URLs are never returned.",
-        families: &[Family::Settings],
-        params: &[SECTION],
-        actions: &[action("read", "read a section", &["section"], &[])],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_settings",
+    title: "Read settings",
+    bundle: Bundle::Administration,
+    destructive: false,
+    description: "Read one Ombi settings section as a flat list of non-secret values, with the `revision` write_settings_patch needs. Secrets and URLs are never returned.",
+    families: &[Family::Settings],
+    params: &[SECTION],
+    actions: &[action("read", "read a section", &["section"], &[])],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -39,12 +34,12 @@ enum Action {
     Read { section: String },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Read { section } => read(ctx, &section).await,
         }
-    })
+    }
 }
 
 async fn read(ctx: &CallCtx, name: &str) -> Outcome {

@@ -1,46 +1,41 @@
 //! `read_users`: me, list, get, online (→ `user_page`) and the caller's
 //! notification agents (→ `reference_page`, never the delivery values).
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::{local_page, not_found, not_found_on_500, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolDef, action};
 use crate::projection::paging::{Paging, page_object};
 use crate::projection::users::{self, WireConnectedUser, WirePreference, WireUser};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_users",
-        title: "Users",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Ombi users: yourself, all users or one (power users), who is online (admin), and which notification agents you have set up. Only ids, names, language, country and online state are returned, and for power users and admins (`list`, `get`) each user's roles, type (local, plex, emby, jellyfin) and request quotas where the user has a limit of their own (`remaining` 0: the quota is used up); never e-mail, phone or tokens. User names and aliases are user-provided text.",
-        families: &[Family::UserPage, Family::ReferencePage],
-        params: &[USER_ID, PAGE],
-        actions: &[
-            action("me", "the acting user", &[], &[]),
-            action("list", "all users", &[], PAGE_ONLY),
-            action("get", "one user", &["user_id"], &[]),
-            action("online", "users connected now", &[], PAGE_ONLY),
-            action(
-                "notification_agents",
-                "your configured notification agents (never their values)",
-                &[],
-                PAGE_ONLY,
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_users",
+    title: "Users",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Ombi users: yourself, all users or one (power users), who is online (admin), and which notification agents you have set up. Only ids, names, language, country and online state are returned, and for power users and admins (`list`, `get`) each user's roles, type (local, plex, emby, jellyfin) and request quotas where the user has a limit of their own (`remaining` 0: the quota is used up); never e-mail, phone or tokens. User names and aliases are user-provided text.",
+    families: &[Family::UserPage, Family::ReferencePage],
+    params: &[USER_ID, PAGE],
+    actions: &[
+        action("me", "the acting user", &[], &[]),
+        action("list", "all users", &[], PAGE_ONLY),
+        action("get", "one user", &["user_id"], &[]),
+        action("online", "users connected now", &[], PAGE_ONLY),
+        action(
+            "notification_agents",
+            "your configured notification agents (never their values)",
+            &[],
+            PAGE_ONLY,
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -53,16 +48,16 @@ enum Action {
     NotificationAgents { page: Page },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Me => me(ctx).await,
             Action::List { page } => list(ctx, page).await,
             Action::Get { user_id } => get(ctx, &user_id).await,
             Action::Online { page } => online(ctx, page).await,
             Action::NotificationAgents { page } => notification_agents(ctx, page).await,
         }
-    })
+    }
 }
 
 /// One user as a `user_page` (`project`: what the caller may see of them);

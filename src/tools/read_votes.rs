@@ -2,42 +2,37 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::local_page;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolDef, action};
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "read_votes",
-        title: "Votes",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Community votes on pending requests: open requests to vote on (only when the server has voting enabled), or the votes on one request.",
-        families: &[Family::VotePage],
-        params: &[MEDIA, REQUEST_ID, PAGE],
-        actions: &[
-            action("open", "pending requests open for voting", &[], PAGE_ONLY),
-            action(
-                "for_request",
-                "votes on one request",
-                &["media", "request_id"],
-                PAGE_ONLY,
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_votes",
+    title: "Votes",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Community votes on pending requests: open requests to vote on (only when the server has voting enabled), or the votes on one request.",
+    families: &[Family::VotePage],
+    params: &[MEDIA, REQUEST_ID, PAGE],
+    actions: &[
+        action("open", "pending requests open for voting", &[], PAGE_ONLY),
+        action(
+            "for_request",
+            "votes on one request",
+            &["media", "request_id"],
+            PAGE_ONLY,
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -71,10 +66,10 @@ pub(super) async fn voting_enabled(ctx: &CallCtx) -> Result<bool, ToolError> {
     ctx.switch_on("api/v1/Settings/voteenabled").await
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
         let mut warnings = Vec::new();
-        let (items, page, cut) = match args.parse::<Action>()? {
+        let (items, page, cut) = match self {
             Action::Open { page } => {
                 if !voting_enabled(ctx).await? {
                     return Err(ToolError::new(
@@ -112,5 +107,5 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             }
         };
         local_page(Family::VotePage, "votes", items, page, cut, warnings)
-    })
+    }
 }

@@ -8,41 +8,36 @@
 //! too: nine agents, mobile and the newsletter answer `true` whatever
 //! happened, so those are only `accepted`.
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::ctx::{Me, reply};
 use super::writes::{item, read_section, settle};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::settings;
 use crate::text::message::sanitize;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_integration_test",
-        title: "Test an integration",
-        bundle: Bundle::Administration,
-        destructive: false,
-        description: "Test a saved notification agent or connection (media server, Radarr/Sonarr/Lidarr). Notification tests send a real message.",
-        families: &[Family::Mutation],
-        params: &[Field::opt(
-            "target",
-            Ty::Enum(TEST_TARGETS),
-            "Integration to test with its saved settings.",
-        )],
-        actions: &[action("test", "run the test", &["target"], &[])],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_integration_test",
+    title: "Test an integration",
+    bundle: Bundle::Administration,
+    destructive: false,
+    description: "Test a saved notification agent or connection (media server, Radarr/Sonarr/Lidarr). Notification tests send a real message.",
+    families: &[Family::Mutation],
+    params: &[Field::opt(
+        "target",
+        Ty::Enum(TEST_TARGETS),
+        "Integration to test with its saved settings.",
+    )],
+    actions: &[action("test", "run the test", &["target"], &[])],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -65,9 +60,9 @@ const SWALLOWING: &[&str] = &[
     "webhook",
 ];
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Test { target } => match target.as_str() {
                 t if SWALLOWING.contains(&t) => agent(ctx, t).await,
                 "email" => email(ctx).await,
@@ -82,7 +77,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 }
             },
         }
-    })
+    }
 }
 
 /// The saved section `name` (catalogue spelling), which must exist.

@@ -4,41 +4,36 @@
 //! the shared `Api` user's comment elsewhere), so a real acting user is
 //! required (see `docs/ombi-notes.md`, "Issues").
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::ctx::{not_found, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_issue_comment",
-        title: "Comment on an issue",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Add a comment to an existing issue, e.g. to give details or confirm a fix.",
-        families: &[Family::Mutation],
-        params: &[
-            ISSUE_ID,
-            Field::opt("comment", Ty::Str { min: 1, max: 4000 }, "Comment text."),
-        ],
-        actions: &[action(
-            "comment",
-            "add a comment",
-            &["issue_id", "comment"],
-            &[],
-        )],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_issue_comment",
+    title: "Comment on an issue",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Add a comment to an existing issue, e.g. to give details or confirm a fix.",
+    families: &[Family::Mutation],
+    params: &[
+        ISSUE_ID,
+        Field::opt("comment", Ty::Str { min: 1, max: 4000 }, "Comment text."),
+    ],
+    actions: &[action(
+        "comment",
+        "add a comment",
+        &["issue_id", "comment"],
+        &[],
+    )],
+    ..ToolDef::BASE
+});
 
 /// The action, as validated arguments deserialize into it.
 #[derive(Deserialize)]
@@ -60,12 +55,12 @@ struct Saved {
     id: Option<i64>,
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Comment { issue_id, comment } => add(ctx, issue_id, &comment).await,
         }
-    })
+    }
 }
 
 async fn add(ctx: &CallCtx, issue_id: i64, comment: &str) -> Outcome {

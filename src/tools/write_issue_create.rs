@@ -3,60 +3,55 @@
 //! fields this tool sets are sent; the category is checked first (an unknown
 //! one fails inside Ombi's database).
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::ctx::reply;
 use super::writes::note_api_user;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::{Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::reference::IssueCategory;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_issue_create",
-        title: "Report an issue",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`. Filed the way Ombi's own pages file issues, so they show there: a movie under its IMDb id (found from its TMDB id or request), a show under its parent request (a season request id is replaced by its show's).",
-        families: &[Family::Mutation],
-        params: &[
-            Field::opt(
-                "title",
-                Ty::Str { min: 1, max: 200 },
-                "Title of the media the issue is about.",
-            ),
-            Field::opt(
-                "description",
-                Ty::Str { min: 1, max: 4000 },
-                "What is wrong.",
-            ),
-            CATEGORY_ID,
-            REQUEST_TYPE,
-            Field::opt(
-                "subject",
-                Ty::Str { min: 1, max: 200 },
-                "Short subject line.",
-            ),
-            REQUEST_ID,
-            PROVIDER_ID,
-        ],
-        actions: &[action(
-            "create",
-            "report an issue",
-            &["title", "description", "category_id", "request_type"],
-            &["subject", "request_id", "provider_id"],
-        )],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_issue_create",
+    title: "Report an issue",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`. Filed the way Ombi's own pages file issues, so they show there: a movie under its IMDb id (found from its TMDB id or request), a show under its parent request (a season request id is replaced by its show's).",
+    families: &[Family::Mutation],
+    params: &[
+        Field::opt(
+            "title",
+            Ty::Str { min: 1, max: 200 },
+            "Title of the media the issue is about.",
+        ),
+        Field::opt(
+            "description",
+            Ty::Str { min: 1, max: 4000 },
+            "What is wrong.",
+        ),
+        CATEGORY_ID,
+        REQUEST_TYPE,
+        Field::opt(
+            "subject",
+            Ty::Str { min: 1, max: 200 },
+            "Short subject line.",
+        ),
+        REQUEST_ID,
+        PROVIDER_ID,
+    ],
+    actions: &[action(
+        "create",
+        "report an issue",
+        &["title", "description", "category_id", "request_type"],
+        &["subject", "request_id", "provider_id"],
+    )],
+    ..ToolDef::BASE
+});
 
 /// The action, as validated arguments deserialize into it.
 #[derive(Deserialize)]
@@ -90,9 +85,9 @@ struct IssueBody {
     issue_category_id: i64,
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Create {
                 title,
                 description,
@@ -118,7 +113,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 create(ctx, body).await
             }
         }
-    })
+    }
 }
 
 async fn create(ctx: &CallCtx, body: IssueBody) -> Outcome {

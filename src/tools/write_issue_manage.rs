@@ -5,65 +5,60 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::ctx::{not_found, not_found_on_500, reply};
 use super::read_issues::issue_by_id;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::issues::status_code;
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::reference::IssueCategory;
 use crate::text::message::sanitize;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_issue_manage",
-        title: "Manage issues",
-        bundle: Bundle::Moderation,
-        destructive: true,
-        description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories. Status `closed` is Ombi's `Deleted` state: the issue disappears from Ombi's web UI (no tab shows it) and from the issue counts (read_issues `counts`); use `resolved` for a fixed issue. Before delete, delete_category, delete_comment and set_status `closed` the person is asked to confirm when the client can ask.",
-        families: &[Family::Mutation],
-        params: &[
-            ISSUE_ID,
-            Field::opt("status", Ty::Enum(ISSUE_STATUS), "New status."),
-            Field::opt("name", Ty::Str { min: 1, max: 100 }, "Category name."),
-            CATEGORY_ID,
-            Field::opt(
-                "comment_id",
-                Ty::ID,
-                "Comment id (from read_issues `comments`).",
-            ),
-        ],
-        actions: &[
-            action(
-                "set_status",
-                "change an issue's status",
-                &["issue_id", "status"],
-                &[],
-            ),
-            action("delete", "delete an issue", &["issue_id"], &[]),
-            action("create_category", "add an issue category", &["name"], &[]),
-            action(
-                "delete_category",
-                "remove an issue category",
-                &["category_id"],
-                &[],
-            ),
-            action("delete_comment", "remove a comment", &["comment_id"], &[]),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_issue_manage",
+    title: "Manage issues",
+    bundle: Bundle::Moderation,
+    destructive: true,
+    description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories. Status `closed` is Ombi's `Deleted` state: the issue disappears from Ombi's web UI (no tab shows it) and from the issue counts (read_issues `counts`); use `resolved` for a fixed issue. Before delete, delete_category, delete_comment and set_status `closed` the person is asked to confirm when the client can ask.",
+    families: &[Family::Mutation],
+    params: &[
+        ISSUE_ID,
+        Field::opt("status", Ty::Enum(ISSUE_STATUS), "New status."),
+        Field::opt("name", Ty::Str { min: 1, max: 100 }, "Category name."),
+        CATEGORY_ID,
+        Field::opt(
+            "comment_id",
+            Ty::ID,
+            "Comment id (from read_issues `comments`).",
+        ),
+    ],
+    actions: &[
+        action(
+            "set_status",
+            "change an issue's status",
+            &["issue_id", "status"],
+            &[],
+        ),
+        action("delete", "delete an issue", &["issue_id"], &[]),
+        action("create_category", "add an issue category", &["name"], &[]),
+        action(
+            "delete_category",
+            "remove an issue category",
+            &["category_id"],
+            &[],
+        ),
+        action("delete_comment", "remove a comment", &["comment_id"], &[]),
+    ],
+    ..ToolDef::BASE
+});
 
 #[derive(Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
@@ -75,16 +70,16 @@ enum Action {
     DeleteComment { comment_id: i64 },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::SetStatus { issue_id, status } => set_status(ctx, issue_id, &status).await,
             Action::Delete { issue_id } => delete_issue(ctx, issue_id).await,
             Action::CreateCategory { name } => create_category(ctx, &name).await,
             Action::DeleteCategory { category_id } => delete_category(ctx, category_id).await,
             Action::DeleteComment { comment_id } => delete_comment(ctx, comment_id).await,
         }
-    })
+    }
 }
 
 /// A completed mutation on an issue.

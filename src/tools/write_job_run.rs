@@ -4,34 +4,29 @@
 //! jobs), and reports no progress, so the outcome is `accepted`, never
 //! `completed` (docs/ombi-notes.md, "Jobs").
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::reply;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{Family, Outcome};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_job_run",
-        title: "Run a job",
-        bundle: Bundle::Administration,
-        destructive: true,
-        description: "Start a background Ombi job now: media-server library syncs, user importers, availability checks, the Plex watchlist import (may create requests) or the newsletter (emails every user). Fire-and-forget: no progress is reported. The person is asked to confirm first when the client can ask.",
-        families: &[Family::Mutation],
-        params: &[Field::opt("job", Ty::Enum(JOBS), "Job to start.")],
-        actions: &[action("run", "start the job", &["job"], &[])],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_job_run",
+    title: "Run a job",
+    bundle: Bundle::Administration,
+    destructive: true,
+    description: "Start a background Ombi job now: media-server library syncs, user importers, availability checks, the Plex watchlist import (may create requests) or the newsletter (emails every user). Fire-and-forget: no progress is reported. The person is asked to confirm first when the client can ask.",
+    families: &[Family::Mutation],
+    params: &[Field::opt("job", Ty::Enum(JOBS), "Job to start.")],
+    actions: &[action("run", "start the job", &["job"], &[])],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them. `job` is
 /// one of [`JOBS`] (validated): the wiping jobs are not among them.
@@ -41,12 +36,12 @@ enum Action {
     Run { job: String },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Run { job } => run(ctx, &job).await,
         }
-    })
+    }
 }
 
 async fn run(ctx: &CallCtx, job: &str) -> Outcome {

@@ -5,77 +5,72 @@
 //! mobile push, retry queue"), so the recipients are checked first and a
 //! failure part-way is an unknown outcome.
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::json;
 
 use super::ctx::reply;
 use super::writes::accounts;
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::text::message::sanitize;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_notification_send",
-        title: "Send a notification",
-        bundle: Bundle::Administration,
-        destructive: false,
-        description: "Send an e-mail to chosen users, or a push message to one user's mobile app. The person is asked to confirm first (how many people it reaches) when the client can ask.",
-        families: &[Family::Mutation],
-        params: &[
-            Field::opt("subject", Ty::Str { min: 1, max: 200 }, "E-mail subject."),
-            Field::opt(
-                "body",
-                Ty::Str {
-                    min: 1,
-                    max: 10_000,
-                },
-                "E-mail body.",
-            ),
-            Field::opt("bcc", Ty::Bool, "Send as blind copies."),
-            Field::opt(
-                "user_ids",
-                Ty::Arr {
-                    item: &Ty::Str { min: 1, max: 64 },
-                    min: 1,
-                    max: 100,
-                },
-                "Recipient user ids.",
-            ),
-            USER_ID,
-            Field::opt(
-                "message",
-                Ty::Str { min: 1, max: 1000 },
-                "Push message text.",
-            ),
-        ],
-        actions: &[
-            action(
-                "email",
-                "send an e-mail",
-                &["subject", "body", "user_ids"],
-                &["bcc"],
-            ),
-            action(
-                "mobile_push",
-                "send a push message",
-                &["user_id", "message"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_notification_send",
+    title: "Send a notification",
+    bundle: Bundle::Administration,
+    destructive: false,
+    description: "Send an e-mail to chosen users, or a push message to one user's mobile app. The person is asked to confirm first (how many people it reaches) when the client can ask.",
+    families: &[Family::Mutation],
+    params: &[
+        Field::opt("subject", Ty::Str { min: 1, max: 200 }, "E-mail subject."),
+        Field::opt(
+            "body",
+            Ty::Str {
+                min: 1,
+                max: 10_000,
+            },
+            "E-mail body.",
+        ),
+        Field::opt("bcc", Ty::Bool, "Send as blind copies."),
+        Field::opt(
+            "user_ids",
+            Ty::Arr {
+                item: &Ty::Str { min: 1, max: 64 },
+                min: 1,
+                max: 100,
+            },
+            "Recipient user ids.",
+        ),
+        USER_ID,
+        Field::opt(
+            "message",
+            Ty::Str { min: 1, max: 1000 },
+            "Push message text.",
+        ),
+    ],
+    actions: &[
+        action(
+            "email",
+            "send an e-mail",
+            &["subject", "body", "user_ids"],
+            &["bcc"],
+        ),
+        action(
+            "mobile_push",
+            "send a push message",
+            &["user_id", "message"],
+            &[],
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -94,9 +89,9 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Email {
                 subject,
                 body,
@@ -105,7 +100,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             } => email(ctx, &subject, &body, bcc, &user_ids).await,
             Action::MobilePush { user_id, message } => push(ctx, &user_id, &message).await,
         }
-    })
+    }
 }
 
 /// A 500 from a route that sends one message after another may come after

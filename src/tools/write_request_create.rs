@@ -8,7 +8,6 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -18,95 +17,92 @@ use super::read_requests::existing_request;
 use super::writes::{
     accounts, note_api_user, partly_done, request_name, show_in_words, state_phrase,
 };
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{ArgDefault, Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::media::{TvDetail, WireCollection};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::server_info::{WireFeature, feature_enabled};
 use crate::upstream::{Answer, RequestEngineResult, Route};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_request_create",
-        title: "Request media",
-        bundle: Bundle::Core,
-        destructive: false,
-        description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection. The result says whether Ombi approved it at once; an approved request is sent on to Radarr/Sonarr/Lidarr by Ombi, and a send that failed shows in read_requests `retry_queue` (Ombi's answer never says whether the send worked). Check read_media or read_search first to avoid requesting something already available.",
-        families: &[Family::Mutation],
-        params: &[
-            TMDB_ID,
-            IS_4K,
-            LANGUAGE,
-            Field::opt(
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_request_create",
+    title: "Request media",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection. The result says whether Ombi approved it at once; an approved request is sent on to Radarr/Sonarr/Lidarr by Ombi, and a send that failed shows in read_requests `retry_queue` (Ombi's answer never says whether the send worked). Check read_media or read_search first to avoid requesting something already available.",
+    families: &[Family::Mutation],
+    params: &[
+        TMDB_ID,
+        IS_4K,
+        LANGUAGE,
+        Field::opt(
+            "on_behalf_user_id",
+            Ty::Str { min: 1, max: 64 },
+            "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
+        ),
+        OVERRIDES,
+        Field::opt(
+            "provider",
+            Ty::Enum(&["tmdb", "tvdb"]),
+            "Which id namespace `id` is in (default `tmdb`).",
+        )
+        .default(ArgDefault::Str("tmdb")),
+        Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace."),
+        SELECTION,
+        LANGUAGE_PROFILE_ID,
+        MUSICBRAINZ_ID,
+        Field::opt(
+            "requested_by_alias",
+            Ty::Str { min: 1, max: 100 },
+            "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
+        ),
+        COLLECTION_ID,
+    ],
+    actions: &[
+        action(
+            "movie",
+            "request a movie",
+            &["tmdb_id"],
+            &[
+                "is_4k",
+                "language",
                 "on_behalf_user_id",
-                Ty::Str { min: 1, max: 64 },
-                "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
-            ),
-            OVERRIDES,
-            Field::opt(
-                "provider",
-                Ty::Enum(&["tmdb", "tvdb"]),
-                "Which id namespace `id` is in (default `tmdb`).",
-            )
-            .default(ArgDefault::Str("tmdb")),
-            Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace."),
-            SELECTION,
-            LANGUAGE_PROFILE_ID,
-            MUSICBRAINZ_ID,
-            Field::opt(
+                "overrides",
                 "requested_by_alias",
-                Ty::Str { min: 1, max: 100 },
-                "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
-            ),
-            COLLECTION_ID,
-        ],
-        actions: &[
-            action(
-                "movie",
-                "request a movie",
-                &["tmdb_id"],
-                &[
-                    "is_4k",
-                    "language",
-                    "on_behalf_user_id",
-                    "overrides",
-                    "requested_by_alias",
-                ],
-            ),
-            action(
-                "tv",
-                "request seasons or episodes of a show",
-                &["id", "selection"],
-                &[
-                    "provider",
-                    "language_profile_id",
-                    "on_behalf_user_id",
-                    "overrides",
-                    "requested_by_alias",
-                ],
-            ),
-            action(
-                "album",
-                "request an album by MusicBrainz release group id",
-                &["musicbrainz_id"],
-                &["requested_by_alias"],
-            ),
-            action(
-                "collection",
-                "request every movie of a TMDB collection",
-                &["collection_id"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: Some(request_create_rules),
-    },
-    run: handle,
-};
+            ],
+        ),
+        action(
+            "tv",
+            "request seasons or episodes of a show",
+            &["id", "selection"],
+            &[
+                "provider",
+                "language_profile_id",
+                "on_behalf_user_id",
+                "overrides",
+                "requested_by_alias",
+            ],
+        ),
+        action(
+            "album",
+            "request an album by MusicBrainz release group id",
+            &["musicbrainz_id"],
+            &["requested_by_alias"],
+        ),
+        action(
+            "collection",
+            "request every movie of a TMDB collection",
+            &["collection_id"],
+            &[],
+        ),
+    ],
+    check: Some(request_create_rules),
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -145,6 +141,30 @@ struct Overrides {
     quality_profile_id: Option<i64>,
 }
 
+/// What a movie and a TV request body share: on whose behalf it is made,
+/// and the Radarr/Sonarr root folder and quality profile it overrides.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Placement {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_on_behalf: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    root_folder_override: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quality_path_override: Option<i64>,
+}
+
+impl Placement {
+    fn new(on_behalf_user_id: Option<String>, overrides: Option<Overrides>) -> Placement {
+        let o = overrides.unwrap_or_default();
+        Placement {
+            request_on_behalf: on_behalf_user_id,
+            root_folder_override: o.root_folder_id,
+            quality_path_override: o.quality_profile_id,
+        }
+    }
+}
+
 #[derive(Deserialize, PartialEq)]
 #[serde(rename_all = "lowercase")]
 enum Provider {
@@ -168,9 +188,9 @@ struct SeasonPick {
     episodes: Vec<i64>,
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Movie {
                 tmdb_id,
                 is_4k,
@@ -182,14 +202,11 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 let alias = alias_header(ctx, requested_by_alias.as_deref())?;
                 check_on_behalf(ctx, on_behalf_user_id.as_deref()).await?;
                 let language = body_language(ctx, language.as_deref()).await;
-                let o = overrides.unwrap_or_default();
                 let body = MovieBody {
                     the_movie_db_id: tmdb_id,
                     language_code: language,
                     is4k_request: is_4k,
-                    request_on_behalf: on_behalf_user_id,
-                    root_folder_override: o.root_folder_id,
-                    quality_path_override: o.quality_profile_id,
+                    placement: Placement::new(on_behalf_user_id, overrides),
                 };
                 movie(ctx, body, alias).await
             }
@@ -213,7 +230,6 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 }
                 let alias = alias_header(ctx, requested_by_alias.as_deref())?;
                 check_on_behalf(ctx, on_behalf_user_id.as_deref()).await?;
-                let o = overrides.unwrap_or_default();
                 let body = TvBody {
                     the_movie_db_id: id,
                     language_code: body_language(ctx, None).await,
@@ -222,9 +238,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                     first_season: false,
                     seasons: None,
                     language_profile: language_profile_id,
-                    request_on_behalf: on_behalf_user_id,
-                    root_folder_override: o.root_folder_id,
-                    quality_path_override: o.quality_profile_id,
+                    placement: Placement::new(on_behalf_user_id, overrides),
                     source: 0,
                 };
                 tv(ctx, body, selection, alias).await
@@ -238,7 +252,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
             }
             Action::Collection { collection_id } => collection(ctx, collection_id).await,
         }
-    })
+    }
 }
 
 /// Whose a create is without an acting user ([`note_api_user`]).
@@ -461,6 +475,7 @@ async fn wrong_media(ctx: &CallCtx, e: ToolError, tmdb_id: i64, asked: MediaKind
             "/tmdb_id",
             show_of(ctx, tmdb_id).await.ok().map(|s| {
                 let t = s
+                    .row
                     .title
                     .as_deref()
                     .map(|t| ctx.upstream.clean(t))
@@ -503,12 +518,8 @@ struct MovieBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     language_code: Option<String>,
     is4k_request: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    request_on_behalf: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    root_folder_override: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quality_path_override: Option<i64>,
+    #[serde(flatten)]
+    placement: Placement,
 }
 
 async fn movie(ctx: &CallCtx, body: MovieBody, alias: Option<String>) -> Outcome {
@@ -742,12 +753,8 @@ struct TvBody {
     seasons: Option<Vec<SeasonBody>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     language_profile: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    request_on_behalf: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    root_folder_override: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quality_path_override: Option<i64>,
+    #[serde(flatten)]
+    placement: Placement,
     /// `RequestSource.Ombi`.
     source: i64,
 }
@@ -787,6 +794,7 @@ async fn tv(
         Selection::Episodes { seasons } => body.seasons = Some(picked_episodes(&known, &seasons)?),
     }
     let name = show
+        .row
         .title
         .as_deref()
         .map(|t| ctx.upstream.clean(t))
@@ -794,13 +802,15 @@ async fn tv(
         .unwrap_or_else(|| format!("the show with TMDB id {tmdb_id}"));
     let mut warnings = Vec::new();
     note_api_user(ctx, CREATED_AS, &mut warnings);
-    if show.requested == Some(true) {
+    if show.row.requested == Some(true) {
         if body.language_profile.is_some() {
             warnings.push(
                 "Ombi ignores `language_profile_id` for a show that already has a request".into(),
             );
         }
-        if body.root_folder_override.is_some() || body.quality_path_override.is_some() {
+        if body.placement.root_folder_override.is_some()
+            || body.placement.quality_path_override.is_some()
+        {
             warnings.push(
                 "the show already has a request: Ombi applies `overrides` to the whole show, \
                  for all of its requests"
@@ -827,7 +837,7 @@ async fn tv(
             Ok(reply(m.into_data(), warnings, false))
         }
         Err(e) if e.code == ErrorCode::Conflict => {
-            let parent = show.request_id.filter(|i| *i > 0);
+            let parent = show.row.request_id.filter(|i| *i > 0);
             let existing = match parent {
                 Some(p) => show_in_words(ctx, p).await,
                 None => None,

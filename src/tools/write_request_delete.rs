@@ -5,38 +5,33 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::{not_found_on_500, reply};
 use super::read_requests::{parent_of_child, tv_parent_exists};
 use super::writes::{TvLevel, named, request_in_words, show_request, tv_id_hint, with_answer};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::text::message::sanitize;
 use crate::upstream::{RequestEngineResult, Route};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_request_delete",
-        title: "Delete a request",
-        bundle: Bundle::Moderation,
-        destructive: true,
-        description: "Delete one request (a movie, a whole TV show, one TV season-level child, or an album). Deleting a show's last child also deletes the show's request. The person is asked to confirm first when the client can ask.",
-        families: &[Family::Mutation],
-        params: &[TARGET],
-        actions: &[action("delete", "delete the request", &["target"], &[])],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_request_delete",
+    title: "Delete a request",
+    bundle: Bundle::Moderation,
+    destructive: true,
+    description: "Delete one request (a movie, a whole TV show, one TV season-level child, or an album). Deleting a show's last child also deletes the show's request. The person is asked to confirm first when the client can ask.",
+    families: &[Family::Mutation],
+    params: &[TARGET],
+    actions: &[action("delete", "delete the request", &["target"], &[])],
+    ..ToolDef::BASE
+});
 
 #[derive(Deserialize)]
 struct Target {
@@ -59,9 +54,9 @@ enum Action {
     Delete { target: Target },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Delete { target } => {
                 let id = target.id;
                 match target.kind {
@@ -84,7 +79,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 }
             }
         }
-    })
+    }
 }
 
 /// Asks the person before deleting request `id`, named from one read of it.

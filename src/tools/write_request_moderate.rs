@@ -5,72 +5,68 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::reply;
 use super::read_requests::{album_by_id, movie};
 use super::writes::{TvLevel, request_in_words, tv_id_hint, with_answer};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::text::message::sanitize;
 use crate::upstream::{BusinessResult, RequestEngineResult, Route};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_request_moderate",
-        title: "Moderate a request",
-        bundle: Bundle::Moderation,
-        destructive: true,
-        description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification. Before deny and mark_unavailable the person is asked to confirm when the client can ask (deny: the reason can be edited there).",
-        families: &[Family::Mutation],
-        params: &[
-            MEDIA,
-            REQUEST_ID,
-            IS_4K,
-            Field::opt(
-                "reason",
-                Ty::Str { min: 1, max: 1000 },
-                "Why it is denied (shown to the requester).",
-            ),
-        ],
-        actions: &[
-            action(
-                "approve",
-                "approve the request",
-                &["media", "request_id"],
-                &["is_4k"],
-            ),
-            action(
-                "deny",
-                "deny the request",
-                &["media", "request_id"],
-                &["is_4k", "reason"],
-            ),
-            action(
-                "mark_available",
-                "mark as available",
-                &["media", "request_id"],
-                &["is_4k"],
-            ),
-            action(
-                "mark_unavailable",
-                "mark as not available",
-                &["media", "request_id"],
-                &["is_4k"],
-            ),
-        ],
-        default_action: None,
-        check: Some(is_4k_movie_only),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_request_moderate",
+    title: "Moderate a request",
+    bundle: Bundle::Moderation,
+    destructive: true,
+    description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification. Before deny and mark_unavailable the person is asked to confirm when the client can ask (deny: the reason can be edited there).",
+    families: &[Family::Mutation],
+    params: &[
+        MEDIA,
+        REQUEST_ID,
+        IS_4K,
+        Field::opt(
+            "reason",
+            Ty::Str { min: 1, max: 1000 },
+            "Why it is denied (shown to the requester).",
+        ),
+    ],
+    actions: &[
+        action(
+            "approve",
+            "approve the request",
+            &["media", "request_id"],
+            &["is_4k"],
+        ),
+        action(
+            "deny",
+            "deny the request",
+            &["media", "request_id"],
+            &["is_4k", "reason"],
+        ),
+        action(
+            "mark_available",
+            "mark as available",
+            &["media", "request_id"],
+            &["is_4k"],
+        ),
+        action(
+            "mark_unavailable",
+            "mark as not available",
+            &["media", "request_id"],
+            &["is_4k"],
+        ),
+    ],
+    check: Some(is_4k_movie_only),
+    ..ToolDef::BASE
+});
 
 fn is_4k_movie_only(_action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
     let media = args.get("media").and_then(Value::as_str);
@@ -108,9 +104,9 @@ enum Action {
     MarkUnavailable(On),
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Approve(on) => approve(ctx, &on).await,
             Action::Deny(d) => {
                 let proceed = ctx
@@ -143,7 +139,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 done(&on, &r, "marked unavailable", Vec::new())
             }
         }
-    })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -311,7 +307,7 @@ async fn approved_now(ctx: &CallCtx, on: &On) -> bool {
             if on.is_4k {
                 m.approved_4k == Some(true)
             } else {
-                m.approved == Some(true)
+                m.state.approved == Some(true)
             }
         }),
         MediaKind::Album => album_by_id(ctx, on.request_id)

@@ -6,19 +6,18 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ctx::{not_found_on_500, reply};
 use super::read_requests::movie;
 use super::writes::{TvLevel, named, show_request, tv_id_hint, with_answer};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, MAX_ID, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::{RequestEngineResult, Route};
 
@@ -45,55 +44,52 @@ const OPTION_FIELDS: &[Field] = &[
     ),
 ];
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_request_options",
-        title: "Set request options",
-        bundle: Bundle::Moderation,
-        destructive: true,
-        description: "Change where and in which quality a request will be downloaded: root folder, quality profile and language profile overrides. Values not given are kept. They apply the next time the request is sent (write_request_reprocess).",
-        families: &[Family::Mutation],
-        params: &[
-            MEDIA_MOVIE_TV,
-            Field::opt(
-                "request_id",
-                Ty::ID,
-                "The movie request id, or for TV the parent (show-level) request id.",
-            ),
-            Field::opt(
-                "options",
-                Ty::Obj(OPTION_FIELDS),
-                "Overrides to set; give at least one.",
-            ),
-            PARENT_REQUEST_ID,
-            ROOT_FOLDER_ID,
-            QUALITY_PROFILE_ID,
-        ],
-        actions: &[
-            action(
-                "advanced",
-                "set advanced options (tv: parent request id)",
-                &["media", "request_id", "options"],
-                &[],
-            ),
-            action(
-                "tv_root",
-                "set a TV request's root folder",
-                &["parent_request_id", "root_folder_id"],
-                &[],
-            ),
-            action(
-                "tv_quality",
-                "set a TV request's quality profile",
-                &["parent_request_id", "quality_profile_id"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: Some(check_options),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_request_options",
+    title: "Set request options",
+    bundle: Bundle::Moderation,
+    destructive: true,
+    description: "Change where and in which quality a request will be downloaded: root folder, quality profile and language profile overrides. Values not given are kept. They apply the next time the request is sent (write_request_reprocess).",
+    families: &[Family::Mutation],
+    params: &[
+        MEDIA_MOVIE_TV,
+        Field::opt(
+            "request_id",
+            Ty::ID,
+            "The movie request id, or for TV the parent (show-level) request id.",
+        ),
+        Field::opt(
+            "options",
+            Ty::Obj(OPTION_FIELDS),
+            "Overrides to set; give at least one.",
+        ),
+        PARENT_REQUEST_ID,
+        ROOT_FOLDER_ID,
+        QUALITY_PROFILE_ID,
+    ],
+    actions: &[
+        action(
+            "advanced",
+            "set advanced options (tv: parent request id)",
+            &["media", "request_id", "options"],
+            &[],
+        ),
+        action(
+            "tv_root",
+            "set a TV request's root folder",
+            &["parent_request_id", "root_folder_id"],
+            &[],
+        ),
+        action(
+            "tv_quality",
+            "set a TV request's quality profile",
+            &["parent_request_id", "quality_profile_id"],
+            &[],
+        ),
+    ],
+    check: Some(check_options),
+    ..ToolDef::BASE
+});
 
 /// Refused up front: an empty `options`, and a language profile for a movie
 /// (Ombi ignores it). A TV profile cannot be cleared (Ombi sets it only when
@@ -151,9 +147,9 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Advanced {
                 media,
                 request_id,
@@ -174,7 +170,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 one_value(ctx, route, id, format!("quality profile {value}")).await
             }
         }
-    })
+    }
 }
 
 /// `MediaAdvancedOptions`.

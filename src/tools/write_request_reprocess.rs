@@ -5,58 +5,54 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::ctx::reply;
 use super::writes::{named_request, request_name, with_answer};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::{Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::{BusinessResult, RequestEngineResult, Route};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_request_reprocess",
-        title: "Reprocess a request",
-        bundle: Bundle::Moderation,
-        destructive: false,
-        description: "Send an approved request to Radarr/Sonarr again, e.g. after fixing their settings.",
-        families: &[Family::Mutation],
-        params: &[
-            Field::opt(
-                "request_type",
-                Ty::Enum(MEDIA_MOVIE_OR_TV),
-                "Kind of request.",
-            ),
-            REQUEST_ID,
-            IS_4K,
-        ],
-        actions: &[action(
-            "reprocess",
-            "resend the request",
-            &["request_type", "request_id"],
-            &["is_4k"],
-        )],
-        default_action: None,
-        check: Some(|_, args| {
-            if args.contains_key("is_4k")
-                && args.get("request_type").and_then(Value::as_str) != Some("movie")
-            {
-                return Err(ToolError::invalid(
-                    "/is_4k",
-                    "`is_4k` applies to movie requests only; omit it for `tv`",
-                ));
-            }
-            Ok(())
-        }),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_request_reprocess",
+    title: "Reprocess a request",
+    bundle: Bundle::Moderation,
+    destructive: false,
+    description: "Send an approved request to Radarr/Sonarr again, e.g. after fixing their settings.",
+    families: &[Family::Mutation],
+    params: &[
+        Field::opt(
+            "request_type",
+            Ty::Enum(MEDIA_MOVIE_OR_TV),
+            "Kind of request.",
+        ),
+        REQUEST_ID,
+        IS_4K,
+    ],
+    actions: &[action(
+        "reprocess",
+        "resend the request",
+        &["request_type", "request_id"],
+        &["is_4k"],
+    )],
+    check: Some(|_, args| {
+        if args.contains_key("is_4k")
+            && args.get("request_type").and_then(Value::as_str) != Some("movie")
+        {
+            return Err(ToolError::invalid(
+                "/is_4k",
+                "`is_4k` applies to movie requests only; omit it for `tv`",
+            ));
+        }
+        Ok(())
+    }),
+    ..ToolDef::BASE
+});
 
 #[derive(Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
@@ -69,16 +65,16 @@ enum Action {
     },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Reprocess {
                 request_type,
                 request_id,
                 is_4k,
             } => reprocess(ctx, request_type, request_id, is_4k).await,
         }
-    })
+    }
 }
 
 async fn reprocess(ctx: &CallCtx, media: MediaKind, id: i64, is_4k: bool) -> Outcome {

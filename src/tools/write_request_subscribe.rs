@@ -3,41 +3,36 @@
 //! unknown one, so the request is read first (see `docs/ombi-notes.md`,
 //! "Subscriptions and votes").
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::reply;
 use super::writes::{named_request, note_api_user, request_name};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::{Family, Outcome};
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_request_subscribe",
-        title: "Subscribe to a request",
-        bundle: Bundle::Core,
-        destructive: true,
-        description: "Subscribe to (or unsubscribe from) notifications about someone's request, e.g. to hear when a title you also want becomes available.",
-        families: &[Family::Mutation],
-        params: &[MEDIA_MOVIE_TV, REQUEST_ID],
-        actions: &[
-            action("subscribe", "get notified", &["media", "request_id"], &[]),
-            action(
-                "unsubscribe",
-                "stop notifications",
-                &["media", "request_id"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_request_subscribe",
+    title: "Subscribe to a request",
+    bundle: Bundle::Core,
+    destructive: true,
+    description: "Subscribe to (or unsubscribe from) notifications about someone's request, e.g. to hear when a title you also want becomes available.",
+    families: &[Family::Mutation],
+    params: &[MEDIA_MOVIE_TV, REQUEST_ID],
+    actions: &[
+        action("subscribe", "get notified", &["media", "request_id"], &[]),
+        action(
+            "unsubscribe",
+            "stop notifications",
+            &["media", "request_id"],
+            &[],
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -47,15 +42,15 @@ enum Action {
     Unsubscribe { media: MediaKind, request_id: i64 },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Subscribe { media, request_id } => follow(ctx, media, request_id, true).await,
             Action::Unsubscribe { media, request_id } => {
                 follow(ctx, media, request_id, false).await
             }
         }
-    })
+    }
 }
 
 async fn follow(ctx: &CallCtx, media: MediaKind, id: i64, on: bool) -> Outcome {

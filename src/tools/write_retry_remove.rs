@@ -4,36 +4,31 @@
 //! entity), which is NOT_FOUND here (docs/ombi-notes.md, "Mass e-mail,
 //! mobile push, retry queue").
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::{not_found_on_500, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{Family, Outcome};
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::requests::WireFailedRequest;
 use crate::projection::wire::request_type_label;
 use crate::text::message::sanitize;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_retry_remove",
-        title: "Remove from retry queue",
-        bundle: Bundle::Administration,
-        destructive: true,
-        description: "Remove one entry from the failed-request retry queue (its `queue_id` from read_requests `retry_queue`, never a request id). The person is asked to confirm first when the client can ask.",
-        families: &[Family::Mutation],
-        params: &[Field::opt("queue_id", Ty::ID, "Retry queue entry id.")],
-        actions: &[action("remove", "remove the entry", &["queue_id"], &[])],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_retry_remove",
+    title: "Remove from retry queue",
+    bundle: Bundle::Administration,
+    destructive: true,
+    description: "Remove one entry from the failed-request retry queue (its `queue_id` from read_requests `retry_queue`, never a request id). The person is asked to confirm first when the client can ask.",
+    families: &[Family::Mutation],
+    params: &[Field::opt("queue_id", Ty::ID, "Retry queue entry id.")],
+    actions: &[action("remove", "remove the entry", &["queue_id"], &[])],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -42,12 +37,12 @@ enum Action {
     Remove { queue_id: i64 },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Remove { queue_id } => remove(ctx, queue_id).await,
         }
-    })
+    }
 }
 
 async fn remove(ctx: &CallCtx, queue_id: i64) -> Outcome {

@@ -8,51 +8,47 @@
 //! "Settings saves overwrite the whole object"). Features go through Ombi's
 //! per-feature switch instead.
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::ctx::reply;
 use super::writes::{item, read_section, settle};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::settings::{self, Section};
 use crate::text::message::sanitize;
 use crate::upstream::{BusinessResult, Route};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_settings_patch",
-        title: "Change settings",
-        bundle: Bundle::Administration,
-        destructive: true,
-        description: "Change individual non-secret settings of one section. Read the section first with read_settings and pass its `revision`; a stale revision is refused. Secret settings cannot be changed here. The person is asked to confirm the changes (names, old → new values) first when the client can ask.",
-        families: &[Family::Mutation],
-        params: &[
-            SECTION,
-            Field::opt(
-                "revision",
-                Ty::Str { min: 1, max: 200 },
-                "The `revision` read_settings returned.",
-            ),
-            CHANGES,
-        ],
-        actions: &[action(
-            "patch",
-            "change settings",
-            &["section", "revision", "changes"],
-            &[],
-        )],
-        default_action: None,
-        check: Some(features_bool),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_settings_patch",
+    title: "Change settings",
+    bundle: Bundle::Administration,
+    destructive: true,
+    description: "Change individual non-secret settings of one section. Read the section first with read_settings and pass its `revision`; a stale revision is refused. Secret settings cannot be changed here. The person is asked to confirm the changes (names, old → new values) first when the client can ask.",
+    families: &[Family::Mutation],
+    params: &[
+        SECTION,
+        Field::opt(
+            "revision",
+            Ty::Str { min: 1, max: 200 },
+            "The `revision` read_settings returned.",
+        ),
+        CHANGES,
+    ],
+    actions: &[action(
+        "patch",
+        "change settings",
+        &["section", "revision", "changes"],
+        &[],
+    )],
+    check: Some(features_bool),
+    ..ToolDef::BASE
+});
 
 fn features_bool(_action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
     if args.get("section").and_then(Value::as_str) != Some("features") {
@@ -91,9 +87,9 @@ struct Change {
     value: Value,
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Patch {
                 section,
                 revision,
@@ -110,7 +106,7 @@ fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
                 }
             }
         }
-    })
+    }
 }
 
 /// Refused before anything is read: a name read_settings never lists (a

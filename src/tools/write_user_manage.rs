@@ -13,46 +13,42 @@
 //!   sent as claims ("What user create and update ignore").
 //! - delete: Ombi deletes the user's requests, issues and votes with them.
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 use super::ctx::{not_found, not_found_on_500, reply};
 use super::writes::{Account, accounts};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::secrets::{ExposeSecret, SecretString};
 use crate::text::message::{sanitize, sanitize_with};
 use crate::upstream::{IdentityResult, Route};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_user_manage",
-        title: "Manage users",
-        bundle: Bundle::Administration,
-        destructive: true,
-        description: "Create, update or delete Ombi users, including their roles and request limits. Before a delete, and an update that changes roles, the person is asked to confirm when the client can ask.",
-        families: &[Family::Mutation],
-        params: &[USER_ID, USER],
-        actions: &[
-            action("create", "create a local user", &["user"], &[]),
-            action(
-                "update",
-                "change a user's fields",
-                &["user_id", "user"],
-                &[],
-            ),
-            action("delete", "delete a user", &["user_id"], &[]),
-        ],
-        default_action: None,
-        check: Some(user_rules),
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_user_manage",
+    title: "Manage users",
+    bundle: Bundle::Administration,
+    destructive: true,
+    description: "Create, update or delete Ombi users, including their roles and request limits. Before a delete, and an update that changes roles, the person is asked to confirm when the client can ask.",
+    families: &[Family::Mutation],
+    params: &[USER_ID, USER],
+    actions: &[
+        action("create", "create a local user", &["user"], &[]),
+        action(
+            "update",
+            "change a user's fields",
+            &["user_id", "user"],
+            &[],
+        ),
+        action("delete", "delete a user", &["user_id"], &[]),
+    ],
+    check: Some(user_rules),
+    ..ToolDef::BASE
+});
 
 /// The limit periods, as `user.*_limit_type` and as Ombi's `RequestLimitType`.
 const LIMIT_TYPES: &[(&str, i64)] = &[("day", 0), ("week", 1), ("month", 2)];
@@ -178,14 +174,14 @@ impl<'de> Deserialize<'de> for Password {
     }
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Create { user } => create(ctx, user).await,
             Action::Update { user_id, user } => update(ctx, &user_id, user).await,
             Action::Delete { user_id } => delete(ctx, &user_id).await,
         }
-    })
+    }
 }
 
 /// `claims` as Ombi reads them: only enabled claims are added, and Ombi's

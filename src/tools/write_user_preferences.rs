@@ -4,57 +4,52 @@
 //! with a bare API key they would change Ombi's internal `Api` user, so a
 //! real acting user is required. Delivery values never appear in the result.
 
-use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ctx::{remember_language, reply};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::users::NOTIFICATION_AGENTS;
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_user_preferences",
-        title: "Set my preferences",
-        bundle: Bundle::Core,
-        destructive: true,
-        description: "Change your own Ombi preferences: interface language, streaming country (used for where-to-watch results) or notification agent delivery values.",
-        families: &[Family::Mutation],
-        params: &[
-            LANGUAGE,
-            Field::opt(
-                "country",
-                Ty::Str { min: 2, max: 2 },
-                "Two-letter country code such as `US`.",
-            ),
-            AGENTS,
-        ],
-        actions: &[
-            action("language", "set your language", &["language"], &[]),
-            action(
-                "streaming_country",
-                "set your streaming country",
-                &["country"],
-                &[],
-            ),
-            action(
-                "notification_agents",
-                "set your notification delivery values",
-                &["agents"],
-                &[],
-            ),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_user_preferences",
+    title: "Set my preferences",
+    bundle: Bundle::Core,
+    destructive: true,
+    description: "Change your own Ombi preferences: interface language, streaming country (used for where-to-watch results) or notification agent delivery values.",
+    families: &[Family::Mutation],
+    params: &[
+        LANGUAGE,
+        Field::opt(
+            "country",
+            Ty::Str { min: 2, max: 2 },
+            "Two-letter country code such as `US`.",
+        ),
+        AGENTS,
+    ],
+    actions: &[
+        action("language", "set your language", &["language"], &[]),
+        action(
+            "streaming_country",
+            "set your streaming country",
+            &["country"],
+            &[],
+        ),
+        action(
+            "notification_agents",
+            "set your notification delivery values",
+            &["agents"],
+            &[],
+        ),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -82,15 +77,15 @@ struct PreferenceBody<'a> {
     value: &'a str,
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
         ctx.require_ombi_user()?;
-        match args.parse::<Action>()? {
+        match self {
             Action::Language { language } => set_language(ctx, &language).await,
             Action::StreamingCountry { country } => set_country(ctx, &country).await,
             Action::NotificationAgents { agents } => set_agents(ctx, &agents).await,
         }
-    })
+    }
 }
 
 async fn set_language(ctx: &CallCtx, language: &str) -> Outcome {

@@ -7,39 +7,34 @@
 // `Outcome`'s error side (`Failure`) is the shared handler contract.
 #![allow(clippy::result_large_err)]
 
-use futures::future::BoxFuture;
 use serde::Deserialize;
 
 use super::ctx::reply;
 use super::read_requests::existing_request;
 use super::read_votes::votes_route;
 use super::writes::{is_pending, named_request, request_name, state_phrase};
-use super::{CallCtx, Tool};
+use super::{Actions, CallCtx, Tool};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Args, Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::votes::VoteRow;
 use crate::upstream::{Route, VoteEngineResult};
 
-pub static TOOL: Tool = Tool {
-    def: ToolDef {
-        name: "write_vote",
-        title: "Vote on a request",
-        bundle: Bundle::Core,
-        destructive: true,
-        description: "Vote a pending request up or down (replaces your earlier vote); only when the server has voting enabled. An upvote also subscribes you to the request's notifications and can approve it at once (and send it to Radarr/Sonarr/Lidarr) when its votes reach the server's threshold; a downvote unsubscribes you.",
-        families: &[Family::Mutation],
-        params: &[MEDIA, REQUEST_ID],
-        actions: &[
-            action("up", "vote for", &["media", "request_id"], &[]),
-            action("down", "vote against", &["media", "request_id"], &[]),
-        ],
-        default_action: None,
-        check: None,
-    },
-    run: handle,
-};
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "write_vote",
+    title: "Vote on a request",
+    bundle: Bundle::Core,
+    destructive: true,
+    description: "Vote a pending request up or down (replaces your earlier vote); only when the server has voting enabled. An upvote also subscribes you to the request's notifications and can approve it at once (and send it to Radarr/Sonarr/Lidarr) when its votes reach the server's threshold; a downvote unsubscribes you.",
+    families: &[Family::Mutation],
+    params: &[MEDIA, REQUEST_ID],
+    actions: &[
+        action("up", "vote for", &["media", "request_id"], &[]),
+        action("down", "vote against", &["media", "request_id"], &[]),
+    ],
+    ..ToolDef::BASE
+});
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
@@ -49,13 +44,13 @@ enum Action {
     Down { media: MediaKind, request_id: i64 },
 }
 
-fn handle<'a>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Outcome> {
-    Box::pin(async move {
-        match args.parse::<Action>()? {
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
             Action::Up { media, request_id } => vote(ctx, media, request_id, true).await,
             Action::Down { media, request_id } => vote(ctx, media, request_id, false).await,
         }
-    })
+    }
 }
 
 /// `VoteEngine.UpVote`'s answer when the vote was saved and the approval it

@@ -55,27 +55,13 @@ pub fn multi_item(w: MultiResult, warnings: &mut Vec<String>) -> Media {
 
 // ---------------------------------------------------------------- collections
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CollectionMember {
-    #[serde(default)]
-    pub id: WireId,
-    #[serde(default)]
-    pub the_movie_db_id: WireId,
-    pub imdb_id: Option<String>,
-    pub title: Option<String>,
-    pub overview: Option<String>,
-    pub release_date: Option<String>,
-    pub poster_path: Option<String>,
-}
-
-/// `MovieCollectionsViewModel`.
+/// `MovieCollectionsViewModel`: its members are read as movie rows.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WireCollection {
     pub name: Option<String>,
     pub overview: Option<String>,
-    pub collection: Option<Vec<CollectionMember>>,
+    pub collection: Option<Vec<SearchMovie>>,
 }
 
 /// The collection record (its own TMDB collection id) followed by its
@@ -88,14 +74,8 @@ pub fn collection(w: WireCollection, collection_id: i64) -> Vec<Media> {
     col.title = text(w.name);
     col.overview = text(w.overview);
     let mut out = vec![col];
-    for c in w.collection.unwrap_or_default() {
-        let mut ids = Ids::new();
-        ids.primary(Origin::Tmdb, &c.the_movie_db_id, &c.id)
-            .imdb(c.imdb_id.as_deref());
-        let mut m = Media::new("movie", ids);
-        m.title = text(c.title);
-        m.overview = text(c.overview);
-        m.year = year_of(c.release_date.as_deref());
+    for mut c in w.collection.unwrap_or_default() {
+        let mut m = c.described(c.ids());
         m.artwork_uris = uris(&[c.poster_path.as_deref()]);
         out.push(m);
     }
@@ -104,33 +84,9 @@ pub fn collection(w: WireCollection, collection_id: i64) -> Vec<Media> {
 
 // ---------------------------------------------------------------- credits
 
-/// One entry of `ActorCredits.cast` / `.crew` (TMDB snake_case names).
-#[derive(Debug, Clone, Deserialize)]
-pub struct WireActorCredit {
-    #[serde(default)]
-    pub id: WireId,
-    pub title: Option<String>,
-    /// TMDB's TV field; Ombi's model lacks it, but accept it if it appears.
-    pub name: Option<String>,
-    pub character: Option<String>,
-    pub job: Option<String>,
-    pub department: Option<String>,
-    pub release_date: Option<String>,
-    pub first_air_date: Option<String>,
-    pub overview: Option<String>,
-    pub poster_path: Option<String>,
-}
-
-/// `ActorCredits`: `{id, cast, crew}`; the person's name is NOT included.
-#[derive(Debug, Clone, Deserialize)]
-pub struct ActorCredits {
-    pub cast: Option<Vec<WireActorCredit>>,
-    pub crew: Option<Vec<WireActorCredit>>,
-}
-
 /// The titles a person is credited on, one record per title with the
 /// person's roles on it. `name` is the caller's (Ombi returns only the id).
-pub fn credits(media: &'static str, wire: ActorCredits, person_id: i64, name: &str) -> Vec<Media> {
+pub fn credits(media: &'static str, wire: WireCredits, person_id: i64, name: &str) -> Vec<Media> {
     let mut out: Vec<Media> = Vec::new();
     let entries = wire
         .cast
@@ -150,12 +106,7 @@ pub fn credits(media: &'static str, wire: ActorCredits, person_id: i64, name: &s
         let credit = if acting {
             Credit::cast(name.to_string(), Some(person_id), c.character)
         } else {
-            Credit {
-                name: name.to_string(),
-                person_id: Some(person_id),
-                role: text(c.job),
-                department: text(c.department),
-            }
+            Credit::crew(name.to_string(), Some(person_id), c.job, c.department)
         };
         if let Some(m) = out
             .iter_mut()

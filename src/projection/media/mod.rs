@@ -83,6 +83,49 @@ impl Credit {
             department: Some("Acting".into()),
         }
     }
+
+    /// A crew credit: the job and its department.
+    pub fn crew(
+        name: String,
+        person_id: Option<i64>,
+        job: Option<String>,
+        department: Option<String>,
+    ) -> Credit {
+        Credit {
+            name,
+            person_id,
+            role: text(job),
+            department: text(department),
+        }
+    }
+}
+
+/// TMDB credits as Ombi passes them on, `{cast, crew}`: a movie's
+/// (`MovieFullInfoViewModel.credits`) or a person's (`ActorCredits`, which
+/// does not include the person's name).
+#[derive(Debug, Clone, Deserialize)]
+pub struct WireCredits {
+    pub cast: Option<Vec<WireCredit>>,
+    pub crew: Option<Vec<WireCredit>>,
+}
+
+/// One cast or crew entry (TMDB snake_case names). On a movie's credits
+/// `name` is the person's; on a person's, the entry is a title: `title` (a
+/// movie) or `name` (TMDB's TV field; Ombi's model lacks it, but accept it if
+/// it appears), with its date, overview and poster.
+#[derive(Debug, Clone, Deserialize)]
+pub struct WireCredit {
+    #[serde(default)]
+    pub id: WireId,
+    pub title: Option<String>,
+    pub name: Option<String>,
+    pub character: Option<String>,
+    pub job: Option<String>,
+    pub department: Option<String>,
+    pub release_date: Option<String>,
+    pub first_air_date: Option<String>,
+    pub overview: Option<String>,
+    pub poster_path: Option<String>,
 }
 
 /// Keeps at most [`MAX_NESTED`] of a title's credits (cast first: it is

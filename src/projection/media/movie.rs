@@ -39,19 +39,38 @@ fn movie_requested(requested: Option<bool>, has_4k: Option<bool>) -> Option<bool
     }
 }
 
+impl SearchMovie {
+    /// The row's ids: its TMDB id (`theMovieDbId`, else `id`) and IMDb id.
+    pub fn ids(&self) -> Ids {
+        let mut ids = Ids::new();
+        ids.primary(Origin::Tmdb, &self.the_movie_db_id, &self.id)
+            .imdb(self.imdb_id.as_deref());
+        ids
+    }
+
+    /// A movie record with these ids and the row's title, overview and year.
+    pub fn described(&mut self, ids: Ids) -> Media {
+        let mut m = Media::new("movie", ids);
+        m.title = text(self.title.take());
+        m.overview = text(self.overview.take());
+        m.year = year_of(self.release_date.as_deref());
+        m
+    }
+
+    /// [`SearchMovie::described`], with the request state, poster and backdrop.
+    fn media(mut self, ids: Ids) -> Media {
+        let mut m = self.described(ids);
+        m.available = self.available;
+        m.requested = movie_requested(self.requested, self.has_4k_request);
+        m.request_targets = target(TargetKind::Movie, self.request_id);
+        m.artwork_uris = uris(&[self.poster_path.as_deref(), self.backdrop_path.as_deref()]);
+        m
+    }
+}
+
 pub fn movie_item(w: SearchMovie) -> Media {
-    let mut ids = Ids::new();
-    ids.primary(Origin::Tmdb, &w.the_movie_db_id, &w.id)
-        .imdb(w.imdb_id.as_deref());
-    let mut m = Media::new("movie", ids);
-    m.title = text(w.title);
-    m.overview = text(w.overview);
-    m.year = year_of(w.release_date.as_deref());
-    m.available = w.available;
-    m.requested = movie_requested(w.requested, w.has_4k_request);
-    m.request_targets = target(TargetKind::Movie, w.request_id);
-    m.artwork_uris = uris(&[w.poster_path.as_deref(), w.backdrop_path.as_deref()]);
-    m
+    let ids = w.ids();
+    w.media(ids)
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -64,29 +83,6 @@ pub struct BelongsToCollection {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub struct WireCast {
-    #[serde(default)]
-    pub id: WireId,
-    pub name: Option<String>,
-    pub character: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct WireCrew {
-    #[serde(default)]
-    pub id: WireId,
-    pub name: Option<String>,
-    pub job: Option<String>,
-    pub department: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct MovieCredits {
-    pub cast: Option<Vec<WireCast>>,
-    pub crew: Option<Vec<WireCrew>>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExternalIds {
     pub imdb_id: Option<String>,
@@ -96,31 +92,20 @@ pub struct ExternalIds {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MovieFull {
-    #[serde(default)]
-    pub id: WireId,
-    #[serde(default)]
-    pub the_movie_db_id: WireId,
-    pub imdb_id: Option<String>,
+    /// What a search row carries too (one object: flattening it costs
+    /// nothing that matters).
+    #[serde(flatten)]
+    pub row: SearchMovie,
     pub external_ids: Option<ExternalIds>,
-    pub title: Option<String>,
-    pub overview: Option<String>,
-    pub release_date: Option<String>,
     pub genres: Option<Vec<Named>>,
-    pub credits: Option<MovieCredits>,
+    pub credits: Option<WireCredits>,
     pub belongs_to_collection: Option<BelongsToCollection>,
-    pub requested: Option<bool>,
-    pub available: Option<bool>,
-    pub request_id: Option<i64>,
-    #[serde(rename = "has4KRequest")]
-    pub has_4k_request: Option<bool>,
-    pub poster_path: Option<String>,
-    pub backdrop_path: Option<String>,
     pub vote_average: Option<f64>,
     pub vote_count: Option<i64>,
 }
 
 /// Cast then crew.
-fn movie_credits(c: Option<MovieCredits>) -> Vec<Credit> {
+fn movie_credits(c: Option<WireCredits>) -> Vec<Credit> {
     let Some(c) = c else {
         return Vec::new();
     };
@@ -132,12 +117,7 @@ fn movie_credits(c: Option<MovieCredits>) -> Vec<Credit> {
     }
     for p in c.crew.unwrap_or_default() {
         if let Some(name) = text(p.name) {
-            all.push(Credit {
-                name,
-                person_id: p.id.positive(),
-                role: text(p.job),
-                department: text(p.department),
-            });
+            all.push(Credit::crew(name, p.id.positive(), p.job, p.department));
         }
     }
     all
@@ -152,17 +132,9 @@ fn number(v: f64) -> Value {
 /// Movie details → the movie, plus its collection as a record of its own
 /// (`belongsToCollection.id` is the collection's TMDB id, never the movie's).
 pub fn movie_details(w: MovieFull, notes: &mut Notes) -> Vec<Media> {
-    let mut ids = Ids::new();
-    ids.primary(Origin::Tmdb, &w.the_movie_db_id, &w.id)
-        .imdb(w.imdb_id.as_deref())
-        .imdb(w.external_ids.as_ref().and_then(|e| e.imdb_id.as_deref()));
-    let mut m = Media::new("movie", ids);
-    m.title = text(w.title);
-    m.overview = text(w.overview);
-    m.year = year_of(w.release_date.as_deref());
-    m.available = w.available;
-    m.requested = movie_requested(w.requested, w.has_4k_request);
-    m.request_targets = target(TargetKind::Movie, w.request_id);
+    let mut ids = w.row.ids();
+    ids.imdb(w.external_ids.as_ref().and_then(|e| e.imdb_id.as_deref()));
+    let mut m = w.row.media(ids);
     m.genres = genre_names(w.genres);
     m.credits = cap_credits(movie_credits(w.credits), notes);
     if let Some(v) = w.vote_average.filter(|v| *v > 0.0) {
@@ -179,7 +151,6 @@ pub fn movie_details(w: MovieFull, notes: &mut Notes) -> Vec<Media> {
             category: "tmdb".into(),
         });
     }
-    m.artwork_uris = uris(&[w.poster_path.as_deref(), w.backdrop_path.as_deref()]);
     let mut out = vec![m];
     if let Some(c) = w.belongs_to_collection {
         let mut ids = Ids::new();

@@ -364,7 +364,7 @@ fn music_search_uses_the_misspelled_artist_id_and_album_mbids() {
 
 #[test]
 fn credits_carry_the_callers_name_and_merge_roles_per_title() {
-    let wire: ActorCredits = serde_json::from_value(json!({"id": 6384,
+    let wire: WireCredits = serde_json::from_value(json!({"id": 6384,
         "cast": [{"character": "Neo", "credit_id": "a", "poster_path": null, "id": 603, "video": false, "vote_count": 1,
                   "adult": false, "backdrop_path": null, "genre_ids": [], "original_language": "en", "original_title": "The Matrix",
                   "popularity": 1.0, "title": "The Matrix", "vote_average": 8.0, "overview": "o", "release_date": "1999-03-30"}],
@@ -386,7 +386,7 @@ fn credits_carry_the_callers_name_and_merge_roles_per_title() {
 
 #[test]
 fn tv_credits_without_titles_stay_untitled() {
-    let wire: ActorCredits =
+    let wire: WireCredits =
         serde_json::from_value(json!({"id": 1, "cast": [{"id": 1396, "character": "Walter", "title": null, "release_date": null}], "crew": null}))
             .unwrap();
     let items = credits("tv", wire, 17419, "Bryan Cranston");

@@ -24,9 +24,10 @@ pub struct SearchTv {
     pub title: Option<String>,
     pub overview: Option<String>,
     pub first_aired: Option<String>,
-    /// Search/browse rows: names.
+    /// Search/browse rows and v1 details: names.
     pub genre: Option<Vec<String>>,
-    /// `tv/requested` rows (`SearchFullInfoTvShowViewModel`): `{id, name}`.
+    /// `tv/requested` rows and v2 details (`SearchFullInfoTvShowViewModel`):
+    /// `{id, name}`.
     pub genres: Option<Vec<Named>>,
     pub requested: Option<bool>,
     pub available: Option<bool>,
@@ -36,20 +37,28 @@ pub struct SearchTv {
     pub banner: Option<String>,
 }
 
-fn tv_ids(
-    origin: Origin,
-    tmdb_field: &WireId,
-    id: &WireId,
-    tvdb: &WireId,
-    series: &WireId,
-    imdb: Option<&str>,
-) -> Ids {
-    let mut ids = Ids::new();
-    ids.primary(origin, tmdb_field, id)
-        .push_wire(Namespace::Tvdb, tvdb)
-        .series_id(origin, series)
-        .imdb(imdb);
-    ids
+impl SearchTv {
+    /// The show's ids: its own in the origin's namespace, TVDB, the series id
+    /// and IMDb.
+    fn ids(&self, origin: Origin) -> Ids {
+        let mut ids = Ids::new();
+        ids.primary(origin, &self.the_movie_db_id, &self.id)
+            .push_wire(Namespace::Tvdb, &self.the_tv_db_id)
+            .series_id(origin, &self.series_id)
+            .imdb(self.imdb_id.as_deref());
+        ids
+    }
+
+    /// A TV record with these ids and the show's title, overview, year and
+    /// genres.
+    fn described(&mut self, ids: Ids, origin: Origin) -> Media {
+        let mut m = Media::new("tv", ids);
+        m.title = text(self.title.take());
+        m.overview = overview_of(origin, self.overview.take());
+        m.year = year_of(self.first_aired.as_deref());
+        m.genres = genres_of(self.genre.take(), self.genres.take());
+        m
+    }
 }
 
 /// TVMaze summaries are HTML (`<p>…</p>`): tags are removed and the common
@@ -101,20 +110,8 @@ fn genres_of(names: Option<Vec<String>>, named: Option<Vec<Named>>) -> Vec<Strin
 /// requests upstream, so it is not reported.
 const TVMAZE_REQUEST_STATE: &str = "request state is not reported for TVMaze-backed records (Ombi matches it against the wrong id); use the TMDB id for request state";
 
-pub fn tv_item(w: SearchTv, origin: Origin) -> Media {
-    let ids = tv_ids(
-        origin,
-        &w.the_movie_db_id,
-        &w.id,
-        &w.the_tv_db_id,
-        &w.series_id,
-        w.imdb_id.as_deref(),
-    );
-    let mut m = Media::new("tv", ids);
-    m.title = text(w.title);
-    m.overview = overview_of(origin, w.overview);
-    m.year = year_of(w.first_aired.as_deref());
-    m.genres = genres_of(w.genre, w.genres);
+pub fn tv_item(mut w: SearchTv, origin: Origin) -> Media {
+    let mut m = w.described(w.ids(origin), origin);
     m.available = w.available.or(w.fully_available);
     if origin != Origin::TvMaze {
         m.requested = w.requested;
@@ -197,32 +194,14 @@ pub struct TvImages {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TvDetail {
-    #[serde(default)]
-    pub id: WireId,
-    #[serde(default)]
-    pub the_movie_db_id: WireId,
-    #[serde(default)]
-    pub the_tv_db_id: WireId,
-    #[serde(default)]
-    pub series_id: WireId,
-    pub imdb_id: Option<String>,
+    /// What a list row carries too (one object: flattening it costs nothing
+    /// that matters; the rows themselves are never flattened).
+    #[serde(flatten)]
+    pub row: SearchTv,
     pub external_ids: Option<ExternalIds>,
-    pub title: Option<String>,
-    pub overview: Option<String>,
-    pub first_aired: Option<String>,
-    /// v1: names.
-    pub genre: Option<Vec<String>>,
-    /// v2: `{id, name}`.
-    pub genres: Option<Vec<Named>>,
     pub cast: Option<Vec<TvCast>>,
     pub crew: Option<Vec<TvCrew>>,
     pub season_requests: Option<Vec<WireSeason>>,
-    pub requested: Option<bool>,
-    pub available: Option<bool>,
-    pub fully_available: Option<bool>,
-    pub request_id: Option<i64>,
-    pub poster_path: Option<String>,
-    pub banner: Option<String>,
     pub images: Option<TvImages>,
     pub site_rating: Option<i64>,
 }
@@ -250,23 +229,13 @@ fn seasons(s: Option<Vec<WireSeason>>, notes: &mut Notes) -> Option<Vec<Season>>
 }
 
 pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
-    let mut ids = tv_ids(
-        origin,
-        &w.the_movie_db_id,
-        &w.id,
-        &w.the_tv_db_id,
-        &w.series_id,
-        w.imdb_id.as_deref(),
-    );
+    let mut row = w.row;
+    let mut ids = row.ids(origin);
     ids.imdb(w.external_ids.as_ref().and_then(|e| e.imdb_id.as_deref()));
-    let mut m = Media::new("tv", ids);
-    m.title = text(w.title);
-    m.overview = overview_of(origin, w.overview);
-    m.year = year_of(w.first_aired.as_deref());
-    m.genres = genres_of(w.genre, w.genres);
+    let mut m = row.described(ids, origin);
     // Ombi's `available` means "on the media server, possibly in part"
     // (`MediaServerAvailabilityRule.cs`); details say whether it is whole.
-    m.available = match (w.fully_available, w.available) {
+    m.available = match (row.fully_available, row.available) {
         (Some(full), _) => Some(full),
         (None, Some(false)) => Some(false),
         _ => None,
@@ -274,8 +243,8 @@ pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
     if origin == Origin::TvMaze {
         notes.note(TVMAZE_REQUEST_STATE);
     } else {
-        m.requested = w.requested;
-        m.request_targets = target(TargetKind::TvParent, w.request_id);
+        m.requested = row.requested;
+        m.request_targets = target(TargetKind::TvParent, row.request_id);
     }
     let mut credits: Vec<Credit> = Vec::new();
     for c in w.cast.unwrap_or_default() {
@@ -302,9 +271,9 @@ pub fn tv_details(w: TvDetail, origin: Origin, notes: &mut Notes) -> Media {
         });
     }
     m.artwork_uris = uris(&[
-        w.poster_path.as_deref(),
+        row.poster_path.as_deref(),
         w.images.as_ref().and_then(|i| i.original.as_deref()),
-        w.banner.as_deref(),
+        row.banner.as_deref(),
     ]);
     m.seasons = seasons(w.season_requests, notes);
     fit_seasons(&mut m, DETAIL_BYTES, notes);
