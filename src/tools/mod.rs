@@ -65,10 +65,20 @@ pub use ctx::CallCtx;
 /// A tool's handler: validated arguments in, a family object or an error out.
 pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
 
-/// A served tool: its definition and its handler.
+/// A served tool: its definition, its handler, and its example calls and
+/// bad-argument cases (kept beside the definition, outside `tools/list`).
 pub struct Tool {
     pub def: ToolDef,
     pub run: Handler,
+    /// Example calls: the arguments as JSON text, and whether the call
+    /// succeeds (`ok`) against the sample Ombi (the fake of the tests). One
+    /// or more per action of a read tool, one or more per write tool; the
+    /// end-to-end client tests make every one of them, reads first.
+    pub examples: &'static [(&'static str, bool)],
+    /// Invalid calls: the arguments as JSON text, and the `field` of the
+    /// `INVALID_ARGUMENT` error each must answer (the contract and
+    /// over-the-socket tests check every one).
+    pub invalid: &'static [(&'static str, &'static str)],
 }
 
 /// A tool's typed actions: one variant per action, naming exactly the
@@ -86,7 +96,19 @@ impl Tool {
         Tool {
             def,
             run: handle::<A>,
+            examples: &[],
+            invalid: &[],
         }
+    }
+
+    /// This tool with its example calls: `(arguments as JSON text, ok)`.
+    pub const fn examples(self, examples: &'static [(&'static str, bool)]) -> Tool {
+        Tool { examples, ..self }
+    }
+
+    /// This tool with its invalid calls: `(arguments as JSON text, error field)`.
+    pub const fn invalid(self, invalid: &'static [(&'static str, &'static str)]) -> Tool {
+        Tool { invalid, ..self }
     }
 }
 
@@ -328,5 +350,32 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), n, "duplicate tool names");
+    }
+
+    /// A tool's example calls are JSON objects its validator accepts, its
+    /// invalid calls JSON objects (the tests in `tests/it/` hold them to
+    /// their fields and outcomes).
+    #[test]
+    fn examples_and_invalid_calls_are_json_objects() {
+        let mut bad = Vec::new();
+        for t in TOOLS {
+            let name = t.def.name;
+            for (text, _) in t.examples {
+                match serde_json::from_str::<Value>(text) {
+                    Ok(Value::Object(args)) => {
+                        if let Err(e) = t.def.validate(Some(&args)) {
+                            bad.push(format!("{name} example {text}: {}", e.message));
+                        }
+                    }
+                    _ => bad.push(format!("{name} example {text}: not a JSON object")),
+                }
+            }
+            for (text, _) in t.invalid {
+                if !matches!(serde_json::from_str::<Value>(text), Ok(Value::Object(_))) {
+                    bad.push(format!("{name} invalid call {text}: not a JSON object"));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{bad:#?}");
     }
 }

@@ -103,7 +103,37 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     ],
     check: Some(discover_rules),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "popular", "media": "movie"}"#, true),
+    (r#"{"action": "popular", "media": "tv", "page": {"limit": 5}}"#, true),
+    (r#"{"action": "now_playing", "media": "movie"}"#, true),
+    (r#"{"action": "top_rated", "media": "movie"}"#, true),
+    (r#"{"action": "upcoming", "media": "movie"}"#, true),
+    (r#"{"action": "seasonal", "media": "movie"}"#, true),
+    (r#"{"action": "trending", "media": "tv"}"#, true),
+    (r#"{"action": "anticipated", "media": "tv"}"#, true),
+    (r#"{"action": "requested", "media": "movie"}"#, true),
+    (r#"{"action": "advanced", "media": "movie", "filters": {"release_year": 2010, "genre_ids": [28]}}"#, true),
+    (r#"{"action": "similar", "tmdb_id": 603}"#, true),
+    (r#"{"action": "credits", "person_id": 6384, "name": "Keanu Reeves", "media": "movie"}"#, true),
+    (r#"{"action": "collection", "collection_id": 2344}"#, true),
+    (r#"{"action": "artist_albums", "artist_id": "f59c5520-5f46-4d2c-b2c4-822eabf53419"}"#, true),
+])
+.invalid(&[
+    (r#"{}"#, "/action"),
+    (r#"{"action": 3}"#, "/action"),
+    (r#"{"action": "similar"}"#, "/tmdb_id"),
+    (r#"{"action": "similar", "tmdb_id": 0}"#, "/tmdb_id"),
+    (r#"{"action": "similar", "tmdb_id": "550"}"#, "/tmdb_id"),
+    (r#"{"action": "similar", "tmdb_id": true}"#, "/tmdb_id"),
+    (r#"{"action": "trending", "media": "movie"}"#, "/media"),
+    (r#"{"action": "popular", "media": "album"}"#, "/media"),
+    (r#"{"action": "credits", "person_id": 5}"#, "/name"),
+    (r#"{"action": "advanced", "media": "movie", "filters": {"genre": 1}}"#, "/filters/genre"),
+    (r#"{"action": "advanced", "media": "movie", "filters": {"genre_ids": []}}"#, "/filters/genre_ids"),
+    (r#"{"action": "advanced", "media": "movie", "filters": {"genre_ids": [1, -2]}}"#, "/filters/genre_ids/1"),
+]);
 
 /// `advanced`: Ombi sends the release year only to movie discovery, and
 /// drops it when a decade is given (docs/ombi-notes.md).

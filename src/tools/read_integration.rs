@@ -78,7 +78,21 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "radarr_options"}"#, true),
+    (r#"{"action": "sonarr_options"}"#, true),
+    (r#"{"action": "lidarr_options"}"#, true),
+    (r#"{"action": "plex_servers"}"#, true),
+    (r#"{"action": "plex_libraries", "machine_id": "abc123"}"#, true),
+    (r#"{"action": "media_server_users", "server": "plex"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "media_server_users", "server": "kodi"}"#, "/server"),
+    (r#"{"action": "sonarr_options", "is_4k": true}"#, "/is_4k"),
+    (r#"{"action": "plex_libraries"}"#, "/machine_id"),
+    (r#"{"action": "media_server_users", "server": "kodi"}"#, "/server"),
+]);
 
 const MEDIA_SERVERS: &[&str] = &["plex", "emby", "jellyfin"];
 

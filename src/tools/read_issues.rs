@@ -81,7 +81,27 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         action("counts", "issue counts by status", &[], &[]),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "list"}"#, true),
+    (r#"{"action": "list", "status": "closed"}"#, true),
+    (r#"{"action": "get", "issue_id": 3}"#, true),
+    (r#"{"action": "by_request", "request_type": "movie", "request_id": 1}"#, true),
+    (r#"{"action": "by_provider", "provider_id": "603"}"#, true),
+    (r#"{"action": "comments", "issue_id": 1}"#, true),
+    (r#"{"action": "provider_summary"}"#, true),
+    (r#"{"action": "provider_details", "provider_id": "603"}"#, true),
+    (r#"{"action": "counts"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "list", "status": "deleted"}"#, "/status"),
+    (r#"{"action": "by_request", "request_type": "movie"}"#, "/request_id"),
+    (r#"{"action": "get", "issue_id": -1}"#, "/issue_id"),
+    (r#"{"action": "get"}"#, "/issue_id"),
+    (r#"{"action": "get", "issue_id": 0}"#, "/issue_id"),
+    (r#"{"action": "list", "status": "open"}"#, "/status"),
+    (r#"{"action": "comments", "issue_id": "1"}"#, "/issue_id"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

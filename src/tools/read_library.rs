@@ -32,7 +32,20 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ],
         check: Some(media_details_rules),
         ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "recently_added", "media": "movie"}"#, true),
+    (r#"{"action": "recently_added", "media": "tv"}"#, true),
+    (r#"{"action": "calendar"}"#, true),
+    (r#"{"action": "artwork", "media": "movie", "tmdb_id": 603, "kind": "poster"}"#, true),
+    (r#"{"action": "artwork", "media": "album", "musicbrainz_id": "2a0981fb-9593-3019-864b-ce934d97a16e", "kind": "poster"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "artwork", "media": "movie", "kind": "poster"}"#, "/tmdb_id"),
+    (r#"{"action": "artwork", "media": "movie", "tmdb_id": 5, "kind": "thumbnail"}"#, "/kind"),
+    (r#"{"action": "recently_added", "media": "album"}"#, "/media"),
+    (r#"{"action": "recently_added", "media": "album"}"#, "/media"),
+]);
 
 const ARTWORK_KINDS: &[&str] = &["poster", "background", "banner"];
 

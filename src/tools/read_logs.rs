@@ -73,7 +73,15 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "list"}"#, true),
+    (r#"{"action": "read", "file_id": "log20260502.txt", "limit": 20}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "read", "file_id": "a", "limit": 501}"#, "/limit"),
+    (r#"{"action": "read", "file_id": "a.txt", "limit": 501}"#, "/limit"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

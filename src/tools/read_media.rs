@@ -35,7 +35,29 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ],
         check: Some(media_details_rules),
         ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "details", "media": "movie", "tmdb_id": 603}"#, true),
+    (r#"{"action": "details", "media": "movie", "imdb_id": "tt1375666"}"#, true),
+    (r#"{"action": "details", "media": "tv", "tmdb_id": 1396}"#, true),
+    (r#"{"action": "details", "media": "tv", "tvdb_id": 81189}"#, true),
+    (r#"{"action": "details", "media": "album", "musicbrainz_id": "2a0981fb-9593-3019-864b-ce934d97a16e"}"#, true),
+    (r#"{"action": "details", "media": "artist", "musicbrainz_id": "f59c5520-5f46-4d2c-b2c4-822eabf53419"}"#, true),
+    (r#"{"action": "by_request", "target": {"kind": "movie", "id": 1}}"#, true),
+    (r#"{"action": "by_request", "target": {"kind": "tv_parent", "id": 10}}"#, true),
+    (r#"{"action": "ratings", "media": "movie", "name": "The Matrix", "year": 1999}"#, true),
+    (r#"{"action": "providers", "media": "tv", "tmdb_id": 1396}"#, true),
+    (r#"{"action": "details", "media": "movie", "tmdb_id": 999999}"#, false),
+])
+.invalid(&[
+    (r#"{"action": "details", "media": "movie"}"#, "/tmdb_id"),
+    (r#"{"action": "details", "media": "movie", "tmdb_id": 1, "imdb_id": "tt1"}"#, "/imdb_id"),
+    (r#"{"action": "details", "media": "album", "tmdb_id": 5}"#, "/tmdb_id"),
+    (r#"{"action": "by_request", "target": {"kind": "show", "id": 1}}"#, "/target/kind"),
+    (r#"{"action": "by_request", "target": {"kind": "movie"}}"#, "/target/id"),
+    (r#"{"action": "by_request", "target": {"kind": "movie", "id": 1, "extra": true}}"#, "/target/extra"),
+    (r#"{"action": "ratings", "media": "album", "name": "x", "year": 2000}"#, "/media"),
+]);
 
 const MEDIA_DETAILS: &[&str] = &["movie", "tv", "album", "artist"];
 

@@ -59,7 +59,24 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         action("features", "Ombi feature flags", &[], PAGE_ONLY),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "genres", "media": "movie"}"#, true),
+    (r#"{"action": "languages"}"#, true),
+    (r#"{"action": "streaming_countries"}"#, true),
+    (r#"{"action": "keywords", "query": "dys"}"#, true),
+    (r#"{"action": "keyword", "keyword_id": 310}"#, true),
+    (r#"{"action": "watch_providers", "media": "movie"}"#, true),
+    (r#"{"action": "issue_categories"}"#, true),
+    (r#"{"action": "roles"}"#, true),
+    (r#"{"action": "features"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "genres"}"#, "/media"),
+    (r#"{"action": "keyword", "keyword_id": true}"#, "/keyword_id"),
+    (r#"{"action": "languages", "query": "en"}"#, "/query"),
+    (r#"{"action": "keyword", "keyword_id": -3}"#, "/keyword_id"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -63,7 +63,19 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         Ok(())
     }),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "counts"}"#, true),
+    (r#"{"action": "totals"}"#, true),
+    (r#"{"action": "quota", "media": "movie"}"#, true),
+    (r#"{"action": "period", "from": "2026-04-01", "to": "2026-04-30"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "period", "from": "2024-13-01", "to": "2024-12-31"}"#, "/from"),
+    (r#"{"action": "period", "from": "2024-02-01"}"#, "/to"),
+    (r#"{"action": "period", "from": "2024-05-01", "to": "2024-04-01"}"#, "/to"),
+    (r#"{"action": "quota", "media": "book"}"#, "/media"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

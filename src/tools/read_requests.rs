@@ -103,7 +103,31 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         Ok(())
     }),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "mine"}"#, true),
+    (r#"{"action": "list", "media": "movie"}"#, true),
+    (r#"{"action": "list", "media": "tv", "status": "pending", "sort_direction": "asc"}"#, true),
+    (r#"{"action": "list", "media": "album"}"#, true),
+    (r#"{"action": "get", "target": {"kind": "movie", "id": 1}}"#, true),
+    (r#"{"action": "get", "target": {"kind": "tv_parent", "id": 10}}"#, true),
+    (r#"{"action": "get", "target": {"kind": "tv_child", "id": 21}}"#, true),
+    (r#"{"action": "get", "target": {"kind": "album", "id": 6}}"#, true),
+    (r#"{"action": "children", "parent_request_id": 10}"#, true),
+    (r#"{"action": "search", "media": "movie", "query": "matrix"}"#, true),
+    (r#"{"action": "recent"}"#, true),
+    (r#"{"action": "retry_queue"}"#, true),
+    (r#"{"action": "get", "target": {"kind": "movie", "id": 999}}"#, false),
+])
+.invalid(&[
+    (r#"{"action": "list", "media": "movie", "status": "open"}"#, "/status"),
+    (r#"{"action": "list", "media": "movie", "sort_direction": "up"}"#, "/sort_direction"),
+    (r#"{"action": "list", "media": "album", "status": "unavailable"}"#, "/status"),
+    (r#"{"action": "get", "target": {"kind": "tv", "id": 3}}"#, "/target/kind"),
+    (r#"{"action": "get", "status": "pending", "target": {"kind": "movie", "id": 3}}"#, "/status"),
+    (r#"{"action": "children"}"#, "/parent_request_id"),
+    (r#"{"action": "children"}"#, "/parent_request_id"),
+]);
 
 const SORT_DIRECTIONS: &[&str] = &["asc", "desc"];
 

@@ -60,7 +60,31 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     ],
     default_action: Some("multi"),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"query": "matrix"}"#, true),
+    (r#"{"action": "movie", "query": "matrix", "year": 1999}"#, true),
+    (r#"{"action": "tv", "query": "breaking"}"#, true),
+    (r#"{"action": "person_movies", "query": "keanu"}"#, true),
+    (r#"{"action": "artist", "query": "linkin"}"#, true),
+    (r#"{"action": "album", "query": "hybrid"}"#, true),
+])
+.invalid(&[
+    (r#"{}"#, "/query"),
+    (r#"{"query": ""}"#, "/query"),
+    (r#"{"query": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#, "/query"),
+    (r#"{"query": 5}"#, "/query"),
+    (r#"{"query": "m", "page": {"limit": 0}}"#, "/page/limit"),
+    (r#"{"query": "m", "page": {"limit": 101}}"#, "/page/limit"),
+    (r#"{"query": "m", "page": {"limit": 1.5}}"#, "/page/limit"),
+    (r#"{"query": "m", "page": {"offset": -1}}"#, "/page/offset"),
+    (r#"{"query": "m", "page": {"size": 5}}"#, "/page/size"),
+    (r#"{"query": "m", "page": []}"#, "/page"),
+    (r#"{"query": "m", "action": "films"}"#, "/action"),
+    (r#"{"query": "m", "foo": 1}"#, "/foo"),
+    (r#"{"query": "m", "action": "movie", "year": "1999"}"#, "/year"),
+    (r#"{"query": "m", "year": 1999}"#, "/year"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -45,7 +45,20 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "status"}"#, true),
+    (r#"{"action": "about"}"#, true),
+    (r#"{"action": "media_servers"}"#, true),
+    (r#"{"action": "update"}"#, true),
+    (r#"{"action": "features"}"#, true),
+    (r#"{"action": "cron_validate", "expression": "0 0 * * *"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "cron_validate"}"#, "/expression"),
+    (r#"{"action": "cron_validate"}"#, "/expression"),
+    (r#"{"action": "status", "verbose": true}"#, "/verbose"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -25,7 +25,18 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     params: &[SECTION],
     actions: &[action("read", "read a section", &["section"], &[])],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"section": "ombi"}"#, true),
+    (r#"{"section": "sonarr"}"#, true),
+    (r#"{"section": "features"}"#, true),
+    (r#"{"section": "notifications/email"}"#, true),
+])
+.invalid(&[
+    (r#"{"section": "notifications/fax"}"#, "/section"),
+    (r#"{"section": "secrets"}"#, "/section"),
+    (r#"{}"#, "/section"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

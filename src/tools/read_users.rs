@@ -35,7 +35,20 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "me"}"#, true),
+    (r#"{"action": "list"}"#, true),
+    (r#"{"action": "online"}"#, true),
+    (r#"{"action": "notification_agents"}"#, true),
+    (r#"{"action": "get", "user_id": "no-such-user"}"#, false),
+])
+.invalid(&[
+    (r#"{"action": "get", "user_id": 42}"#, "/user_id"),
+    (r#"{"action": "me", "page": {"limit": 5}}"#, "/page"),
+    (r#"{"action": "get"}"#, "/user_id"),
+    (r#"{"action": "everyone"}"#, "/action"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -32,7 +32,16 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "open"}"#, true),
+    (r#"{"action": "for_request", "media": "movie", "request_id": 2}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "for_request", "media": "movie"}"#, "/request_id"),
+    (r#"{"action": "for_request", "media": "movie"}"#, "/request_id"),
+    (r#"{"action": "for_request", "media": "book", "request_id": 1}"#, "/media"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -37,7 +37,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     )],
     actions: &[action("test", "run the test", &["target"], &[])],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"target": "discord"}"#, true),
+])
+.invalid(&[
+    (r#"{"target": "couchpotato"}"#, "/target"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -33,7 +33,9 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         &[],
     )],
     ..ToolDef::BASE
-});
+})
+.examples(&[(r#"{"issue_id": 1, "comment": "Looking into it"}"#, true)])
+.invalid(&[(r#"{"issue_id": 1, "comment": ""}"#, "/comment")]);
 
 /// The action, as validated arguments deserialize into it.
 #[derive(Deserialize)]

@@ -51,7 +51,14 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         &["subject", "request_id", "provider_id"],
     )],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"title": "Inception", "description": "No sound", "category_id": 1, "request_type": "movie"}"#, true),
+])
+.invalid(&[
+    (r#"{"title": "x", "description": "y", "category_id": 1}"#, "/request_type"),
+    (r#"{"action": "create", "title": "x"}"#, "/action"),
+]);
 
 /// The action, as validated arguments deserialize into it.
 #[derive(Deserialize)]

@@ -58,7 +58,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         action("delete_comment", "remove a comment", &["comment_id"], &[]),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "create_category", "name": "E2E"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "set_status", "issue_id": 1, "status": "done"}"#, "/status"),
+]);
 
 #[derive(Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]

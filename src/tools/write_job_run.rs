@@ -26,7 +26,14 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     params: &[Field::opt("job", Ty::Enum(JOBS), "Job to start.")],
     actions: &[action("run", "start the job", &["job"], &[])],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"job": "arrAvailability"}"#, true),
+])
+.invalid(&[
+    (r#"{"job": "clearmediaserverdata"}"#, "/job"),
+    (r#"{"job": "update"}"#, "/job"),
+]);
 
 /// The actions, as validated arguments deserialize into them. `job` is
 /// one of [`JOBS`] (validated): the wiping jobs are not among them.

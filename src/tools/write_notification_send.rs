@@ -70,7 +70,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "mobile_push", "user_id": "d730e751-077e-cce2-cea2-0efd99c5ae61", "message": "Movie night"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "email", "subject": "s", "body": "b", "user_ids": []}"#, "/user_ids"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

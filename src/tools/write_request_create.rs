@@ -102,7 +102,24 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     ],
     check: Some(request_create_rules),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "movie", "tmdb_id": 27205}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "movie", "tmdb_id": 603, "is_4k": "yes"}"#, "/is_4k"),
+    (r#"{"action": "tv", "id": 1, "selection": {"mode": "season"}}"#, "/selection/season_numbers"),
+    (r#"{"action": "tv", "id": 1, "selection": {"mode": "season", "season_numbers": [1, -1]}}"#, "/selection/season_numbers/1"),
+    (r#"{"action": "tv", "id": 1, "selection": {"mode": "episodes", "seasons": [{"season_number": 1}]}}"#, "/selection/seasons/0/episodes"),
+    (r#"{"action": "tv", "id": 1, "selection": {"mode": "all", "season_numbers": [1]}}"#, "/selection/season_numbers"),
+    (r#"{"action": "tv", "id": 1, "selection": {"mode": "all"}, "provider": "imdb"}"#, "/provider"),
+    (r#"{"action": "tv", "id": 1}"#, "/selection"),
+    (r#"{"action": "movie", "tmdb_id": 603, "overrides": {"root_folder": 1}}"#, "/overrides/root_folder"),
+    (r#"{"action": "album", "musicbrainz_id": "x", "is_4k": true}"#, "/is_4k"),
+    (r#"{"action": "tv", "id": 1, "selection": {"mode": "episodes", "seasons": [{"season_number": 1, "episodes": [1], "episode": 2}]}}"#, "/selection/seasons/0/episode"),
+    (r#"{"action": "tv", "id": 1, "selection": {"mode": "episodes", "seasons": [{"season_number": 1, "episodes": [1, 0]}]}}"#, "/selection/seasons/0/episodes/1"),
+    (r#"{"action": "movie", "tmdb_id": 2147483648}"#, "/tmdb_id"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -31,7 +31,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     params: &[TARGET],
     actions: &[action("delete", "delete the request", &["target"], &[])],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"target": {"kind": "tv_child", "id": 21}}"#, true),
+])
+.invalid(&[
+    (r#"{"target": {"kind": "movie", "id": 0}}"#, "/target/id"),
+]);
 
 #[derive(Deserialize)]
 struct Target {

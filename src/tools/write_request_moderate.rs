@@ -66,7 +66,14 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     ],
     check: Some(is_4k_movie_only),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "deny", "media": "movie", "request_id": 2, "reason": "e2e"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "approve", "media": "tv", "request_id": 1, "is_4k": true}"#, "/is_4k"),
+    (r#"{"action": "deny", "media": "movie", "request_id": 1.0}"#, "/request_id"),
+]);
 
 fn is_4k_movie_only(_action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
     let media = args.get("media").and_then(Value::as_str);

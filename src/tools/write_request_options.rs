@@ -89,7 +89,16 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     ],
     check: Some(check_options),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "tv_quality", "parent_request_id": 10, "quality_profile_id": 6}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "advanced", "media": "movie", "request_id": 1, "options": {}}"#, "/options"),
+    (r#"{"action": "advanced", "media": "movie", "request_id": 1, "options": {"language_profile_id": 2}}"#, "/options/language_profile_id"),
+    (r#"{"action": "advanced", "media": "tv", "request_id": 1, "options": {"language_profile_id": 0}}"#, "/options/language_profile_id"),
+    (r#"{"action": "advanced", "media": "tv", "request_id": 1, "options": {"root_folder_id": -1}}"#, "/options/root_folder_id"),
+]);
 
 /// Refused up front: an empty `options`, and a language profile for a movie
 /// (Ombi ignores it). A TV profile cannot be cleared (Ombi sets it only when

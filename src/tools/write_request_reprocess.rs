@@ -52,7 +52,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         Ok(())
     }),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"request_type": "movie", "request_id": 1}"#, true),
+])
+.invalid(&[
+    (r#"{"request_type": "album", "request_id": 1}"#, "/request_type"),
+]);
 
 #[derive(Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]

@@ -32,7 +32,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "subscribe", "media": "movie", "request_id": 2}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "subscribe", "media": "album", "request_id": 1}"#, "/media"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -28,7 +28,15 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     params: &[Field::opt("queue_id", Ty::ID, "Retry queue entry id.")],
     actions: &[action("remove", "remove the entry", &["queue_id"], &[])],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"queue_id": 7}"#, true),
+])
+.invalid(&[
+    (r#"{"queue_id": true}"#, "/queue_id"),
+    (r#"{}"#, "/queue_id"),
+    (r#"{"request_id": 5}"#, "/request_id"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

@@ -48,7 +48,16 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     )],
     check: Some(features_bool),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"section": "vote", "revision": "$revision(vote)", "changes": [{"name": "/movieVoteMax", "value": 5}]}"#, true),
+])
+.invalid(&[
+    (r#"{"section": "features", "revision": "r", "changes": [{"name": "x", "value": "on"}]}"#, "/changes/0/value"),
+    (r#"{"section": "ombi", "revision": "r", "changes": [{"name": "x", "value": {"a": 1}}]}"#, "/changes/0/value"),
+    (r#"{"section": "ombi", "revision": "r", "changes": [{"name": "x", "value": 1, "path": "/x"}]}"#, "/changes/0/path"),
+    (r#"{"section": "ombi", "changes": [{"name": "x", "value": 1}]}"#, "/revision"),
+]);
 
 fn features_bool(_action: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
     if args.get("section").and_then(Value::as_str) != Some("features") {

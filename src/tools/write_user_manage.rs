@@ -48,7 +48,15 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     ],
     check: Some(user_rules),
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "create", "user": {"user_name": "pyuser", "password": "Py-New-Passw0rd-91c2"}}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "create", "user": {"user_name": "a", "is_admin": true}}"#, "/user/is_admin"),
+    (r#"{"action": "update", "user_id": "abc", "user": {"password": "x"}}"#, "/user/password"),
+    (r#"{"action": "create", "user": {"alias": "a"}}"#, "/user/user_name"),
+]);
 
 /// The limit periods, as `user.*_limit_type` and as Ombi's `RequestLimitType`.
 const LIMIT_TYPES: &[(&str, i64)] = &[("day", 0), ("week", 1), ("month", 2)];

@@ -49,7 +49,14 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         ),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "streaming_country", "country": "GB"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "notification_agents", "agents": [{"agent": "fax", "value": "1"}]}"#, "/agents/0/agent"),
+    (r#"{"action": "streaming_country", "country": "USA"}"#, "/country"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]

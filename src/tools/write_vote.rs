@@ -34,7 +34,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         action("down", "vote against", &["media", "request_id"], &[]),
     ],
     ..ToolDef::BASE
-});
+})
+.examples(&[
+    (r#"{"action": "up", "media": "movie", "request_id": 2}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "sideways", "media": "movie", "request_id": 1}"#, "/action"),
+]);
 
 /// The actions, as validated arguments deserialize into them.
 #[derive(Deserialize)]
