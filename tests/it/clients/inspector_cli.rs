@@ -214,17 +214,26 @@ async fn inspector_cli_calls_every_write_tool() {
         ],
     );
     let socket = d.socket.clone();
+    // Each call is a Node process of its own (about a second to start): four run at a time. The
+    // assertions below hold whatever order the writes reach the fake in.
     let answers = tokio::task::spawn_blocking(move || {
-        WRITES
-            .iter()
-            .map(|(tool, args)| {
-                let mut argv = vec!["--method", "tools/call", "--tool-name", tool];
-                for a in *args {
-                    argv.extend(["--tool-arg", a]);
-                }
-                (*tool, run(&cli, &bin, &socket, &argv))
-            })
-            .collect::<Vec<_>>()
+        let call = |(tool, args): &(&'static str, &[&str])| {
+            let mut argv = vec!["--method", "tools/call", "--tool-name", tool];
+            for a in *args {
+                argv.extend(["--tool-arg", a]);
+            }
+            (*tool, run(&cli, &bin, &socket, &argv))
+        };
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = WRITES
+                .chunks(WRITES.len().div_ceil(4))
+                .map(|chunk| scope.spawn(move || chunk.iter().map(call).collect::<Vec<_>>()))
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap())
+                .collect::<Vec<_>>()
+        })
     })
     .await
     .unwrap();
