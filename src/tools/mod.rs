@@ -353,7 +353,7 @@ mod tests {
     }
 
     /// A tool's example calls are JSON objects its validator accepts, its
-    /// invalid calls JSON objects (the tests in `tests/it/` hold them to
+    /// invalid calls distinct JSON objects (the tests in `tests/it/` hold them to
     /// their fields and outcomes).
     #[test]
     fn examples_and_invalid_calls_are_json_objects() {
@@ -370,9 +370,12 @@ mod tests {
                     _ => bad.push(format!("{name} example {text}: not a JSON object")),
                 }
             }
-            for (text, _) in t.invalid {
+            for (i, (text, field)) in t.invalid.iter().enumerate() {
                 if !matches!(serde_json::from_str::<Value>(text), Ok(Value::Object(_))) {
                     bad.push(format!("{name} invalid call {text}: not a JSON object"));
+                }
+                if t.invalid[..i].contains(&(*text, *field)) {
+                    bad.push(format!("{name} invalid call {text}: listed twice"));
                 }
             }
         }

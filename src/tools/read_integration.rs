@@ -91,7 +91,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "media_server_users", "server": "kodi"}"#, "/server"),
     (r#"{"action": "sonarr_options", "is_4k": true}"#, "/is_4k"),
     (r#"{"action": "plex_libraries"}"#, "/machine_id"),
-    (r#"{"action": "media_server_users", "server": "kodi"}"#, "/server"),
 ]);
 
 const MEDIA_SERVERS: &[&str] = &["plex", "emby", "jellyfin"];

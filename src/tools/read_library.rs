@@ -44,7 +44,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "artwork", "media": "movie", "kind": "poster"}"#, "/tmdb_id"),
     (r#"{"action": "artwork", "media": "movie", "tmdb_id": 5, "kind": "thumbnail"}"#, "/kind"),
     (r#"{"action": "recently_added", "media": "album"}"#, "/media"),
-    (r#"{"action": "recently_added", "media": "album"}"#, "/media"),
 ]);
 
 const ARTWORK_KINDS: &[&str] = &["poster", "background", "banner"];

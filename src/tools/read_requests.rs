@@ -126,7 +126,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "get", "target": {"kind": "tv", "id": 3}}"#, "/target/kind"),
     (r#"{"action": "get", "status": "pending", "target": {"kind": "movie", "id": 3}}"#, "/status"),
     (r#"{"action": "children"}"#, "/parent_request_id"),
-    (r#"{"action": "children"}"#, "/parent_request_id"),
 ]);
 
 const SORT_DIRECTIONS: &[&str] = &["asc", "desc"];

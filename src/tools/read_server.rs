@@ -56,7 +56,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ])
 .invalid(&[
     (r#"{"action": "cron_validate"}"#, "/expression"),
-    (r#"{"action": "cron_validate"}"#, "/expression"),
     (r#"{"action": "status", "verbose": true}"#, "/verbose"),
 ]);
 

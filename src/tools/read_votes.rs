@@ -39,7 +39,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ])
 .invalid(&[
     (r#"{"action": "for_request", "media": "movie"}"#, "/request_id"),
-    (r#"{"action": "for_request", "media": "movie"}"#, "/request_id"),
     (r#"{"action": "for_request", "media": "book", "request_id": 1}"#, "/media"),
 ]);
 
