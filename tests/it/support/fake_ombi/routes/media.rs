@@ -21,15 +21,7 @@ use super::{Access, Ctx, RouteDef};
 const AUTH: Access = Access::Authenticated;
 
 pub fn routes() -> Vec<RouteDef> {
-    let r = |method: &'static str,
-             template: &'static str,
-             access: Access,
-             handler: super::Handler| RouteDef {
-        method,
-        template,
-        access,
-        handler,
-    };
+    use super::route as r;
     vec![
         // v1 search
         r("POST", "api/v1/Search/movie", AUTH, movie_search),

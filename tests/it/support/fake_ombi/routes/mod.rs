@@ -44,6 +44,21 @@ pub struct RouteDef {
     pub handler: Handler,
 }
 
+/// One row of a route table.
+pub fn route(
+    method: &'static str,
+    template: &'static str,
+    access: Access,
+    handler: Handler,
+) -> RouteDef {
+    RouteDef {
+        method,
+        template,
+        access,
+        handler,
+    }
+}
+
 /// What a handler gets.
 pub struct Ctx<'a> {
     pub shared: &'a Shared,

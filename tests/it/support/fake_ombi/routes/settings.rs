@@ -52,8 +52,9 @@ pub fn routes() -> Vec<RouteDef> {
     t
 }
 
-/// The agents SettingsController has `notifications/<agent>` GETs for.
-const AGENTS: &[&str] = &[
+/// The agents SettingsController has `notifications/<agent>` GETs (and
+/// POSTs: writes_admin.rs) for.
+pub(crate) const AGENTS: &[&str] = &[
     "email",
     "discord",
     "telegram",

@@ -33,22 +33,8 @@ const SECTIONS: &[&str] = &[
     "lidarr",
 ];
 
-/// Agents with a `POST /api/v1/Settings/notifications/<agent>`.
-const AGENTS: &[&str] = &[
-    "email",
-    "discord",
-    "telegram",
-    "pushbullet",
-    "pushover",
-    "slack",
-    "mattermost",
-    "twilio",
-    "mobile",
-    "gotify",
-    "ntfy",
-    "webhook",
-    "newsletter",
-];
+/// Agents with a `POST /api/v1/Settings/notifications/<agent>`: the GET ones.
+use super::settings::AGENTS;
 
 /// The testers that swallow every send error (and return early on an
 /// invalid configuration): their `true` proves nothing.

@@ -20,15 +20,7 @@ pub(crate) const FK_FAILED: &str =
     "An error occurred while saving the entity changes. See the inner exception for details.";
 
 pub fn routes() -> Vec<RouteDef> {
-    let r =
-        |method: &'static str, template: &'static str, access: Access, handler: super::Handler| {
-            RouteDef {
-                method,
-                template,
-                access,
-                handler,
-            }
-        };
+    use super::route as r;
     use Access::Authenticated as Auth;
     vec![
         r("POST", "api/v1/Request/movie", Auth, movie_create),
