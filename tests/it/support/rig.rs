@@ -189,6 +189,24 @@ pub fn err_code(env: &Value) -> &str {
     env["error"]["code"].as_str().unwrap_or("")
 }
 
+/// The error message of a failed call.
+pub fn err_message(env: &Value) -> &str {
+    env["error"]["message"].as_str().expect("an error message")
+}
+
+/// Whether a warning of the envelope contains `needle`.
+pub fn warned(env: &Value, needle: &str) -> bool {
+    let warnings = env["warnings"].as_array().expect("warnings");
+    warnings
+        .iter()
+        .any(|w| w.as_str().expect("a warning is text").contains(needle))
+}
+
+/// These fields of a JSON object, in order, as one array (for one assertion).
+pub fn fields(v: &Value, keys: &[&str]) -> Value {
+    Value::Array(keys.iter().map(|k| v[*k].clone()).collect())
+}
+
 pub fn items(env: &Value) -> &Vec<Value> {
     ok_data(env)["items"].as_array().expect("items")
 }

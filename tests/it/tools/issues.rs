@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::support;
 use crate::support::fake_ombi::Fault;
-use crate::support::rig::{Rig, err_code, items, ok_data};
+use crate::support::rig::{Rig, err_code, fields, items, ok_data, warned};
 
 fn ids(env: &Value) -> Vec<i64> {
     items(env)
@@ -28,15 +28,9 @@ async fn list_by_status_pages_upstream_take_then_skip() {
         .await;
     assert_eq!(ids(&env), vec![1]);
     let page = &ok_data(&env)["page"];
-    assert_eq!(
-        (page["mode"].clone(), page["total"].clone()),
-        (json!("upstream"), Value::Null)
-    );
+    assert_eq!(fields(page, &["mode", "total"]), json!(["upstream", null]));
     // No total: a full page does not prove more (04-results: null when uncertain).
-    assert_eq!(
-        (page["has_more"].clone(), page["next_offset"].clone()),
-        (Value::Null, json!(1))
-    );
+    assert_eq!(fields(page, &["has_more", "next_offset"]), json!([null, 1]));
     assert_eq!(h.gets("/api/v1/Issues/")[0].path, "/api/v1/Issues/1/0/0");
     let env = h
         .call("read_issues", json!({"action": "list", "status": "closed"}))
@@ -69,12 +63,8 @@ async fn list_without_status_reads_each_status_bounded() {
     let page = &ok_data(&env)["page"];
     // the extra record (3) proves more; closed was never needed, so no total
     assert_eq!(
-        (
-            page["total"].clone(),
-            page["has_more"].clone(),
-            page["next_offset"].clone()
-        ),
-        (Value::Null, json!(true), json!(3))
+        fields(page, &["total", "has_more", "next_offset"]),
+        json!([null, true, 3])
     );
     let paths: Vec<String> = h
         .gets("/api/v1/Issues")
@@ -93,10 +83,7 @@ async fn list_without_status_reads_each_status_bounded() {
     let env = h.call("read_issues", json!({"action": "list"})).await;
     assert_eq!(ids(&env), vec![1, 5, 2, 3, 4]);
     let page = &ok_data(&env)["page"];
-    assert_eq!(
-        (page["total"].clone(), page["has_more"].clone()),
-        (json!(5), json!(false))
-    );
+    assert_eq!(fields(page, &["total", "has_more"]), json!([5, false]));
     assert_eq!(h.gets("/api/v1/Issues/21/0/0").len(), 1);
     assert_eq!(h.gets("/api/v1/Issues/17/0/3").len(), 1);
     // a window inside the pending issues: one read, more is proven, no total
@@ -108,10 +95,7 @@ async fn list_without_status_reads_each_status_bounded() {
         .await;
     assert_eq!(ids(&env), vec![1]);
     let page = &ok_data(&env)["page"];
-    assert_eq!(
-        (page["total"].clone(), page["has_more"].clone()),
-        (Value::Null, json!(true))
-    );
+    assert_eq!(fields(page, &["total", "has_more"]), json!([null, true]));
     assert_eq!(h.gets("/api/v1/Issues/2/0/0").len(), 1);
     assert!(
         h.gets("/api/v1/Issues/")
@@ -130,12 +114,8 @@ async fn get_projects_one_issue_and_204_is_not_found() {
     let i = &items(&env)[0];
     assert_eq!(i["resolved_date"], "2026-04-06T09:00:00Z");
     assert_eq!(
-        (
-            i["status"].clone(),
-            i["request_type"].clone(),
-            i["request_type_code"].clone()
-        ),
-        (json!("resolved"), json!("movie"), json!(1))
+        fields(i, &["status", "request_type", "request_type_code"]),
+        json!(["resolved", "movie", 1])
     );
     assert!(i["reported_by_user_id"].is_string());
     assert!(i.get("userReported").is_none() && i.get("comments").is_none());
@@ -243,13 +223,7 @@ async fn provider_summary_is_a_page_of_groups() {
     let env = h
         .call("read_issues", json!({"action": "provider_summary"}))
         .await;
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("pending"))
-    );
+    assert!(warned(&env, "pending"));
 }
 
 /// Audit #2/#20: Ombi can answer the summary with 200 `null`.

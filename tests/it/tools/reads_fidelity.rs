@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::support::fake_ombi::routes::media::data;
 use crate::support::fake_ombi::state::{search_movie, search_tv, user_id};
 use crate::support::fake_ombi::state_requests::{album, issue};
-use crate::support::rig::{Rig, err_code, items};
+use crate::support::rig::{Rig, err_code, err_message, fields, items};
 
 fn warnings(env: &Value) -> String {
     env["warnings"].to_string()
@@ -80,12 +80,7 @@ async fn album_details_say_why_without_lidarr_or_for_an_unknown_id() {
         )
         .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("release-group")
-    );
+    assert!(err_message(&env).contains("release-group"));
     h.fake.with_data(|d| d.requests.lidarr_enabled = false);
     let env = h
         .err(
@@ -494,8 +489,8 @@ async fn issue_create_files_where_ombis_ui_files() {
     .await;
     let body: Value = serde_json::from_str(&h.last("POST", "/api/v1/Issues").body).unwrap();
     assert_eq!(
-        (body["requestId"].clone(), body["providerId"].clone()),
-        (json!(10), json!("1396"))
+        fields(&body, &["requestId", "providerId"]),
+        json!([10, "1396"])
     );
 }
 

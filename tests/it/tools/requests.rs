@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::support;
 use crate::support::fake_ombi::{Fault, Options, state::movie_request};
-use crate::support::rig::{Rig, err_code, items, ok_data, targets};
+use crate::support::rig::{Rig, err_code, err_message, fields, items, ok_data, targets, warned};
 
 // ------------------------------------------------------------ read_requests list
 
@@ -116,13 +116,7 @@ async fn list_tv_items_are_children_with_parent_ids() {
     }
     // Ombi's total counts children before de-duplication by show: unknown
     assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("child requests"))
-    );
+    assert!(warned(&env, "child requests"));
     assert_eq!(
         h.gets("/api/v2/Requests/tv")[0].path,
         "/api/v2/Requests/tv/21/0/requestedDate/desc"
@@ -212,13 +206,7 @@ async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
     assert_eq!(data["page"]["has_more"], true);
     assert_eq!(env["truncated"], true);
     assert!(data["items"].as_array().unwrap().len() <= 100);
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("8 MiB"))
-    );
+    assert!(warned(&env, "8 MiB"));
 }
 
 #[tokio::test]
@@ -244,13 +232,7 @@ async fn an_oversized_tv_page_returns_what_fit() {
         (1..3).contains(&n),
         "the children that fit under the cap: {n}"
     );
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("8 MiB"))
-    );
+    assert!(warned(&env, "8 MiB"));
 }
 
 // ------------------------------------------------------------ get
@@ -344,12 +326,7 @@ async fn get_tv_child_scans_parents_then_reads_the_children() {
         )
         .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("all TV requests")
-    );
+    assert!(err_message(&env).contains("all TV requests"));
 }
 
 #[tokio::test]
@@ -443,13 +420,7 @@ async fn a_tv_parent_with_more_than_99_children_is_truncated() {
     let page = &ok_data(&env)["page"];
     assert_eq!(page["total"], 121, "parent + 120 children");
     assert_eq!(page["has_more"], true);
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("99 of 120"))
-    );
+    assert!(warned(&env, "99 of 120"));
 }
 
 #[tokio::test]
@@ -504,13 +475,7 @@ async fn recent_resolves_tv_parents_child_id_first() {
     assert_eq!(its[2]["target"], json!({"kind": "tv_parent", "id": 20}));
     // unresolvable: stays the child, with a warning; never id 0 or a provider id
     assert_eq!(its[3]["target"], json!({"kind": "tv_child", "id": 555}));
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("555"))
-    );
+    assert!(warned(&env, "555"));
     assert_eq!(its[4]["target"], json!({"kind": "album", "id": 5}));
     assert_eq!(ok_data(&env)["page"]["mode"], "local");
     assert_eq!(ok_data(&env)["page"]["total"], 5);
@@ -553,14 +518,7 @@ async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
                 "{what}"
             );
         }
-        assert!(
-            env["warnings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|w| w.as_str().unwrap().contains("could not be read")),
-            "{what}: {env}"
-        );
+        assert!(warned(&env, "could not be read"), "{what}: {env}");
         assert!(h.gets("/api/v1/Request/tvlite").is_empty());
     }
 }
@@ -575,10 +533,7 @@ async fn retry_queue_ids_are_queue_ids() {
     assert_eq!(data["kind"], "retry_page");
     assert_eq!(data["page"]["unit"], "queue_entries");
     let e = &data["items"][0];
-    assert_eq!(
-        (e["queue_id"].clone(), e["request_id"].clone()),
-        (json!(7), json!(2))
-    );
+    assert_eq!(fields(e, &["queue_id", "request_id"]), json!([7, 2]));
     assert_eq!(e["request_type"], "movie");
     assert!(e["reason"].is_string());
 }
@@ -775,12 +730,7 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
     // tools-map.md: the documented 500 degrades to partial
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
     assert_eq!(env["data"]["values"], json!([]));
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("no movie request or no TV request")
-    );
+    assert!(err_message(&env).contains("no movie request or no TV request"));
 }
 
 // ------------------------------------------------------------ bounded scans

@@ -18,7 +18,7 @@ use crate::support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_TH
 use crate::support::fake_ombi::state::{Vote, user_id};
 use crate::support::fake_ombi::state_writes::{SendFailure, Subscription};
 use crate::support::fake_ombi::{API_KEY, Fault, LoggedRequest, Options};
-use crate::support::rig::{Rig, err_code};
+use crate::support::rig::{Rig, err_code, err_message, fields};
 
 // ------------------------------------------------------------ helpers
 
@@ -174,12 +174,7 @@ async fn movie_duplicate_is_a_conflict() {
         )
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("AlreadyRequested")
-    );
+    assert!(err_message(&env).contains("AlreadyRequested"));
     assert_eq!(writes(&rig).len(), 1);
 }
 
@@ -229,12 +224,7 @@ async fn movie_on_behalf_without_power_user_is_forbidden() {
         )
         .await;
     assert_eq!(err_code(&env), "FORBIDDEN");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("on behalf")
-    );
+    assert!(err_message(&env).contains("on behalf"));
     assert!(env.get("data").is_none());
     assert!(writes(&rig).is_empty());
     assert!(movie_request_of(&rig, 27205).is_none());
@@ -361,8 +351,8 @@ async fn tv_season_mode_sends_every_episode_explicitly() {
         json!([{"seasonNumber": 2, "episodes": eps}, {"seasonNumber": 3, "episodes": eps}])
     );
     assert_eq!(
-        (body["requestAll"].clone(), body["firstSeason"].clone()),
-        (json!(false), json!(false))
+        fields(&body, &["requestAll", "firstSeason"]),
+        json!([false, false])
     );
     let id = data(&env)["request_id"].as_i64().unwrap();
     let child = rig
@@ -450,12 +440,7 @@ async fn tv_duplicates_are_conflicts_in_both_forms() {
         )
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("We already have episodes requested")
-    );
+    assert!(err_message(&env).contains("We already have episodes requested"));
     // Season 2, episodes 1-2 are in a later child.
     let env = rig
         .err(
@@ -464,12 +449,7 @@ async fn tv_duplicates_are_conflicts_in_both_forms() {
         )
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("AlreadyRequested")
-    );
+    assert!(err_message(&env).contains("AlreadyRequested"));
 }
 
 /// A TV request whose Sonarr send throws is queued and answered
@@ -494,8 +474,8 @@ async fn tv_queued_after_sonarr_threw_is_partial_with_the_child_id() {
     assert_eq!(d["outcome"], "partial");
     assert_eq!(d["target"], json!({"kind": "tv_child", "id": 1399}));
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(false))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, false])
     );
     assert!(d["message"].as_str().unwrap().contains("retry queue"));
     let (_, body, _) = only_write(&rig);
@@ -729,8 +709,8 @@ async fn subscribe_and_unsubscribe_act_for_the_caller() {
     assert_eq!(req.header("UserName"), Some("bob"));
     let d = data(&env);
     assert_eq!(
-        (d["outcome"].clone(), d["target"].clone()),
-        (json!("completed"), json!({"kind": "movie", "id": 2}))
+        fields(d, &["outcome", "target"]),
+        json!(["completed", {"kind": "movie", "id": 2}])
     );
     assert!(d["message"].as_str().unwrap().contains("Interstellar"));
     let bob_movie_2 = Subscription {
@@ -889,12 +869,7 @@ async fn vote_refusals_send_nothing() {
         )
         .await;
     assert_eq!(err_code(&env), "FORBIDDEN");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("OMBI_USER_NAME")
-    );
+    assert!(err_message(&env).contains("OMBI_USER_NAME"));
     // Ombi does not check that the request exists; approved ones take no votes.
     let rig2 = as_user(Some("bob")).await;
     let env = rig2
@@ -937,7 +912,7 @@ async fn vote_on_another_media_with_the_same_id_is_reported() {
         )
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    let msg = env["error"]["message"].as_str().unwrap();
+    let msg = err_message(&env);
     assert!(
         msg.contains("You have already voted!") && msg.contains("album request 2 (upvote)"),
         "{msg}"
@@ -992,8 +967,8 @@ async fn issue_create_sends_only_the_fields_it_sets() {
         .with_data(|d| d.issues.iter().find(|i| i["id"] == json!(id)).cloned())
         .unwrap();
     assert_eq!(
-        (issue["status"].clone(), issue["userReportedId"].clone()),
-        (json!(0), json!(user_id("bob")))
+        fields(&issue, &["status", "userReportedId"]),
+        json!([0, user_id("bob")])
     );
 }
 

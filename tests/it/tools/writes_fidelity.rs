@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::support::fake_ombi::state::user_id;
 use crate::support::fake_ombi::state_writes::SendFailure;
 use crate::support::fake_ombi::{ADMIN_USER, LoggedRequest, Options, PLAIN_USER};
-use crate::support::rig::{Rig, err_code};
+use crate::support::rig::{Rig, err_code, err_message};
 
 // ------------------------------------------------------------ helpers
 
@@ -41,7 +41,7 @@ fn writes(rig: &Rig) -> Vec<LoggedRequest> {
 }
 
 fn message(env: &Value) -> &str {
-    env["error"]["message"].as_str().unwrap()
+    err_message(env)
 }
 
 fn set_quota(rig: &Rig, media: &str, limit: i64, remaining: i64) {

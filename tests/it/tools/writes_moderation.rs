@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::support::fake_ombi::state_writes::SendFailure;
 use crate::support::fake_ombi::{ADMIN_USER, API_KEY, Fault, LoggedRequest, Options, PLAIN_USER};
-use crate::support::rig::{Rig, err_code, ok_data};
+use crate::support::rig::{Rig, err_code, err_message, fields, ok_data};
 
 /// A rig acting as the Ombi admin `alice` (api_key mode, `UserName: alice`).
 async fn as_alice() -> Rig {
@@ -156,8 +156,8 @@ async fn approve_4k_movie_sends_is4k_true() {
     );
     let m = movie(&h, 2).unwrap();
     assert_eq!(
-        (m["approved4K"].clone(), m["approved"].clone()),
-        (json!(true), json!(false))
+        fields(&m, &["approved4K", "approved"]),
+        json!([true, false])
     );
 }
 
@@ -220,18 +220,13 @@ async fn approve_saved_but_refused_by_radarr_is_a_partial_failure() {
         )
         .await;
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Movie is already monitored")
-    );
+    assert!(err_message(&env).contains("Movie is already monitored"));
     let d = &env["data"];
     assert_eq!(d["outcome"], "partial");
     assert_eq!(d["target"], json!({"kind": "movie", "id": 2}));
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(true))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, true])
     );
     // the approval was read back before saying so
     assert_eq!(h.gets("/api/v1/Request/movie/info/2").len(), 1);
@@ -280,12 +275,7 @@ async fn approve_unknown_request_is_not_found_without_a_read_back() {
         .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/request_id");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Request does not exist")
-    );
+    assert!(err_message(&env).contains("Request does not exist"));
     assert!(env.get("data").is_none());
     assert!(h.gets("/api/v1/Request/movie/info").is_empty());
 }
@@ -319,8 +309,8 @@ async fn deny_uses_put_with_the_reason_for_each_media() {
         );
         let d = ok_data(&env);
         assert_eq!(
-            (d["outcome"].clone(), d["upstream_result"].clone()),
-            (json!("completed"), json!(true))
+            fields(d, &["outcome", "upstream_result"]),
+            json!(["completed", true])
         );
         assert_eq!(env["warnings"], json!([]));
     }
@@ -356,16 +346,16 @@ async fn album_deny_answered_result_false_is_a_completed_deny_with_a_warning() {
     let d = ok_data(&env);
     assert_eq!(d["outcome"], "completed");
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(false))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, false])
     );
     // Ombi's odd form of success is its mechanics: logged, not a warning;
     // `upstream_result: false` above keeps the fact.
     assert_eq!(env["warnings"], json!([]));
     let a = album(&h, 5).unwrap();
     assert_eq!(
-        (a["denied"].clone(), a["deniedReason"].clone()),
-        (json!(true), json!("wrong edition"))
+        fields(&a, &["denied", "deniedReason"]),
+        json!([true, "wrong edition"])
     );
 }
 
@@ -511,12 +501,7 @@ async fn business_failure_on_200_is_rejected_with_the_sanitized_message() {
         .await;
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
     assert_eq!(env["error"]["http_status"], 200);
-    assert!(
-        !env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Sup3rSecret")
-    );
+    assert!(!err_message(&env).contains("Sup3rSecret"));
 }
 
 #[tokio::test]
@@ -639,8 +624,8 @@ async fn advanced_movie_reads_the_request_and_resends_the_value_not_given() {
     );
     let m = movie(&h, 2).unwrap();
     assert_eq!(
-        (m["rootPathOverride"].clone(), m["qualityOverride"].clone()),
-        (json!(4), json!(9))
+        fields(&m, &["rootPathOverride", "qualityOverride"]),
+        json!([4, 9])
     );
 }
 
@@ -669,12 +654,8 @@ async fn advanced_tv_targets_the_parent_and_keeps_the_language_unless_given() {
     );
     let p = parent(&h, 10).unwrap();
     assert_eq!(
-        (
-            p["rootFolder"].clone(),
-            p["qualityOverride"].clone(),
-            p["languageProfile"].clone()
-        ),
-        (json!(8), json!(5), json!(1))
+        fields(&p, &["rootFolder", "qualityOverride", "languageProfile"]),
+        json!([8, 5, 1])
     );
 
     let h = as_alice().await;
@@ -690,12 +671,8 @@ async fn advanced_tv_targets_the_parent_and_keeps_the_language_unless_given() {
     );
     let p = parent(&h, 10).unwrap();
     assert_eq!(
-        (
-            p["rootFolder"].clone(),
-            p["qualityOverride"].clone(),
-            p["languageProfile"].clone()
-        ),
-        (json!(3), json!(0), json!(2))
+        fields(&p, &["rootFolder", "qualityOverride", "languageProfile"]),
+        json!([3, 0, 2])
     );
 }
 
@@ -849,12 +826,7 @@ async fn reprocess_of_a_request_that_is_not_approved_is_refused_unsent() {
             .await;
         assert_eq!(err_code(&env), "INVALID_ARGUMENT", "{media}");
         assert_eq!(env["error"]["field"], "/request_id");
-        assert!(
-            env["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("approve it first")
-        );
+        assert!(err_message(&env).contains("approve it first"));
         no_write(&h);
     }
     // a 4K reprocess looks at the 4K approval
@@ -882,8 +854,8 @@ async fn reprocess_tv_when_sonarr_throws_is_accepted_as_queued() {
     let d = ok_data(&env);
     assert_eq!(d["outcome"], "accepted");
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(false))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, false])
     );
     assert!(d["message"].as_str().unwrap().contains("queued"));
     assert_eq!(env["warnings"], json!([]));
@@ -910,12 +882,7 @@ async fn reprocess_movie_refused_by_radarr_is_rejected() {
         )
         .await;
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("already monitored")
-    );
+    assert!(err_message(&env).contains("already monitored"));
 }
 
 // ------------------------------------------------------------ delete
@@ -1066,12 +1033,7 @@ async fn manage_own_requests_may_delete_only_their_own() {
         .await;
     // `errorCode: NoPermissions` (BaseMediaEngine.cs CheckCanManageRequest).
     assert_eq!(err_code(&env), "FORBIDDEN");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("NoPermissions")
-    );
+    assert!(err_message(&env).contains("NoPermissions"));
     assert!(movie(&h, 3).is_some());
     // movie 2 is bob's
     h.ok(
@@ -1108,10 +1070,7 @@ async fn set_status_posts_the_status_code() {
         )
     );
     let d = ok_data(&env);
-    assert_eq!(
-        (d["outcome"].clone(), d["issue_id"].clone()),
-        (json!("completed"), json!(1))
-    );
+    assert_eq!(fields(d, &["outcome", "issue_id"]), json!(["completed", 1]));
     assert!(
         d["message"]
             .as_str()
@@ -1241,7 +1200,7 @@ async fn delete_category_with_issues_is_refused_naming_the_count() {
         )
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    let msg = env["error"]["message"].as_str().unwrap();
+    let msg = err_message(&env);
     assert!(
         msg.contains(&format!("still has {in_one} issue(s)")),
         "{msg}"
@@ -1274,8 +1233,8 @@ async fn delete_empty_category_and_unknown_category() {
     );
     let d = ok_data(&env);
     assert_eq!(
-        (d["outcome"].clone(), d["category_id"].clone()),
-        (json!("completed"), json!(3))
+        fields(d, &["outcome", "category_id"]),
+        json!(["completed", 3])
     );
     assert!(h.fake.with_data(|d| {
         d.writes

@@ -11,6 +11,7 @@ use crate::support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_TH
 use crate::support::fake_ombi::state::{NEVER, Vote, user_id};
 use crate::support::fake_ombi::state_writes::{SendFailure, Subscription};
 use crate::support::fake_ombi::{API_KEY, Data, FakeOmbi, Fault, Options};
+use crate::support::rig::fields;
 
 struct Ombi {
     fake: FakeOmbi,
@@ -69,11 +70,6 @@ fn answer(result: bool, message: &str) -> Value {
 /// A refused engine result: `result: false` with this error (and code).
 fn refused(error: &str, code: Option<&str>) -> Value {
     engine(false, Value::Null, json!(error), json!(code), 0)
-}
-
-/// These fields of a JSON object, in order, as one array (for one assertion).
-fn fields(v: &Value, keys: &[&str]) -> Value {
-    Value::Array(keys.iter().map(|k| v[*k].clone()).collect())
 }
 
 fn vote_answer(error: Option<&str>) -> Value {
