@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use super::read_issues;
 use crate::support;
 use crate::support::fake_ombi::Fault;
 use crate::support::rig::{Rig, err_code, fields, items, ok_data, warned};
@@ -13,13 +14,6 @@ fn ids(env: &Value) -> Vec<i64> {
         .iter()
         .map(|i| i["id"].as_i64().unwrap())
         .collect()
-}
-
-/// read_issues' `action` with the other `args` (an object).
-async fn read_issues(h: &Rig, action: &str, args: Value) -> Value {
-    let mut args = args;
-    args["action"] = json!(action);
-    h.call("read_issues", args).await
 }
 
 // ------------------------------------------------------------ issues

@@ -13,3 +13,25 @@ mod writes_admin;
 mod writes_core;
 mod writes_fidelity;
 mod writes_moderation;
+
+use serde_json::{Value, json};
+
+use crate::support::rig::Rig;
+
+/// Calls `tool`'s `action` with the other `args` (an object): the envelope
+/// (after the rig's checks).
+async fn act(h: &Rig, tool: &str, action: &str, args: Value) -> Value {
+    let mut args = args;
+    args["action"] = json!(action);
+    h.call(tool, args).await
+}
+
+/// read_issues' `action` with the other `args`.
+async fn read_issues(h: &Rig, action: &str, args: Value) -> Value {
+    act(h, "read_issues", action, args).await
+}
+
+/// read_requests' `action` with the other `args`.
+async fn read_requests(h: &Rig, action: &str, args: Value) -> Value {
+    act(h, "read_requests", action, args).await
+}
