@@ -6,7 +6,7 @@ use ombi_mcp::contract::ErrorCode;
 use ombi_mcp::upstream::Route;
 use serde_json::{Value, json};
 
-use super::read_requests;
+use super::{get_request, read_requests};
 use crate::support;
 use crate::support::fake_ombi::state::library_item;
 use crate::support::fake_ombi::state_requests::{tv_child, tv_parent};
@@ -216,7 +216,7 @@ async fn tv_list_pages_are_full_and_ombis_total_is_not_the_item_count() {
 async fn a_child_of_a_same_title_show_is_found_through_the_parent_list() {
     let h = Rig::start().await;
     plant_same_title_show(&h);
-    let env = read_requests(&h, "get", json!({"target": {"kind": "tv_child", "id": 31}})).await;
+    let env = get_request(&h, "tv_child", 31).await;
     let item = &items(&env)[0];
     assert_eq!(item["target"], json!({"kind": "tv_child", "id": 31}));
     assert_eq!(item["parent_request_id"], 30);
@@ -244,17 +244,12 @@ async fn an_unreachable_child_names_ombis_same_title_merge() {
     plant_same_title_show(&h);
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Request/tvlite/*").nasty_500());
-    let env = read_requests(&h, "get", json!({"target": {"kind": "tv_child", "id": 31}})).await;
+    let env = get_request(&h, "tv_child", 31).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(message(&env).contains("same title"), "{}", message(&env));
     // a child that exists nowhere, with every parent listed: a plain NOT_FOUND
     h.fake.clear_faults();
-    let env = read_requests(
-        &h,
-        "get",
-        json!({"target": {"kind": "tv_child", "id": 4242}}),
-    )
-    .await;
+    let env = get_request(&h, "tv_child", 4242).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(
         message(&env).contains("all TV requests"),

@@ -35,3 +35,8 @@ async fn read_issues(h: &Rig, action: &str, args: Value) -> Value {
 async fn read_requests(h: &Rig, action: &str, args: Value) -> Value {
     act(h, "read_requests", action, args).await
 }
+
+/// read_requests' `get` of the request `kind`/`id`.
+async fn get_request(h: &Rig, kind: &str, id: i64) -> Value {
+    read_requests(h, "get", json!({"target": {"kind": kind, "id": id}})).await
+}

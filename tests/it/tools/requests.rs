@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::read_requests;
+use super::{get_request, read_requests};
 use crate::support;
 use crate::support::fake_ombi::{Fault, Options, state::movie_request};
 use crate::support::rig::{Rig, err_code, err_message, fields, items, ok_data, targets, warned};
@@ -236,7 +236,7 @@ async fn an_oversized_tv_page_returns_what_fit() {
 #[tokio::test]
 async fn get_movie_and_unknown_movie() {
     let h = Rig::start().await;
-    let env = read_requests(&h, "get", json!({"target": {"kind": "movie", "id": 1}})).await;
+    let env = get_request(&h, "movie", 1).await;
     assert_eq!(targets(&env), vec![json!({"kind": "movie", "id": 1})]);
     assert_eq!(ok_data(&env)["page"]["mode"], "none");
     assert_eq!(items(&env)[0]["approved"], true);
@@ -246,19 +246,14 @@ async fn get_movie_and_unknown_movie() {
         "/api/v1/Request/movie/info/1"
     );
     // Ombi answers 500 for an unknown id
-    let env = read_requests(&h, "get", json!({"target": {"kind": "movie", "id": 999}})).await;
+    let env = get_request(&h, "movie", 999).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
 #[tokio::test]
 async fn get_tv_parent_lists_parent_then_children() {
     let h = Rig::start().await;
-    let env = read_requests(
-        &h,
-        "get",
-        json!({"target": {"kind": "tv_parent", "id": 10}}),
-    )
-    .await;
+    let env = get_request(&h, "tv_parent", 10).await;
     assert_eq!(
         targets(&env),
         vec![
@@ -269,19 +264,14 @@ async fn get_tv_parent_lists_parent_then_children() {
     );
     assert_eq!(items(&env)[1]["parent_request_id"], 10);
     assert!(items(&env)[0].get("approved").is_none());
-    let env = read_requests(
-        &h,
-        "get",
-        json!({"target": {"kind": "tv_parent", "id": 77}}),
-    )
-    .await;
+    let env = get_request(&h, "tv_parent", 77).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
 #[tokio::test]
 async fn get_tv_child_scans_parents_then_reads_the_children() {
     let h = Rig::start().await;
-    let env = read_requests(&h, "get", json!({"target": {"kind": "tv_child", "id": 21}})).await;
+    let env = get_request(&h, "tv_child", 21).await;
     let item = &items(&env)[0];
     assert_eq!(item["target"], json!({"kind": "tv_child", "id": 21}));
     assert_eq!(item["parent_request_id"], 20);
@@ -300,12 +290,7 @@ async fn get_tv_child_scans_parents_then_reads_the_children() {
     );
     assert!(h.gets("/api/v1/Request/tvlite").is_empty());
     assert_eq!(h.gets("/api/v1/Request/tv/20/child").len(), 1);
-    let env = read_requests(
-        &h,
-        "get",
-        json!({"target": {"kind": "tv_child", "id": 4242}}),
-    )
-    .await;
+    let env = get_request(&h, "tv_child", 4242).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(err_message(&env).contains("all TV requests"));
 }
@@ -313,7 +298,7 @@ async fn get_tv_child_scans_parents_then_reads_the_children() {
 #[tokio::test]
 async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
     let h = Rig::start().await;
-    let env = read_requests(&h, "get", json!({"target": {"kind": "album", "id": 6}})).await;
+    let env = get_request(&h, "album", 6).await;
     assert_eq!(targets(&env), vec![json!({"kind": "album", "id": 6})]);
     assert_eq!(
         h.gets("/api/v2/Requests/album")[0].path,
@@ -323,7 +308,7 @@ async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
         h.gets("/api/v1/request/music").is_empty(),
         "never the unbounded v1 album list"
     );
-    let env = read_requests(&h, "get", json!({"target": {"kind": "album", "id": 66}})).await;
+    let env = get_request(&h, "album", 66).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
@@ -375,12 +360,7 @@ async fn a_tv_parent_with_more_than_99_children_is_truncated() {
             .tv_parents
             .push(tv_parent(70, 7070, 8080, "Big", kids));
     });
-    let env = read_requests(
-        &h,
-        "get",
-        json!({"target": {"kind": "tv_parent", "id": 70}}),
-    )
-    .await;
+    let env = get_request(&h, "tv_parent", 70).await;
     assert_eq!(items(&env).len(), 100);
     assert_eq!(env["truncated"], true, "the child cap is a cut: {env}");
     let page = &ok_data(&env)["page"];
@@ -511,7 +491,7 @@ async fn upstream_errors_map_to_contract_codes() {
     );
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Request/movie/info/1").html_200());
-    let env = read_requests(&h, "get", json!({"target": {"kind": "movie", "id": 1}})).await;
+    let env = get_request(&h, "movie", 1).await;
     assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
 }
 
@@ -701,7 +681,7 @@ fn many_parents(d: &mut support::fake_ombi::Data) {
 async fn tv_child_scan_pages_until_found() {
     let h = Rig::start().await;
     h.fake.with_data(many_parents);
-    let env = read_requests(&h, "get", json!({"target": {"kind": "tv_child", "id": 21}})).await;
+    let env = get_request(&h, "tv_child", 21).await;
     assert_eq!(items(&env)[0]["parent_request_id"], 20);
     let scans: Vec<String> = h
         .gets("/api/v2/Requests/tv/")
@@ -718,7 +698,7 @@ async fn tv_child_scan_pages_until_found() {
     );
     // child 12 shares parent 10 with child 1396 on the same page: Ombi's
     // per-show de-duplication hides one of them, the sibling ids still place it
-    let env = read_requests(&h, "get", json!({"target": {"kind": "tv_child", "id": 12}})).await;
+    let env = get_request(&h, "tv_child", 12).await;
     assert_eq!(items(&env)[0]["parent_request_id"], 10);
 }
 
@@ -749,7 +729,7 @@ async fn recent_scan_stops_once_every_child_is_placed() {
 #[tokio::test]
 async fn album_scan_stops_at_the_end_of_the_list() {
     let h = Rig::start().await;
-    let env = read_requests(&h, "get", json!({"target": {"kind": "album", "id": 404}})).await;
+    let env = get_request(&h, "album", 404).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(
         h.gets("/api/v2/Requests/album").len(),
