@@ -10,9 +10,9 @@ use super::super::faults::SPA_INDEX;
 use super::super::{json, no_content};
 use super::{Access, Ctx, RouteDef};
 
-const ANONYMOUS: &[&str] = &["customization", "authentication", "Issues", "landingpage"];
-const POWER_USER: &[&str] = &["sonarr", "radarr"];
-const ADMIN: &[&str] = &[
+pub(crate) const ANONYMOUS: &[&str] = &["customization", "authentication", "Issues", "landingpage"];
+pub(crate) const POWER_USER: &[&str] = &["sonarr", "radarr"];
+pub(crate) const ADMIN: &[&str] = &[
     "ombi",
     "UserManagement",
     "vote",
