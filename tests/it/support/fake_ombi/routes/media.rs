@@ -16,19 +16,9 @@ use serde_json::{Value, json};
 
 use super::super::state::Data;
 use super::super::{error_500, json, no_content, problem_400};
-use super::{Access, Ctx, RouteDef, route};
+use super::{Access, Ctx, RouteDef, get, post, route};
 
 const AUTH: Access = Access::Authenticated;
-
-/// An authenticated GET route.
-fn get(template: &'static str, handler: super::Handler) -> RouteDef {
-    route("GET", template, AUTH, handler)
-}
-
-/// An authenticated POST route.
-fn post(template: &'static str, handler: super::Handler) -> RouteDef {
-    route("POST", template, AUTH, handler)
-}
 
 /// The fanart image routes (anonymous): `image_by_path` reads the kind from
 /// the path.

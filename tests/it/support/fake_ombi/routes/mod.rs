@@ -59,6 +59,16 @@ pub fn route(
     }
 }
 
+/// An authenticated GET route.
+pub fn get(template: &'static str, handler: Handler) -> RouteDef {
+    route("GET", template, Access::Authenticated, handler)
+}
+
+/// An authenticated POST route.
+pub fn post(template: &'static str, handler: Handler) -> RouteDef {
+    route("POST", template, Access::Authenticated, handler)
+}
+
 /// What a handler gets.
 pub struct Ctx<'a> {
     pub shared: &'a Shared,
