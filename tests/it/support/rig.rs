@@ -189,6 +189,15 @@ pub fn err_code(env: &Value) -> &str {
     env["error"]["code"].as_str().unwrap_or("")
 }
 
+/// Every request that was not a GET (what changed, or could have, in Ombi).
+pub fn writes(rig: &Rig) -> Vec<LoggedRequest> {
+    rig.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method != "GET")
+        .collect()
+}
+
 /// The error message of a failed call.
 pub fn err_message(env: &Value) -> &str {
     env["error"]["message"].as_str().expect("an error message")

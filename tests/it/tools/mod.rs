@@ -40,3 +40,33 @@ async fn read_requests(h: &Rig, action: &str, args: Value) -> Value {
 async fn get_request(h: &Rig, kind: &str, id: i64) -> Value {
     read_requests(h, "get", json!({"target": {"kind": kind, "id": id}})).await
 }
+
+/// write_request_create, which must succeed.
+async fn create_ok(h: &Rig, args: Value) -> Value {
+    h.ok("write_request_create", args).await
+}
+
+/// write_request_create, which must fail.
+async fn create_err(h: &Rig, args: Value) -> Value {
+    h.err("write_request_create", args).await
+}
+
+/// write_vote, which must succeed.
+async fn vote_ok(h: &Rig, args: Value) -> Value {
+    h.ok("write_vote", args).await
+}
+
+/// write_vote, which must fail.
+async fn vote_err(h: &Rig, args: Value) -> Value {
+    h.err("write_vote", args).await
+}
+
+/// write_issue_comment, which must succeed.
+async fn comment_ok(h: &Rig, args: Value) -> Value {
+    h.ok("write_issue_comment", args).await
+}
+
+/// write_issue_comment, which must fail.
+async fn comment_err(h: &Rig, args: Value) -> Value {
+    h.err("write_issue_comment", args).await
+}

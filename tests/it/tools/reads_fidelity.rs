@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use super::{create_err, create_ok};
 use crate::support::fake_ombi::routes::media::data;
 use crate::support::fake_ombi::state::{search_movie, search_tv, user_id};
 use crate::support::fake_ombi::state_requests::{album, issue};
@@ -97,12 +98,11 @@ async fn album_details_say_why_without_lidarr_or_for_an_unknown_id() {
 async fn album_create_sees_the_existing_request_by_release_group() {
     let h = Rig::start().await;
     plant_album_request(&h);
-    let env = h
-        .err(
-            "write_request_create",
-            json!({"action": "album", "musicbrainz_id": data::HYBRID_THEORY}),
-        )
-        .await;
+    let env = create_err(
+        &h,
+        json!({"action": "album", "musicbrainz_id": data::HYBRID_THEORY}),
+    )
+    .await;
     assert_eq!(err_code(&env), "CONFLICT", "{env:#}");
     assert!(h.gets("/api/v2/Search/artist/album").is_empty());
 }
@@ -587,11 +587,7 @@ async fn request_writes_purge_ombis_details_cache() {
     let args = json!({"action": "details", "media": "movie", "tmdb_id": 27205});
     let before = h.ok("read_media", args.clone()).await;
     assert_eq!(items(&before)[0]["requested"], false, "{before:#}");
-    h.ok(
-        "write_request_create",
-        json!({"action": "movie", "tmdb_id": 27205}),
-    )
-    .await;
+    create_ok(&h, json!({"action": "movie", "tmdb_id": 27205})).await;
     let after = h.ok("read_media", args).await;
     assert_eq!(items(&after)[0]["requested"], true, "{after:#}");
     assert!(
