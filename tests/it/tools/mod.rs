@@ -70,3 +70,28 @@ async fn comment_ok(h: &Rig, args: Value) -> Value {
 async fn comment_err(h: &Rig, args: Value) -> Value {
     h.err("write_issue_comment", args).await
 }
+
+/// read_users' `action` with the other `args`.
+async fn read_users(h: &Rig, action: &str, args: Value) -> Value {
+    act(h, "read_users", action, args).await
+}
+
+/// read_server's `action` with the other `args`.
+async fn read_server(h: &Rig, action: &str, args: Value) -> Value {
+    act(h, "read_server", action, args).await
+}
+
+/// read_integration's `action` with the other `args`.
+async fn read_integration(h: &Rig, action: &str, args: Value) -> Value {
+    act(h, "read_integration", action, args).await
+}
+
+/// read_settings of one `section`.
+async fn read_section(h: &Rig, section: &str) -> Value {
+    h.call("read_settings", json!({"section": section})).await
+}
+
+/// read_logs' `action` with the other `args`.
+async fn read_logs(h: &Rig, action: &str, args: Value) -> Value {
+    act(h, "read_logs", action, args).await
+}
