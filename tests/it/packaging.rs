@@ -150,17 +150,22 @@ fn staged_units() -> tempfile::TempDir {
     dir
 }
 
+/// systemd-analyze `args` in a directory of the staged units; None (skipped)
+/// without systemd-analyze.
+fn analyze_staged_units(args: &[&str]) -> Option<Output> {
+    let analyze = require_tool("systemd-analyze", "systemd")?;
+    let dir = staged_units();
+    Some(run(Command::new(&analyze)
+        .current_dir(dir.path())
+        .args(args)))
+}
+
 #[test]
 fn systemd_units_verify_without_any_warning() {
-    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
+    let verify = ["verify", "./ombi-mcp.socket", "./ombi-mcp.service"];
+    let Some(out) = analyze_staged_units(&verify) else {
         return;
     };
-    let dir = staged_units();
-    let out = run(Command::new(&analyze).current_dir(dir.path()).args([
-        "verify",
-        "./ombi-mcp.socket",
-        "./ombi-mcp.service",
-    ]));
     let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
     // verify only warns (exit 0) about unknown keys or bad values: any output is a finding.
     assert!(
@@ -171,16 +176,16 @@ fn systemd_units_verify_without_any_warning() {
 
 #[test]
 fn service_exposure_is_at_most_1_5() {
-    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
-        return;
-    };
-    let dir = staged_units();
-    let out = run(Command::new(&analyze).current_dir(dir.path()).args([
+    let threshold = format!("--threshold={MAX_EXPOSURE_TENTHS}");
+    let security = [
         "security",
         "--offline=true",
-        &format!("--threshold={MAX_EXPOSURE_TENTHS}"),
+        &threshold,
         "./ombi-mcp.service",
-    ]));
+    ];
+    let Some(out) = analyze_staged_units(&security) else {
+        return;
+    };
     let report = text(&out.stdout);
     let line = report
         .lines()
@@ -354,6 +359,17 @@ fn example_policy_with_ombi_user_is_a_config_error_in_jwt_mode() {
     assert!(!stderr.contains(&secret));
 }
 
+/// The MCP server entry at `pointer` of the shipped client config
+/// packaging/clients/`file`.
+fn client_server(file: &str, pointer: &str) -> Value {
+    let path = root().join("packaging/clients").join(file);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    json.pointer(pointer)
+        .unwrap_or_else(|| panic!("{file}: no {pointer}"))
+        .clone()
+}
+
 #[test]
 fn client_configs_start_the_shim_with_socket() {
     let cases = [
@@ -362,12 +378,7 @@ fn client_configs_start_the_shim_with_socket() {
         (".vscode/mcp.json", "/servers/ombi"),
     ];
     for (file, pointer) in cases {
-        let path = root().join("packaging/clients").join(file);
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
-        let server = json
-            .pointer(pointer)
-            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        let server = client_server(file, pointer);
         assert_eq!(server["command"], "ombi-mcp", "{file}");
         assert_eq!(
             server["args"],
@@ -1534,12 +1545,7 @@ fn ssh_client_configs_run_the_shim_on_the_server() {
         ("ssh/.mcp.json", "/mcpServers/ombi"),
         ("ssh/.vscode/mcp.json", "/servers/ombi"),
     ] {
-        let path = root().join("packaging/clients").join(file);
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
-        let server = json
-            .pointer(pointer)
-            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        let server = client_server(file, pointer);
         assert_eq!(server["command"], "ssh", "{file}");
         assert_eq!(
             server["args"],
