@@ -72,6 +72,12 @@ fn refused(error: &str, code: Option<&str>) -> Value {
     engine(false, Value::Null, json!(error), json!(code), 0)
 }
 
+/// A request saved, then refused by the *arr: result false, the message as
+/// both message and error, no id.
+fn send_refused(message: &str) -> Value {
+    engine(false, json!(message), json!(message), Value::Null, 0)
+}
+
 fn vote_answer(error: Option<&str>) -> Value {
     json!({"result": error.is_none(), "message": null, "isError": error.is_some(), "errorMessage": error})
 }
@@ -174,6 +180,40 @@ impl Ombi {
         self.fake.with_data(f)
     }
 
+    /// The *arr `target` refuses every send with `message`.
+    fn send_rejects(&self, target: &str, message: &str) {
+        self.fail_send(target, SendFailure::Rejects(message.into()));
+    }
+
+    /// Every send to the *arr `target` throws `message` (Ombi queues it).
+    fn send_throws(&self, target: &str, message: &str) {
+        self.fail_send(target, SendFailure::Throws(message.into()));
+    }
+
+    /// `user`'s votes as (vote type, request type).
+    fn votes_of(&self, user: &str) -> Vec<(i64, i64)> {
+        self.data(|d| {
+            let mine = d.votes.iter().filter(|v| v.user == user);
+            mine.map(|v| (v.vote_type, v.request_type)).collect()
+        })
+    }
+
+    /// The bare key denies request `id` of `kind` (`Request/movie`,
+    /// `Request/tv`, `request/music`) with `reason`: the 200 body.
+    async fn deny(&self, kind: &str, id: i64, reason: &str) -> Value {
+        let body = json!({"id": id, "reason": reason});
+        self.put_ok(As::Api, &format!("api/v1/{kind}/deny"), body)
+            .await
+    }
+
+    /// The retry-queue entry of request `id`.
+    fn queued(&self, id: i64) -> Option<Value> {
+        self.data(|d| {
+            let retry = &d.requests.retry;
+            retry.iter().find(|q| q["requestId"] == json!(id)).cloned()
+        })
+    }
+
     fn fail_send(&self, target: &str, failure: SendFailure) {
         self.data(|d| d.writes.send_failures.insert(target.into(), failure));
     }
@@ -270,10 +310,7 @@ async fn create_upvotes_as_the_caller_and_a_low_vote_max_approves_at_once() {
 #[tokio::test]
 async fn movie_saved_then_failed_send_answers_result_false_without_id() {
     let o = Ombi::start().await;
-    o.fail_send(
-        "radarr",
-        SendFailure::Rejects("Movie is already monitored".into()),
-    );
+    o.send_rejects("radarr", "Movie is already monitored");
     let r = o
         .post_ok(
             ALICE,
@@ -281,8 +318,7 @@ async fn movie_saved_then_failed_send_answers_result_false_without_id() {
             json!({"theMovieDbId": 27205, "languageCode": "en"}),
         )
         .await;
-    let m = json!("Movie is already monitored");
-    assert_eq!(r, engine(false, m.clone(), m, Value::Null, 0));
+    assert_eq!(r, send_refused("Movie is already monitored"));
     // Saved and approved (alice auto-approves) before the send failed; no upvote.
     let row = o.movie_by_tmdb(27205).expect("the request was saved");
     assert_eq!(row["approved"], true);
@@ -292,31 +328,21 @@ async fn movie_saved_then_failed_send_answers_result_false_without_id() {
 #[tokio::test]
 async fn movie_send_that_throws_is_queued_and_answers_success() {
     let o = Ombi::start().await;
-    o.fail_send("radarr", SendFailure::Throws("Connection refused".into()));
+    o.send_throws("radarr", "Connection refused");
     let r = o.request_movie(ALICE, 27205).await;
     let id = r["requestId"].as_i64().unwrap();
     assert_eq!(r["result"], true);
-    o.data(|d| {
-        let q = d
-            .requests
-            .retry
-            .iter()
-            .find(|q| q["requestId"] == json!(id))
-            .expect("queued");
-        assert_eq!(
-            fields(q, &["type", "error", "retryCount"]),
-            json!([1, "Connection refused", 0])
-        );
-    });
+    let q = o.queued(id).expect("queued");
+    assert_eq!(
+        fields(&q, &["type", "error", "retryCount"]),
+        json!([1, "Connection refused", 0])
+    );
 }
 
 #[tokio::test]
 async fn album_saved_then_failed_send_answers_result_false_without_id() {
     let o = Ombi::start().await;
-    o.fail_send(
-        "lidarr",
-        SendFailure::Rejects("Album is already monitored".into()),
-    );
+    o.send_rejects("lidarr", "Album is already monitored");
     let r = o
         .post_ok(
             ALICE,
@@ -324,8 +350,7 @@ async fn album_saved_then_failed_send_answers_result_false_without_id() {
             json!({"foreignAlbumId": HYBRID_THEORY}),
         )
         .await;
-    let m = json!("Album is already monitored");
-    assert_eq!(r, engine(false, m.clone(), m, Value::Null, 0));
+    assert_eq!(r, send_refused("Album is already monitored"));
     o.data(|d| {
         let a = d
             .requests
@@ -340,10 +365,7 @@ async fn album_saved_then_failed_send_answers_result_false_without_id() {
 #[tokio::test]
 async fn tv_create_when_sonarr_throws_is_false_not_error_with_the_child_id() {
     let o = Ombi::start().await;
-    o.fail_send(
-        "sonarr",
-        SendFailure::Throws("Connection refused (sonarr.lan:54324)".into()),
-    );
+    o.send_throws("sonarr", "Connection refused (sonarr.lan:54324)");
     let r = o
         .post_ok(
             ALICE,
@@ -359,16 +381,12 @@ async fn tv_create_when_sonarr_throws_is_false_not_error_with_the_child_id() {
     let child = o.child(1399).expect("saved");
     assert_eq!(child["approved"], true);
     assert_eq!(episodes(&child).len(), 80);
-    o.data(|d| {
-        let q = d
-            .requests
-            .retry
-            .iter()
-            .find(|q| q["requestId"] == json!(1399))
-            .expect("queued");
-        assert_eq!(fields(q, &["type", "title"]), json!([0, "Game of Thrones"]));
-        assert!(d.votes.is_empty(), "no upvote after result false");
-    });
+    let q = o.queued(1399).expect("queued");
+    assert_eq!(
+        fields(&q, &["type", "title"]),
+        json!([0, "Game of Thrones"])
+    );
+    o.data(|d| assert!(d.votes.is_empty(), "no upvote after result false"));
 }
 
 #[tokio::test]
@@ -609,30 +627,14 @@ async fn vote_existing_vote_lookup_ignores_the_media_type() {
     // bob's movie downvote on id 2 is found for an ALBUM vote on id 2 and removed.
     let r = o.post_ok(BOB, "api/v1/Vote/up/album/2", json!(null)).await;
     assert_eq!(r, vote_answer(None));
-    o.data(|d| {
-        let mine: Vec<(i64, i64)> = d
-            .votes
-            .iter()
-            .filter(|v| v.user == "bob")
-            .map(|v| (v.vote_type, v.request_type))
-            .collect();
-        assert_eq!(mine, vec![(0, 2)]);
-    });
+    assert_eq!(o.votes_of("bob"), vec![(0, 2)]);
     // ...and that album upvote now blocks a TV upvote on id 2.
     let r = o.post_ok(BOB, "api/v1/Vote/up/tv/2", json!(null)).await;
     assert_eq!(r, vote_answer(Some("You have already voted!")));
     // A downvote replaces it and unsubscribes.
     let r = o.post_ok(BOB, "api/v1/Vote/down/tv/2", json!(null)).await;
     assert_eq!(r, vote_answer(None));
-    o.data(|d| {
-        let mine: Vec<(i64, i64)> = d
-            .votes
-            .iter()
-            .filter(|v| v.user == "bob")
-            .map(|v| (v.vote_type, v.request_type))
-            .collect();
-        assert_eq!(mine, vec![(1, 0)]);
-    });
+    assert_eq!(o.votes_of("bob"), vec![(1, 0)]);
 }
 
 #[tokio::test]
@@ -855,54 +857,38 @@ async fn api_key_user_name_attribution() {
 #[tokio::test]
 async fn album_deny_answers_result_false_request_successfully_deleted() {
     let o = Ombi::start().await;
-    let r = o
-        .put_ok(
-            As::Api,
-            "api/v1/request/music/deny",
-            json!({"id": 5, "reason": "No"}),
-        )
-        .await;
+    let r = o.deny("request/music", 5, "No").await;
     assert_eq!(r, answer(false, "Request successfully deleted"));
-    o.data(|d| {
-        let a = d
-            .requests
+    let album = o.data(|d| {
+        d.requests
             .albums
             .iter()
             .find(|a| a["id"] == json!(5))
-            .unwrap();
-        assert_eq!(
-            fields(a, &["denied", "deniedReason", "requestStatus"]),
-            json!([true, "No", "Common.Denied"])
-        );
+            .cloned()
     });
+    assert_eq!(
+        fields(
+            &album.unwrap(),
+            &["denied", "deniedReason", "requestStatus"]
+        ),
+        json!([true, "No", "Common.Denied"])
+    );
 }
 
 #[tokio::test]
 async fn moderation_answers_per_media() {
     let o = Ombi::start().await;
-    let r = o
-        .put_ok(
-            As::Api,
-            "api/v1/Request/movie/deny",
-            json!({"id": 2, "reason": "x"}),
-        )
-        .await;
+    let r = o.deny("Request/movie", 2, "x").await;
     assert_eq!(r, answer(true, "Request successfully deleted"));
     assert_eq!(
         o.data(|d| d.movie_request(2).unwrap()["markedAsDenied"].clone()),
         NEVER,
         "deny stamps no date"
     );
-    let r = o
-        .put_ok(
-            As::Api,
-            "api/v1/Request/tv/deny",
-            json!({"id": 12, "reason": "x"}),
-        )
-        .await;
+    let r = o.deny("Request/tv", 12, "x").await;
     assert_eq!(r, success(0));
     // TV approve ignores the send: a throwing Sonarr is queued, the answer is true.
-    o.fail_send("sonarr", SendFailure::Throws("timeout".into()));
+    o.send_throws("sonarr", "timeout");
     let r = o
         .post_ok(As::Api, "api/v1/Request/tv/approve", json!({"id": 12}))
         .await;
