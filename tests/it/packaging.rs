@@ -18,7 +18,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const DAEMON: &str = env!("CARGO_BIN_EXE_ombi-mcpd");
@@ -150,17 +150,22 @@ fn staged_units() -> tempfile::TempDir {
     dir
 }
 
+/// systemd-analyze `args` in a directory of the staged units; None (skipped)
+/// without systemd-analyze.
+fn analyze_staged_units(args: &[&str]) -> Option<Output> {
+    let analyze = require_tool("systemd-analyze", "systemd")?;
+    let dir = staged_units();
+    Some(run(Command::new(&analyze)
+        .current_dir(dir.path())
+        .args(args)))
+}
+
 #[test]
 fn systemd_units_verify_without_any_warning() {
-    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
+    let verify = ["verify", "./ombi-mcp.socket", "./ombi-mcp.service"];
+    let Some(out) = analyze_staged_units(&verify) else {
         return;
     };
-    let dir = staged_units();
-    let out = run(Command::new(&analyze).current_dir(dir.path()).args([
-        "verify",
-        "./ombi-mcp.socket",
-        "./ombi-mcp.service",
-    ]));
     let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
     // verify only warns (exit 0) about unknown keys or bad values: any output is a finding.
     assert!(
@@ -171,16 +176,16 @@ fn systemd_units_verify_without_any_warning() {
 
 #[test]
 fn service_exposure_is_at_most_1_5() {
-    let Some(analyze) = require_tool("systemd-analyze", "systemd") else {
-        return;
-    };
-    let dir = staged_units();
-    let out = run(Command::new(&analyze).current_dir(dir.path()).args([
+    let threshold = format!("--threshold={MAX_EXPOSURE_TENTHS}");
+    let security = [
         "security",
         "--offline=true",
-        &format!("--threshold={MAX_EXPOSURE_TENTHS}"),
+        &threshold,
         "./ombi-mcp.service",
-    ]));
+    ];
+    let Some(out) = analyze_staged_units(&security) else {
+        return;
+    };
     let report = text(&out.stdout);
     let line = report
         .lines()
@@ -354,6 +359,17 @@ fn example_policy_with_ombi_user_is_a_config_error_in_jwt_mode() {
     assert!(!stderr.contains(&secret));
 }
 
+/// The MCP server entry at `pointer` of the shipped client config
+/// packaging/clients/`file`.
+fn client_server(file: &str, pointer: &str) -> Value {
+    let path = root().join("packaging/clients").join(file);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    json.pointer(pointer)
+        .unwrap_or_else(|| panic!("{file}: no {pointer}"))
+        .clone()
+}
+
 #[test]
 fn client_configs_start_the_shim_with_socket() {
     let cases = [
@@ -362,16 +378,11 @@ fn client_configs_start_the_shim_with_socket() {
         (".vscode/mcp.json", "/servers/ombi"),
     ];
     for (file, pointer) in cases {
-        let path = root().join("packaging/clients").join(file);
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
-        let server = json
-            .pointer(pointer)
-            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        let server = client_server(file, pointer);
         assert_eq!(server["command"], "ombi-mcp", "{file}");
         assert_eq!(
             server["args"],
-            serde_json::json!(["--socket", "/run/ombi-mcp/mcp.sock"]),
+            json!(["--socket", "/run/ombi-mcp/mcp.sock"]),
             "{file}"
         );
         if file != "claude_desktop_config.json" {
@@ -606,13 +617,10 @@ fn nixos_module_renders_units_and_asserts() {
     };
 
     let v = eval_module(&nix, &lib_dir, "api_key");
-    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    assert_eq!(v["failedAssertions"], json!([]));
     let socket = &v["socket"];
-    assert_eq!(
-        socket["listenStreams"],
-        serde_json::json!(["/run/ombi/mcp.sock"])
-    );
-    assert_eq!(socket["wantedBy"], serde_json::json!(["sockets.target"]));
+    assert_eq!(socket["listenStreams"], json!(["/run/ombi/mcp.sock"]));
+    assert_eq!(socket["wantedBy"], json!(["sockets.target"]));
     for (key, want) in [
         ("FileDescriptorName", "mcp"),
         ("SocketMode", "0660"),
@@ -625,7 +633,7 @@ fn nixos_module_renders_units_and_asserts() {
     let sc = &svc["serviceConfig"];
     assert_eq!(
         sc["LoadCredential"],
-        serde_json::json!(["ombi-api-key:/run/secrets/ombi-api-key"])
+        json!(["ombi-api-key:/run/secrets/ombi-api-key"])
     );
     assert_eq!(sc["DynamicUser"], true);
     assert_eq!(sc["Type"], "notify");
@@ -703,11 +711,11 @@ fn nixos_module_renders_units_and_asserts() {
     );
 
     let jwt = eval_module(&nix, &lib_dir, "jwt");
-    assert_eq!(jwt["failedAssertions"], serde_json::json!([]));
+    assert_eq!(jwt["failedAssertions"], json!([]));
     let jwt_sc = &jwt["service"]["serviceConfig"];
     assert_eq!(
         jwt_sc["LoadCredential"],
-        serde_json::json!(["ombi-password:/run/secrets/ombi-password"])
+        json!(["ombi-password:/run/secrets/ombi-password"])
     );
     assert_eq!(jwt["service"]["environment"]["OMBI_USERNAME"], "mcp");
     // The defaults of this wave's settings, as the daemon's own.
@@ -727,7 +735,7 @@ fn nixos_module_renders_units_and_asserts() {
         Value::Null
     );
     assert_eq!(jwt["socket"]["socketConfig"]["SocketGroup"], "ombi-mcp");
-    assert_eq!(jwt["groups"], serde_json::json!(["ombi-mcp"]));
+    assert_eq!(jwt["groups"], json!(["ombi-mcp"]));
 
     for (case, needle) in [
         (
@@ -971,7 +979,7 @@ fn package_build_runs_the_hermetic_tests() {
     let package_nix = std::fs::read_to_string(root().join("nixos/package.nix")).unwrap();
     assert_eq!(
         v["src"],
-        serde_json::json!(package_fileset(&package_nix)),
+        json!(package_fileset(&package_nix)),
         "the fileset as Nix sees it"
     );
     // Cargo's integration-test targets: `tests/NAME.rs` and `tests/NAME/main.rs`.
@@ -994,12 +1002,12 @@ fn package_build_runs_the_hermetic_tests() {
     for t in targets {
         want.extend(["--test".to_string(), t]);
     }
-    assert_eq!(v["cargoTestFlags"], serde_json::json!(want));
+    assert_eq!(v["cargoTestFlags"], json!(want));
     // This module reads what the package's source leaves out.
     let this_module = module_path!().split_once("::").unwrap().1;
     assert_eq!(
         v["checkFlags"],
-        serde_json::json!(["--skip", format!("{this_module}::")])
+        json!(["--skip", format!("{this_module}::")])
     );
     assert_eq!(v["env"]["OMBI_MCP_HERMETIC_TESTS"], "1");
     // Tests build without the release profile's fat LTO (issue 16: Nix build time).
@@ -1115,7 +1123,7 @@ fn nixos_module_warns_about_options_of_the_other_auth_mode() {
         return;
     };
     let v = eval_module(&nix, &lib_dir, "jwt_with_api_key_options");
-    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    assert_eq!(v["failedAssertions"], json!([]));
     assert_eq!(
         v["warnings"][0],
         "services.ombi-mcp: authMode = \"jwt\" ignores apiKeyFile and apiUserName (used only with authMode = \"api_key\")."
@@ -1124,14 +1132,14 @@ fn nixos_module_warns_about_options_of_the_other_auth_mode() {
     let svc = &v["service"];
     assert_eq!(
         svc["serviceConfig"]["LoadCredential"],
-        serde_json::json!(["ombi-password:/run/secrets/ombi-password"])
+        json!(["ombi-password:/run/secrets/ombi-password"])
     );
     assert!(svc["environment"].get("OMBI_USER_NAME").is_none());
 
     let v = eval_module(&nix, &lib_dir, "api_key_with_jwt_options");
     assert_eq!(
         v["warnings"],
-        serde_json::json!([
+        json!([
             "services.ombi-mcp: authMode = \"api_key\" ignores username (used only with authMode = \"jwt\")."
         ])
     );
@@ -1139,7 +1147,7 @@ fn nixos_module_warns_about_options_of_the_other_auth_mode() {
     for case in ["api_key", "peer_settings"] {
         assert_eq!(
             eval_module(&nix, &lib_dir, case)["warnings"],
-            serde_json::json!([]),
+            json!([]),
             "{case}"
         );
     }
@@ -1156,14 +1164,14 @@ fn nixos_module_warns_when_no_peer_is_configured() {
         return;
     };
     let v = eval_module(&nix, &lib_dir, "jwt");
-    assert_eq!(v["failedAssertions"], serde_json::json!([]));
-    assert_eq!(v["warnings"], serde_json::json!([NO_PEER_WARNING]));
+    assert_eq!(v["failedAssertions"], json!([]));
+    assert_eq!(v["warnings"], json!([NO_PEER_WARNING]));
     let v = eval_module(&nix, &lib_dir, "jwt_with_api_key_options");
     assert_eq!(v["warnings"][1], NO_PEER_WARNING, "beside other warnings");
     // One peer is enough.
     assert_eq!(
         eval_module(&nix, &lib_dir, "peer_settings")["warnings"],
-        serde_json::json!([])
+        json!([])
     );
 }
 
@@ -1216,7 +1224,7 @@ fn nixos_module_types_and_renders_confirm_poll_and_lockdown() {
     let policy: Value = serde_json::from_str(v["policyText"].as_str().unwrap()).unwrap();
     assert_eq!(
         policy,
-        serde_json::json!({"peers": [
+        json!({"peers": [
             {"user": "alice", "confirm": "require", "lockdown": false, "read_only": false},
             {"group": "ombi-mcp", "confirm": "off", "lockdown": true, "read_only": false},
             {"uid": 1000, "read_only": false},
@@ -1285,7 +1293,7 @@ fn nixos_module_environment_file_never_carries_secrets() {
     assert_eq!(sc["EnvironmentFile"], "/run/secrets/rendered/ombi-mcp.env");
     assert_eq!(
         sc["UnsetEnvironment"],
-        serde_json::json!(["OMBI_PASSWORD", "OMBI_API_KEY"])
+        json!(["OMBI_PASSWORD", "OMBI_API_KEY"])
     );
     let unit = std::fs::read_to_string(root().join("packaging/systemd/ombi-mcp.service")).unwrap();
     assert!(unit.contains("\nUnsetEnvironment=OMBI_PASSWORD OMBI_API_KEY\n"));
@@ -1310,18 +1318,18 @@ fn nixos_module_restricts_the_network_on_request() {
     assert_eq!(sc["IPAddressDeny"], "any");
     assert_eq!(
         sc["IPAddressAllow"],
-        serde_json::json!(["localhost", "192.168.1.20", "fd00::20/128"])
+        json!(["localhost", "192.168.1.20", "fd00::20/128"])
     );
     let v = eval_module(&nix, &lib_dir, "restrict_loopback");
-    assert_eq!(v["failedAssertions"], serde_json::json!([]));
+    assert_eq!(v["failedAssertions"], json!([]));
     assert_eq!(
         v["service"]["serviceConfig"]["IPAddressAllow"],
-        serde_json::json!(["localhost"])
+        json!(["localhost"])
     );
     let v = eval_module(&nix, &lib_dir, "restrict_without_addresses");
     assert_eq!(
         v["failedAssertions"],
-        serde_json::json!([
+        json!([
             "services.ombi-mcp.restrictNetwork.ombiAddresses is empty, but url names a host other \
              than loopback: with restrictNetwork.enable the daemon could not reach Ombi. List the \
              Ombi host's IP addresses."
@@ -1393,7 +1401,7 @@ fn nixos_module_socket_path_reaches_the_shim() {
     let jwt = eval_module(&nix, &lib_dir, "jwt");
     assert_eq!(
         jwt["systemPackages"],
-        serde_json::json!([{"name": "ombi-mcp-0.1.0", "priority": null, "text": null}]),
+        json!([{"name": "ombi-mcp-0.1.0", "priority": null, "text": null}]),
         "the default path needs no wrapper"
     );
 }
@@ -1407,7 +1415,7 @@ fn nixos_module_names_a_peer_entry_without_matcher() {
     let failed = v["failedAssertions"].as_array().unwrap();
     assert_eq!(
         failed,
-        &[serde_json::json!(
+        &[json!(
             "services.ombi-mcp.peers.1 { bundles = [ \"core\" ]; ombiUser = \"household\"; }: set exactly one of uid, user, group."
         )]
     );
@@ -1440,8 +1448,8 @@ fn vm_test_evaluates_and_its_python_compiles() {
         "the VM test's nodes"
     );
     for (name, node) in nodes {
-        assert_eq!(node["failedAssertions"], serde_json::json!([]), "{name}");
-        assert_eq!(node["warnings"], serde_json::json!([]), "{name}");
+        assert_eq!(node["failedAssertions"], json!([]), "{name}");
+        assert_eq!(node["warnings"], json!([]), "{name}");
     }
     let env = |node: &str, key: &str| nodes[node]["service"]["environment"][key].clone();
     assert_eq!(env("machine", "OMBI_AUTH_MODE"), "jwt");
@@ -1537,16 +1545,11 @@ fn ssh_client_configs_run_the_shim_on_the_server() {
         ("ssh/.mcp.json", "/mcpServers/ombi"),
         ("ssh/.vscode/mcp.json", "/servers/ombi"),
     ] {
-        let path = root().join("packaging/clients").join(file);
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
-        let server = json
-            .pointer(pointer)
-            .unwrap_or_else(|| panic!("{file}: no {pointer}"));
+        let server = client_server(file, pointer);
         assert_eq!(server["command"], "ssh", "{file}");
         assert_eq!(
             server["args"],
-            serde_json::json!(["-T", "server", "ombi-mcp"]),
+            json!(["-T", "server", "ombi-mcp"]),
             "{file}"
         );
         if file != "ssh/claude_desktop_config.json" {

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
-use super::python_client::python;
+use super::python_client::{admin_jwt_env, python, python_report};
 use crate::harness::*;
-use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, FakeOmbi, LoggedRequest, Options};
+use crate::support::fake_ombi::{FakeOmbi, LoggedRequest, Options};
 
 /// A self-bound daemon in jwt mode (the admin) against `fake`, every bundle,
 /// with `extra` environment (OMBI_CONFIRM, ...) and an optional policy.
@@ -20,19 +20,7 @@ fn daemon(
     extra: &[(&str, &str)],
     policy: Option<String>,
 ) -> (Daemon, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let pw = dir.path().join("password");
-    std::fs::write(&pw, format!("{ADMIN_PASSWORD}\n")).unwrap();
-    let mut env: Vec<(String, String)> = vec![
-        ("OMBI_URL".into(), fake.url.clone()),
-        ("OMBI_AUTH_MODE".into(), "jwt".into()),
-        ("OMBI_USERNAME".into(), ADMIN_USER.into()),
-        ("OMBI_PASSWORD_FILE".into(), pw.display().to_string()),
-        (
-            "OMBI_BUNDLES".into(),
-            "core,moderation,administration".into(),
-        ),
-    ];
+    let (mut env, dir) = admin_jwt_env(&fake.url);
     env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let d = Daemon::start(DaemonOpts {
         env,
@@ -60,17 +48,7 @@ async fn python_client(
     for (tool, args) in calls {
         cmd.arg(tool).arg(args.to_string());
     }
-    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
-        .await
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "python client failed:\n{stdout}\n{}\ndaemon log:\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        d.logs()
-    );
-    serde_json::from_str(stdout.trim()).unwrap()
+    python_report(cmd, d, "python client failed").await
 }
 
 fn writes(log: &[LoggedRequest]) -> Vec<String> {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use crate::harness::*;
+use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER};
 
 /// The Python with the MCP SDK: `OMBI_MCP_PYTHON`, else the worktree's `.venv`.
 pub fn python() -> Option<PathBuf> {
@@ -19,6 +20,44 @@ pub fn python() -> Option<PathBuf> {
             .status()
             .is_ok_and(|s| s.success());
     ok.then_some(venv)
+}
+
+/// The environment of a daemon logged in to the fake at `url` as the admin
+/// `alice` in jwt mode with every bundle. The password file lives in the
+/// returned directory: keep it as long as the daemon.
+pub fn admin_jwt_env(url: &str) -> (Vec<(String, String)>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let pw = dir.path().join("password");
+    std::fs::write(&pw, format!("{ADMIN_PASSWORD}\n")).unwrap();
+    let env = vec![
+        ("OMBI_URL".into(), url.to_string()),
+        ("OMBI_AUTH_MODE".into(), "jwt".into()),
+        ("OMBI_USERNAME".into(), ADMIN_USER.into()),
+        ("OMBI_PASSWORD_FILE".into(), pw.display().to_string()),
+        (
+            "OMBI_BUNDLES".into(),
+            "core,moderation,administration".into(),
+        ),
+    ];
+    (env, dir)
+}
+
+/// Runs a Python client `cmd` off the async runtime; it must succeed (else
+/// `failure`, its stdout and stderr, and the daemon log); returns the JSON
+/// report it printed.
+pub async fn python_report(cmd: Command, d: &Daemon, failure: &str) -> serde_json::Value {
+    let mut cmd = cmd;
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{failure}:\n{stdout}\n{}\ndaemon log:\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        d.logs()
+    );
+    serde_json::from_str(stdout.trim()).unwrap()
 }
 
 /// Runs tests/python/e2e_client.py against `socket`; returns its JSON report.

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::python_client::python;
+use super::python_client::{admin_jwt_env, python};
 use crate::harness::*;
-use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, Detached, FakeOmbi, Options};
+use crate::support::fake_ombi::{Detached, FakeOmbi, Options};
 use serde_json::{Value, json};
 
 /// One SDK session, driven command by command (tests/python/mcp_driver.py).
@@ -76,20 +76,8 @@ fn setup(
         return None;
     };
     let fake = FakeOmbi::start_detached(Options::default());
-    let dir = tempfile::tempdir().unwrap();
-    let pw = dir.path().join("password");
-    std::fs::write(&pw, format!("{ADMIN_PASSWORD}\n")).unwrap();
-    let mut env: Vec<(String, String)> = vec![
-        ("OMBI_URL".into(), fake.url.clone()),
-        ("OMBI_AUTH_MODE".into(), "jwt".into()),
-        ("OMBI_USERNAME".into(), ADMIN_USER.into()),
-        ("OMBI_PASSWORD_FILE".into(), pw.display().to_string()),
-        (
-            "OMBI_BUNDLES".into(),
-            "core,moderation,administration".into(),
-        ),
-        ("OMBI_POLL_INTERVAL".into(), poll.to_string()),
-    ];
+    let (mut env, dir) = admin_jwt_env(&fake.url);
+    env.push(("OMBI_POLL_INTERVAL".into(), poll.to_string()));
     env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let d = Daemon::start(DaemonOpts {
         env,

@@ -10,9 +10,10 @@ use serde_json::Value;
 
 use ombi_mcp::tools::{TOOLS, Tool};
 
+use super::python_client::{admin_jwt_env, python_report};
 use crate::harness::*;
 use crate::support::bad_args;
-use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, FakeOmbi, Options};
+use crate::support::fake_ombi::{ADMIN_PASSWORD, FakeOmbi, Options};
 
 /// (tool, arguments, expected `ok`): every tool's `examples`, kept in the tool's own file
 /// (`src/tools/*.rs`), one or more per action. Reads first, then writes (they change the
@@ -97,20 +98,9 @@ async fn every_read_action_passes_the_official_sdk_under_socket_activation() {
         return;
     }
     let fake = FakeOmbi::start(Options::default()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let pw = dir.path().join("password");
-    std::fs::write(&pw, format!("{ADMIN_PASSWORD}\n")).unwrap();
+    let (env, _dir) = admin_jwt_env(&fake.url);
     let d = Daemon::start(DaemonOpts {
-        env: vec![
-            ("OMBI_URL".into(), fake.url.clone()),
-            ("OMBI_AUTH_MODE".into(), "jwt".into()),
-            ("OMBI_USERNAME".into(), ADMIN_USER.into()),
-            ("OMBI_PASSWORD_FILE".into(), pw.display().to_string()),
-            (
-                "OMBI_BUNDLES".into(),
-                "core,moderation,administration".into(),
-            ),
-        ],
+        env,
         activated: true,
         ..DaemonOpts::default()
     });
@@ -127,17 +117,7 @@ async fn every_read_action_passes_the_official_sdk_under_socket_activation() {
     for (tool, args, _) in &calls {
         cmd.arg(tool).arg(args.to_string());
     }
-    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
-        .await
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the SDK rejected a result:\n{}\ndaemon log:\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        d.logs()
-    );
-    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let report = python_report(cmd, &d, "the SDK rejected a result").await;
     let served: Vec<&str> = report["tools"]
         .as_array()
         .unwrap()

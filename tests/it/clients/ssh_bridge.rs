@@ -171,6 +171,13 @@ fn laptop_ssh(dir: &Path, port: u16) -> tokio::process::Command {
     ssh
 }
 
+/// Runs the laptop's ssh with `args` and nothing on its stdin, to its end.
+async fn laptop_run(dir: &Path, port: u16, args: &[&str]) -> std::process::Output {
+    let mut ssh = laptop_ssh(dir, port);
+    ssh.args(args).stdin(Stdio::null());
+    ssh.output().await.unwrap()
+}
+
 /// A server: sshd with the client's key authorized by the shipped restricted line for the
 /// daemon's socket, and the client's known_hosts. Keys in `dir`.
 fn server(dir: &Path, socket: &Path) -> Sshd {
@@ -216,6 +223,20 @@ fn ssh_available() -> bool {
         && require(tools, "OpenSSH: ssh, ssh-keygen, /usr/sbin/sshd")
 }
 
+/// The "server" (when SSH can run here): the fake Ombi, the daemon with
+/// `policy` (see `server_daemon`) and sshd, its files in the returned directory.
+async fn ssh_server(policy: Value) -> Option<(tempfile::TempDir, FakeOmbi, Daemon, Sshd)> {
+    if !ssh_available() {
+        return None;
+    }
+    ssh_user();
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeOmbi::start(Options::default()).await;
+    let d = server_daemon(&fake, policy);
+    let sshd = server(dir.path(), &d.socket);
+    Some((dir, fake, d, sshd))
+}
+
 /// `args` of packaging/clients/ssh/claude_desktop_config.json.
 fn shipped_ssh_args() -> Vec<String> {
     let path = Path::new(ROOT).join("packaging/clients/ssh/claude_desktop_config.json");
@@ -232,20 +253,12 @@ fn shipped_ssh_args() -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_remote_client_calls_a_tool_over_ssh_as_the_ssh_user() {
-    if !ssh_available() {
-        return;
-    }
-    ssh_user();
-    let dir = tempfile::tempdir().unwrap();
-
     // The daemon on the "server": api_key mode, and only the SSH user may connect, acting in
     // Ombi as bob.
-    let fake = FakeOmbi::start(Options::default()).await;
-    let d = server_daemon(
-        &fake,
-        serde_json::json!({"peers": [{"user": SSH_USER, "ombi_user": PLAIN_USER}]}),
-    );
-    let sshd = server(dir.path(), &d.socket);
+    let policy = serde_json::json!({"peers": [{"user": SSH_USER, "ombi_user": PLAIN_USER}]});
+    let Some((dir, fake, d, sshd)) = ssh_server(policy).await else {
+        return;
+    };
 
     // The laptop runs the shipped arguments as they are: the key's forced command starts the
     // shim on the server, whatever the client names.
@@ -297,26 +310,17 @@ async fn a_remote_client_calls_a_tool_over_ssh_as_the_ssh_user() {
 /// shell command asked for; no terminal; no tunnel to another port (here the fake Ombi's).
 #[tokio::test(flavor = "multi_thread")]
 async fn the_restricted_key_runs_only_the_shim() {
-    if !ssh_available() {
+    let policy = serde_json::json!({"peers": [{"user": SSH_USER}]});
+    let Some((dir, fake, d, sshd)) = ssh_server(policy).await else {
         return;
-    }
-    ssh_user();
-    let dir = tempfile::tempdir().unwrap();
-    let fake = FakeOmbi::start(Options::default()).await;
-    let d = server_daemon(&fake, serde_json::json!({"peers": [{"user": SSH_USER}]}));
-    let sshd = server(dir.path(), &d.socket);
+    };
 
     // A shell command: it never runs; the shim runs instead and, with no client on its stdin,
     // ends the session after MCP's worth of nothing.
     let proof = dir.path().join("shell-ran");
     let marker = "shell-command-output-7f3e";
-    let out = laptop_ssh(dir.path(), sshd.port)
-        .args(["-T", "server"])
-        .arg(format!("echo {marker}; touch {}", proof.display()))
-        .stdin(Stdio::null())
-        .output()
-        .await
-        .unwrap();
+    let command = format!("echo {marker}; touch {}", proof.display());
+    let out = laptop_run(dir.path(), sshd.port, &["-T", "server", &command]).await;
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
@@ -333,12 +337,7 @@ async fn the_restricted_key_runs_only_the_shim() {
     );
 
     // A terminal and a tunnel are refused by `restrict`.
-    let out = laptop_ssh(dir.path(), sshd.port)
-        .args(["-tt", "server", "ombi-mcp"])
-        .stdin(Stdio::null())
-        .output()
-        .await
-        .unwrap();
+    let out = laptop_run(dir.path(), sshd.port, &["-tt", "server", "ombi-mcp"]).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("PTY allocation request failed"),
@@ -346,14 +345,8 @@ async fn the_restricted_key_runs_only_the_shim() {
     );
     let connections = || fake.shared.connections.load(Ordering::Relaxed);
     let before = connections();
-    let out = laptop_ssh(dir.path(), sshd.port)
-        .arg("-W")
-        .arg(format!("127.0.0.1:{}", fake.addr.port()))
-        .arg("server")
-        .stdin(Stdio::null())
-        .output()
-        .await
-        .unwrap();
+    let ombi_port = format!("127.0.0.1:{}", fake.addr.port());
+    let out = laptop_run(dir.path(), sshd.port, &["-W", &ombi_port, "server"]).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         !out.status.success() && stderr.contains("stdio forwarding failed"),

@@ -133,14 +133,11 @@ fn composition_follows_the_rule() {
 
 #[test]
 fn closures_match_the_documented_examples() {
-    let s = output_schema(&ombi_mcp::tools::read_search::TOOL.def);
-    let got: BTreeSet<&str> = s["$defs"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    let want: BTreeSet<&str> = [
+    let def_names = |def: &ToolDef| -> BTreeSet<String> {
+        let s = output_schema(def);
+        s["$defs"].as_object().unwrap().keys().cloned().collect()
+    };
+    let read_search = [
         "error",
         "media_page",
         "media",
@@ -152,17 +149,15 @@ fn closures_match_the_documented_examples() {
         "season",
         "episode",
         "paging",
-    ]
-    .into();
-    assert_eq!(got, want);
-    let s = output_schema(&ombi_mcp::tools::write_vote::TOOL.def);
-    let got: BTreeSet<&str> = s["$defs"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(got, ["error", "mutation", "target"].into());
+    ];
+    assert_eq!(
+        def_names(&ombi_mcp::tools::read_search::TOOL.def),
+        read_search.map(String::from).into()
+    );
+    assert_eq!(
+        def_names(&ombi_mcp::tools::write_vote::TOOL.def),
+        ["error", "mutation", "target"].map(String::from).into()
+    );
 }
 
 #[test]

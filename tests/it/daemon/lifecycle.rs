@@ -2,6 +2,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixDatagram, UnixListener};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -87,15 +88,17 @@ fn socket_activated_daemon_serves_mcp_through_the_shim() {
     assert!(d.logs().contains("socket-activated"), "{}", d.logs());
 }
 
+/// The daemon on `socket`, offline (not yet run).
+fn daemon_on(socket: &Path) -> Command {
+    let mut cmd = Command::new(DAEMON);
+    cmd.arg("--socket").arg(socket).envs(offline_env());
+    cmd
+}
+
 #[test]
 fn refuses_to_start_over_a_live_daemon_and_replaces_a_stale_socket() {
     let d = Daemon::start(DaemonOpts::default());
-    let out = Command::new(DAEMON)
-        .arg("--socket")
-        .arg(&d.socket)
-        .envs(offline_env())
-        .output()
-        .unwrap();
+    let out = daemon_on(&d.socket).output().unwrap();
     assert_eq!(out.status.code(), Some(69));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("already listening"), "{err}");
@@ -106,12 +109,7 @@ fn refuses_to_start_over_a_live_daemon_and_replaces_a_stale_socket() {
     let stale = dir.path().join("stale.sock");
     drop(UnixListener::bind(&stale).unwrap());
     assert!(stale.exists());
-    let mut cmd = Command::new(DAEMON);
-    cmd.arg("--socket")
-        .arg(&stale)
-        .envs(offline_env())
-        .stderr(Stdio::null());
-    let mut child = cmd.spawn().unwrap();
+    let mut child = daemon_on(&stale).stderr(Stdio::null()).spawn().unwrap();
     let start = std::time::Instant::now();
     while std::os::unix::net::UnixStream::connect(&stale).is_err() {
         assert!(
@@ -126,14 +124,31 @@ fn refuses_to_start_over_a_live_daemon_and_replaces_a_stale_socket() {
     // A path that is not a socket is never deleted.
     let file = dir.path().join("not-a-socket");
     std::fs::write(&file, "keep me").unwrap();
-    let out = Command::new(DAEMON)
-        .arg("--socket")
-        .arg(&file)
-        .envs(offline_env())
-        .output()
-        .unwrap();
+    let out = daemon_on(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(69));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+}
+
+/// A daemon with `policy` (else the default: root and its own uid), maybe
+/// socket-activated, its socket open to every uid (the policy decides).
+fn open_daemon(policy: Option<String>, activated: bool) -> Daemon {
+    let d = Daemon::start(DaemonOpts {
+        policy,
+        activated,
+        ..DaemonOpts::default()
+    });
+    d.open_socket_to_all();
+    d
+}
+
+/// The shim, run as `peer` (uid, gid), sends MCP initialize to `d`.
+fn initialize_as(d: &Daemon, peer: (u32, u32), wait: Duration) -> ShimRun {
+    run_shim(&d.socket, &format!("{INITIALIZE}\n"), Some(peer), wait)
+}
+
+fn assert_initialized(run: &ShimRun) {
+    let served = run.stdout.contains(r#""serverInfo""#);
+    assert!(served, "stdout: {} stderr: {}", run.stdout, run.stderr);
 }
 
 #[test]
@@ -143,14 +158,8 @@ fn peer_policy_refuses_other_users_before_any_reply_and_admits_listed_ones() {
     }
     let (uid, gid) = test_user();
     // Default policy: only root and the daemon's own uid.
-    let d = Daemon::start(DaemonOpts::default());
-    d.open_socket_to_all();
-    let run = run_shim(
-        &d.socket,
-        &format!("{INITIALIZE}\n"),
-        Some((uid, gid)),
-        Duration::from_millis(300),
-    );
+    let d = open_daemon(None, false);
+    let run = initialize_as(&d, (uid, gid), Duration::from_millis(300));
     assert_eq!(run.status.code(), Some(77), "stderr: {}", run.stderr);
     assert!(
         run.stdout.is_empty(),
@@ -171,23 +180,9 @@ fn peer_policy_refuses_other_users_before_any_reply_and_admits_listed_ones() {
 
     // A policy that lists the uid admits it, with the bundles it grants.
     let policy = format!(r#"{{"peers":[{{"uid":{uid},"bundles":["core"],"read_only":true}}]}}"#);
-    let d = Daemon::start(DaemonOpts {
-        policy: Some(policy),
-        ..DaemonOpts::default()
-    });
-    d.open_socket_to_all();
-    let run = run_shim(
-        &d.socket,
-        &format!("{INITIALIZE}\n"),
-        Some((uid, gid)),
-        Duration::from_millis(500),
-    );
-    assert!(
-        run.stdout.contains(r#""serverInfo""#),
-        "stdout: {} stderr: {}",
-        run.stdout,
-        run.stderr
-    );
+    let d = open_daemon(Some(policy), false);
+    let run = initialize_as(&d, (uid, gid), Duration::from_millis(500));
+    assert_initialized(&run);
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr);
     let logs = d.wait_log("accepted peer");
     assert!(logs.contains("read_only=true"), "{logs}");
@@ -195,24 +190,8 @@ fn peer_policy_refuses_other_users_before_any_reply_and_admits_listed_ones() {
     // By user name, under socket activation too.
     let policy = r#"{"peers":[{"user":"ombi-mcp-peer"}]}"#.to_string();
     if std::path::Path::new(SOCKET_ACTIVATE).exists() {
-        let d = Daemon::start(DaemonOpts {
-            policy: Some(policy),
-            activated: true,
-            ..DaemonOpts::default()
-        });
-        d.open_socket_to_all();
-        let run = run_shim(
-            &d.socket,
-            &format!("{INITIALIZE}\n"),
-            Some((uid, gid)),
-            Duration::from_millis(800),
-        );
-        assert!(
-            run.stdout.contains(r#""serverInfo""#),
-            "stdout: {} stderr: {}",
-            run.stdout,
-            run.stderr
-        );
+        let d = open_daemon(Some(policy), true);
+        assert_initialized(&initialize_as(&d, (uid, gid), Duration::from_millis(800)));
     }
 }
 
@@ -329,10 +308,7 @@ impl Notified {
         notify
             .set_read_timeout(Some(Duration::from_secs(10)))
             .unwrap();
-        let child = Command::new(DAEMON)
-            .arg("--socket")
-            .arg(dir.path().join("mcp.sock"))
-            .envs(offline_env())
+        let child = daemon_on(&dir.path().join("mcp.sock"))
             .env("NOTIFY_SOCKET", &notify_path)
             .envs(extra_env.iter().copied())
             .stderr(stderr)
@@ -440,21 +416,25 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
     let empty_s = empty.display().to_string();
     // (variables to set over `base`, variables to remove, the variable the error names)
     type Case<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>, &'a str);
+    /// `var` set to a bad `value`: the error names it.
+    fn bad<'a>(var: &'a str, value: &'a str) -> Case<'a> {
+        (vec![(var, value)], vec![], var)
+    }
+    /// `var` not set: the error names it.
+    fn missing(var: &str) -> Case<'_> {
+        (vec![], vec![var], var)
+    }
     let cases: Vec<Case> = vec![
-        (vec![], vec!["OMBI_URL"], "OMBI_URL"),
-        (vec![("OMBI_URL", "ftp://ombi")], vec![], "OMBI_URL"),
-        (vec![("OMBI_URL", "not a url")], vec![], "OMBI_URL"),
-        (
-            vec![("OMBI_URL", "http://u:s3cr3t-Pa55w0rd-never-print@h/")],
-            vec![],
-            "OMBI_URL",
-        ),
-        (vec![("OMBI_URL", "http://h/?apikey=1")], vec![], "OMBI_URL"),
-        (vec![("OMBI_URL", "http://h/#x")], vec![], "OMBI_URL"),
-        (vec![], vec!["OMBI_AUTH_MODE"], "OMBI_AUTH_MODE"),
-        (vec![("OMBI_AUTH_MODE", "basic")], vec![], "OMBI_AUTH_MODE"),
-        (vec![], vec!["OMBI_USERNAME"], "OMBI_USERNAME"),
-        (vec![], vec!["OMBI_PASSWORD"], "OMBI_PASSWORD"),
+        missing("OMBI_URL"),
+        bad("OMBI_URL", "ftp://ombi"),
+        bad("OMBI_URL", "not a url"),
+        bad("OMBI_URL", "http://u:s3cr3t-Pa55w0rd-never-print@h/"),
+        bad("OMBI_URL", "http://h/?apikey=1"),
+        bad("OMBI_URL", "http://h/#x"),
+        missing("OMBI_AUTH_MODE"),
+        bad("OMBI_AUTH_MODE", "basic"),
+        missing("OMBI_USERNAME"),
+        missing("OMBI_PASSWORD"),
         (
             vec![("OMBI_PASSWORD_FILE", "/nonexistent/pw")],
             vec!["OMBI_PASSWORD"],
@@ -475,44 +455,16 @@ fn configuration_errors_name_the_variable_and_never_print_secrets() {
             vec![],
             "OMBI_USER_NAME",
         ),
-        (vec![("OMBI_BUNDLES", "core,admin")], vec![], "OMBI_BUNDLES"),
-        (vec![("OMBI_BUNDLES", ",")], vec![], "OMBI_BUNDLES"),
-        (vec![("OMBI_READ_ONLY", "maybe")], vec![], "OMBI_READ_ONLY"),
-        (
-            vec![("OMBI_HTTP_TIMEOUT", "0")],
-            vec![],
-            "OMBI_HTTP_TIMEOUT",
-        ),
-        (
-            vec![("OMBI_HTTP_TIMEOUT", "abc")],
-            vec![],
-            "OMBI_HTTP_TIMEOUT",
-        ),
-        (
-            vec![("OMBI_LOCKDOWN", "sometimes")],
-            vec![],
-            "OMBI_LOCKDOWN",
-        ),
-        (
-            vec![("OMBI_MCP_INIT_TIMEOUT", "0")],
-            vec![],
-            "OMBI_MCP_INIT_TIMEOUT",
-        ),
-        (
-            vec![("OMBI_POLL_INTERVAL", "9")],
-            vec![],
-            "OMBI_POLL_INTERVAL",
-        ),
-        (
-            vec![("OMBI_POLL_INTERVAL", "1m")],
-            vec![],
-            "OMBI_POLL_INTERVAL",
-        ),
-        (
-            vec![("OMBI_MCP_POLICY", "/nonexistent/policy.json")],
-            vec![],
-            "OMBI_MCP_POLICY",
-        ),
+        bad("OMBI_BUNDLES", "core,admin"),
+        bad("OMBI_BUNDLES", ","),
+        bad("OMBI_READ_ONLY", "maybe"),
+        bad("OMBI_HTTP_TIMEOUT", "0"),
+        bad("OMBI_HTTP_TIMEOUT", "abc"),
+        bad("OMBI_LOCKDOWN", "sometimes"),
+        bad("OMBI_MCP_INIT_TIMEOUT", "0"),
+        bad("OMBI_POLL_INTERVAL", "9"),
+        bad("OMBI_POLL_INTERVAL", "1m"),
+        bad("OMBI_MCP_POLICY", "/nonexistent/policy.json"),
     ];
     for (set, unset, var) in cases {
         let mut cmd = Command::new(DAEMON);
@@ -621,13 +573,7 @@ fn the_socket_file_appears_only_when_listening() {
     for _ in 0..20 {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("mcp.sock");
-        let mut child = Command::new(DAEMON)
-            .arg("--socket")
-            .arg(&socket)
-            .envs(offline_env())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = daemon_on(&socket).stderr(Stdio::null()).spawn().unwrap();
         let start = std::time::Instant::now();
         while !socket.exists() {
             assert!(start.elapsed() < Duration::from_secs(10), "no socket");

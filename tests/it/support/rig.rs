@@ -189,6 +189,33 @@ pub fn err_code(env: &Value) -> &str {
     env["error"]["code"].as_str().unwrap_or("")
 }
 
+/// Every request that was not a GET (what changed, or could have, in Ombi).
+pub fn writes(rig: &Rig) -> Vec<LoggedRequest> {
+    rig.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method != "GET")
+        .collect()
+}
+
+/// The error message of a failed call.
+pub fn err_message(env: &Value) -> &str {
+    env["error"]["message"].as_str().expect("an error message")
+}
+
+/// Whether a warning of the envelope contains `needle`.
+pub fn warned(env: &Value, needle: &str) -> bool {
+    let warnings = env["warnings"].as_array().expect("warnings");
+    warnings
+        .iter()
+        .any(|w| w.as_str().expect("a warning is text").contains(needle))
+}
+
+/// These fields of a JSON object, in order, as one array (for one assertion).
+pub fn fields(v: &Value, keys: &[&str]) -> Value {
+    Value::Array(keys.iter().map(|k| v[*k].clone()).collect())
+}
+
 pub fn items(env: &Value) -> &Vec<Value> {
     ok_data(env)["items"].as_array().expect("items")
 }

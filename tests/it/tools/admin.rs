@@ -6,10 +6,11 @@
 use ombi_mcp::definition;
 use serde_json::{Value, json};
 
+use super::{read_integration, read_logs, read_section, read_server, read_users};
 use crate::support;
 use crate::support::fake_ombi::state_admin::{LEAK, LEAK_PORTS, sample_log};
 use crate::support::fake_ombi::{self as fake, Fault, Options};
-use crate::support::rig::Rig;
+use crate::support::rig::{Rig, err_code};
 
 /// API key without UserName: the system user `Api` (Admin).
 async fn start() -> Rig {
@@ -52,16 +53,12 @@ fn assert_no_leak(v: &Value) {
     );
 }
 
-fn err_code(v: &Value) -> &str {
-    v["error"]["code"].as_str().unwrap_or("")
-}
-
 // ---------------------------------------------------------------- read_users
 
 #[tokio::test]
 async fn users_me_is_the_api_system_user() {
     let h = start().await;
-    let r = h.call("read_users", json!({"action": "me"})).await;
+    let r = read_users(&h, "me", json!({})).await;
     assert_eq!(r["ok"], true);
     assert_eq!(r["data"]["kind"], "user_page");
     assert_eq!(r["data"]["items"][0]["user_name"], "Api");
@@ -73,12 +70,7 @@ async fn users_me_is_the_api_system_user() {
 #[tokio::test]
 async fn users_list_is_windowed_locally_without_pii() {
     let h = start().await;
-    let r = h
-        .call(
-            "read_users",
-            json!({"action": "list", "page": {"offset": 1, "limit": 1}}),
-        )
-        .await;
+    let r = read_users(&h, "list", json!({"page": {"offset": 1, "limit": 1}})).await;
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
         r["data"]["items"],
@@ -90,7 +82,7 @@ async fn users_list_is_windowed_locally_without_pii() {
         json!({"offset": 1, "limit": 1, "returned": 1, "total": 3, "has_more": true, "next_offset": 2, "mode": "local", "unit": "users"})
     );
     assert_no_leak(&r);
-    let all = h.call("read_users", json!({"action": "list"})).await;
+    let all = read_users(&h, "list", json!({})).await;
     assert_eq!(
         all["data"]["items"][2],
         json!({"id": support::fake_ombi::state::user_id("carol"), "user_name": "carol", "alias": "Caz", "language": "fr", "streaming_country": "FR",
@@ -104,31 +96,24 @@ async fn users_list_is_windowed_locally_without_pii() {
 async fn users_get_known_and_unknown() {
     let h = start().await;
     let id = support::fake_ombi::state::user_id("alice");
-    let r = h
-        .call("read_users", json!({"action": "get", "user_id": id}))
-        .await;
+    let r = read_users(&h, "get", json!({"user_id": id})).await;
     assert_eq!(r["data"]["items"][0]["alias"], "Alice A.");
     assert_no_leak(&r);
     assert_eq!(
         h.fake.hits("GET", &format!("/api/v1/Identity/User/{id}")),
         1
     );
-    let r = h
-        .call(
-            "read_users",
-            json!({"action": "get", "user_id": "no-such-user"}),
-        )
-        .await;
+    let r = read_users(&h, "get", json!({"user_id": "no-such-user"})).await;
     assert_eq!(r["ok"], false);
     assert_eq!(err_code(&r), "NOT_FOUND");
-    let r = h.call("read_users", json!({"action": "get"})).await;
+    let r = read_users(&h, "get", json!({})).await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
 }
 
 #[tokio::test]
 async fn users_online_deduplicates_connections() {
     let h = start().await;
-    let r = h.call("read_users", json!({"action": "online"})).await;
+    let r = read_users(&h, "online", json!({})).await;
     let items = r["data"]["items"].as_array().unwrap();
     assert_eq!(items.len(), 2);
     assert!(items.iter().all(|u| u["online"] == true));
@@ -138,9 +123,7 @@ async fn users_online_deduplicates_connections() {
 #[tokio::test]
 async fn notification_agents_never_return_delivery_values() {
     let h = start().await;
-    let r = h
-        .call("read_users", json!({"action": "notification_agents"}))
-        .await;
+    let r = read_users(&h, "notification_agents", json!({})).await;
     assert_eq!(r["data"]["kind"], "reference_page");
     assert_eq!(
         r["data"]["items"][0],
@@ -169,7 +152,7 @@ async fn users_list_upstream_500_is_an_error_not_a_page() {
     let h = start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Identity/Users").nasty_500());
-    let r = h.call("read_users", json!({"action": "list"})).await;
+    let r = read_users(&h, "list", json!({})).await;
     assert_eq!(r["ok"], false);
     assert_eq!(err_code(&r), "UPSTREAM_REJECTED");
 }
@@ -189,7 +172,7 @@ fn metric<'a>(r: &'a Value, name: &str) -> &'a Value {
 #[tokio::test]
 async fn server_status_about_media_servers() {
     let h = start().await;
-    let r = h.call("read_server", json!({"action": "status"})).await;
+    let r = read_server(&h, "status", json!({})).await;
     assert_eq!(metric(&r, "status_code"), 200);
     assert_eq!(metric(&r, "version"), "4.59.3");
     assert_eq!(metric(&r, "wizard_completed"), true);
@@ -200,16 +183,14 @@ async fn server_status_about_media_servers() {
     ] {
         assert_eq!(h.fake.hits("GET", p), 1, "{p}");
     }
-    let r = h.call("read_server", json!({"action": "about"})).await;
+    let r = read_server(&h, "about", json!({})).await;
     assert_eq!(metric(&r, "branch"), "Stable");
     let text = r.to_string();
     assert!(
         !text.contains("/app/ombi") && !text.contains("/config"),
         "storage paths leaked: {text}"
     );
-    let r = h
-        .call("read_server", json!({"action": "media_servers"}))
-        .await;
+    let r = read_server(&h, "media_servers", json!({})).await;
     assert_eq!(metric(&r, "total_servers"), 2);
     assert_eq!(metric(&r, "partially_down"), true);
     h.assert_never_called_forbidden();
@@ -220,7 +201,7 @@ async fn server_status_partial_failure_keeps_what_was_read() {
     let h = start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Status/info").nasty_500());
-    let r = h.call("read_server", json!({"action": "status"})).await;
+    let r = read_server(&h, "status", json!({})).await;
     assert_eq!(r["ok"], false);
     assert_eq!(err_code(&r), "PARTIAL_FAILURE");
     assert_eq!(metric(&r, "status_code"), 200);
@@ -229,7 +210,7 @@ async fn server_status_partial_failure_keeps_what_was_read() {
 #[tokio::test]
 async fn server_update_reads_feed_and_updater_check_only() {
     let h = start().await;
-    let r = h.call("read_server", json!({"action": "update"})).await;
+    let r = read_server(&h, "update", json!({})).await;
     assert_eq!(metric(&r, "update_available"), true);
     assert_eq!(metric(&r, "latest_version"), "v4.60.1");
     assert_eq!(metric(&r, "updater_reports_update"), true);
@@ -242,7 +223,7 @@ async fn server_update_reads_feed_and_updater_check_only() {
 #[tokio::test]
 async fn server_features_and_cron() {
     let h = start().await;
-    let r = h.call("read_server", json!({"action": "features"})).await;
+    let r = read_server(&h, "features", json!({})).await;
     assert_eq!(r["data"]["kind"], "reference_page");
     // audit #6: the same records as read_reference features (value = the
     // identifier, state in category), never a boolean value
@@ -254,12 +235,12 @@ async fn server_features_and_cron() {
         .call("read_reference", json!({"action": "features"}))
         .await;
     assert_eq!(r["data"]["items"], same["data"]["items"]);
-    let r = h
-        .call(
-            "read_server",
-            json!({"action": "cron_validate", "expression": "0 0 12 ? * FRI *"}),
-        )
-        .await;
+    let r = read_server(
+        &h,
+        "cron_validate",
+        json!({"expression": "0 0 12 ? * FRI *"}),
+    )
+    .await;
     assert_eq!(metric(&r, "valid"), true);
     let sent = h
         .fake
@@ -271,17 +252,10 @@ async fn server_features_and_cron() {
         serde_json::from_str::<Value>(&sent.body).unwrap(),
         json!({"expression": "0 0 12 ? * FRI *"})
     );
-    let r = h
-        .call(
-            "read_server",
-            json!({"action": "cron_validate", "expression": "every day"}),
-        )
-        .await;
+    let r = read_server(&h, "cron_validate", json!({"expression": "every day"})).await;
     assert_eq!(r["ok"], true);
     assert_eq!(metric(&r, "valid"), false);
-    let r = h
-        .call("read_server", json!({"action": "cron_validate"}))
-        .await;
+    let r = read_server(&h, "cron_validate", json!({})).await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
     h.assert_never_called_forbidden();
 }
@@ -291,7 +265,7 @@ async fn server_about_204_is_not_found() {
     let h = start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Settings/about").no_content());
-    let r = h.call("read_server", json!({"action": "about"})).await;
+    let r = read_server(&h, "about", json!({})).await;
     assert_eq!(err_code(&r), "NOT_FOUND");
 }
 
@@ -309,9 +283,7 @@ fn categories(r: &Value) -> Vec<String> {
 #[tokio::test]
 async fn radarr_options_standard_and_4k() {
     let h = start().await;
-    let r = h
-        .call("read_integration", json!({"action": "radarr_options"}))
-        .await;
+    let r = read_integration(&h, "radarr_options", json!({})).await;
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
         categories(&r),
@@ -330,32 +302,17 @@ async fn radarr_options_standard_and_4k() {
         assert_eq!(h.fake.hits("GET", p), 1, "{p}");
     }
     // 4K: the feature is off in the sample data.
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "radarr_options", "is_4k": true}),
-        )
-        .await;
+    let r = read_integration(&h, "radarr_options", json!({"is_4k": true})).await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     assert_eq!(h.fake.hits("GET", "/api/v1/Radarr/Profiles/4k"), 0);
     h.fake.with_data(|d| d.features[0].1 = true);
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "radarr_options", "is_4k": true}),
-        )
-        .await;
+    let r = read_integration(&h, "radarr_options", json!({"is_4k": true})).await;
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["data"]["items"][0]["name"], "UHD-2160p");
     assert_eq!(r["data"]["items"][1]["name"], "/movies-4k");
     // 4K instance disabled: RootFolders/4k answers 204.
     h.fake.with_data(|d| d.admin.radarr4k_root_folders = None);
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "radarr_options", "is_4k": true}),
-        )
-        .await;
+    let r = read_integration(&h, "radarr_options", json!({"is_4k": true})).await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     h.assert_never_called_forbidden();
 }
@@ -364,9 +321,7 @@ async fn radarr_options_standard_and_4k() {
 async fn radarr_disabled_is_unsupported() {
     let h = start().await;
     h.fake.with_data(|d| d.admin.radarr_enabled = false);
-    let r = h
-        .call("read_integration", json!({"action": "radarr_options"}))
-        .await;
+    let r = read_integration(&h, "radarr_options", json!({})).await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     assert_eq!(h.fake.hits("GET", "/api/v1/Radarr/Profiles"), 0);
 }
@@ -374,9 +329,7 @@ async fn radarr_disabled_is_unsupported() {
 #[tokio::test]
 async fn sonarr_options_include_language_profiles_and_version() {
     let h = start().await;
-    let r = h
-        .call("read_integration", json!({"action": "sonarr_options"}))
-        .await;
+    let r = read_integration(&h, "sonarr_options", json!({})).await;
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
         categories(&r),
@@ -396,9 +349,7 @@ async fn sonarr_partial_failure_keeps_other_lists() {
     let h = start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Sonarr/tags").nasty_500());
-    let r = h
-        .call("read_integration", json!({"action": "sonarr_options"}))
-        .await;
+    let r = read_integration(&h, "sonarr_options", json!({})).await;
     assert_eq!(err_code(&r), "PARTIAL_FAILURE");
     assert_eq!(r["data"]["items"].as_array().unwrap().len(), 4);
 }
@@ -407,52 +358,34 @@ async fn sonarr_partial_failure_keeps_other_lists() {
 async fn lidarr_disabled_then_enabled() {
     let h = start().await;
     h.fake.with_data(|d| d.requests.lidarr_enabled = false);
-    let r = h
-        .call("read_integration", json!({"action": "lidarr_options"}))
-        .await;
+    let r = read_integration(&h, "lidarr_options", json!({})).await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     h.fake.with_data(|d| d.requests.lidarr_enabled = true);
-    let r = h
-        .call("read_integration", json!({"action": "lidarr_options"}))
-        .await;
+    let r = read_integration(&h, "lidarr_options", json!({})).await;
     assert_eq!(categories(&r), ["quality_profile", "root_folder"]);
 }
 
 #[tokio::test]
 async fn plex_servers_and_libraries_resolve_saved_machine_ids() {
     let h = start().await;
-    let r = h
-        .call("read_integration", json!({"action": "plex_servers"}))
-        .await;
+    let r = read_integration(&h, "plex_servers", json!({})).await;
     assert_eq!(
         r["data"]["items"],
         json!([{"id": "abc123", "name": "Living room", "value": "abc123", "category": "plex_server"}])
     );
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "plex_libraries", "machine_id": "abc123"}),
-        )
-        .await;
+    let r = read_integration(&h, "plex_libraries", json!({"machine_id": "abc123"})).await;
     assert_eq!(
         r["data"]["items"][1],
         json!({"id": "2", "name": "TV Shows", "value": "2", "category": "plex_library_show"})
     );
     assert_eq!(h.fake.hits("GET", "/api/v1/Plex/Libraries/abc123"), 1);
     // Not a saved server: refused before any library call, nothing passed through.
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "plex_libraries", "machine_id": "../../evil"}),
-        )
-        .await;
+    let r = read_integration(&h, "plex_libraries", json!({"machine_id": "../../evil"})).await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
     assert_eq!(r["error"]["field"], "/machine_id");
     assert!(h.paths().iter().all(|p| !p.contains("evil")));
     h.fake.with_data(|d| d.admin.plex_servers.clear());
-    let r = h
-        .call("read_integration", json!({"action": "plex_servers"}))
-        .await;
+    let r = read_integration(&h, "plex_servers", json!({})).await;
     assert_eq!(err_code(&r), "UNSUPPORTED_CAPABILITY");
     h.assert_never_called_forbidden();
 }
@@ -460,30 +393,15 @@ async fn plex_servers_and_libraries_resolve_saved_machine_ids() {
 #[tokio::test]
 async fn media_server_users_are_user_pages() {
     let h = start().await;
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "media_server_users", "server": "plex"}),
-        )
-        .await;
+    let r = read_integration(&h, "media_server_users", json!({"server": "plex"})).await;
     assert_eq!(r["data"]["kind"], "user_page");
     assert_eq!(
         r["data"]["items"][0],
         json!({"id": "p-100", "user_name": "dave"})
     );
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "media_server_users", "server": "emby"}),
-        )
-        .await;
+    let r = read_integration(&h, "media_server_users", json!({"server": "emby"})).await;
     assert_eq!(r["data"]["items"][0]["user_name"], "frank");
-    let r = h
-        .call(
-            "read_integration",
-            json!({"action": "media_server_users", "server": "jellyfin"}),
-        )
-        .await;
+    let r = read_integration(&h, "media_server_users", json!({"server": "jellyfin"})).await;
     assert_eq!(r["ok"], true);
     assert_eq!(r["data"]["items"], json!([]));
     assert!(r["warnings"][0].as_str().unwrap().contains("jellyfin"));
@@ -502,7 +420,7 @@ async fn media_server_users_are_user_pages() {
 async fn every_settings_section_is_allowlisted_and_revisioned() {
     let h = start().await;
     for section in definition::params::SETTINGS_SECTIONS {
-        let r = h.call("read_settings", json!({"section": section})).await;
+        let r = read_section(&h, section).await;
         assert_eq!(r["ok"], true, "{section}: {r}");
         assert_eq!(r["data"]["section"], *section);
         assert_eq!(
@@ -541,7 +459,7 @@ async fn every_settings_section_is_allowlisted_and_revisioned() {
 #[tokio::test]
 async fn settings_values_are_escaped_pointers_and_omissions_are_named() {
     let h = start().await;
-    let r = h.call("read_settings", json!({"section": "plex"})).await;
+    let r = read_section(&h, "plex").await;
     let values = r["data"]["values"].as_array().unwrap();
     assert!(values.contains(&json!({"name": "/servers/0/machineIdentifier", "value": "abc123"})));
     assert!(values.contains(
@@ -561,9 +479,7 @@ async fn settings_values_are_escaped_pointers_and_omissions_are_named() {
         );
     }
     assert_eq!(h.fake.hits("GET", "/api/v1/Settings/plex"), 1);
-    let r = h
-        .call("read_settings", json!({"section": "user_management"}))
-        .await;
+    let r = read_section(&h, "user_management").await;
     assert!(
         r["data"]["values"]
             .as_array()
@@ -571,9 +487,7 @@ async fn settings_values_are_escaped_pointers_and_omissions_are_named() {
             .contains(&json!({"name": "/defaultRoles/1", "value": "RequestTv"}))
     );
     assert_eq!(h.fake.hits("GET", "/api/v1/Settings/UserManagement"), 1);
-    let r = h
-        .call("read_settings", json!({"section": "features"}))
-        .await;
+    let r = read_section(&h, "features").await;
     assert_eq!(
         r["data"]["values"],
         json!([{"name": "Movie4KRequests", "value": false}, {"name": "PlayedSync", "value": false}])
@@ -583,48 +497,35 @@ async fn settings_values_are_escaped_pointers_and_omissions_are_named() {
 #[tokio::test]
 async fn settings_revision_changes_with_the_section() {
     let h = start().await;
-    let first =
-        h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
-    let again =
-        h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
+    let first = read_section(&h, "vote").await["data"]["revision"].clone();
+    let again = read_section(&h, "vote").await["data"]["revision"].clone();
     assert_eq!(first, again, "same content, same revision");
     h.fake
         .with_data(|d| d.admin.settings.get_mut("vote").unwrap()["movieVoteMax"] = json!(20));
-    let changed =
-        h.call("read_settings", json!({"section": "vote"})).await["data"]["revision"].clone();
+    let changed = read_section(&h, "vote").await["data"]["revision"].clone();
     assert_ne!(first, changed);
     // A change to a secret the caller never sees also changes the revision.
-    let before =
-        h.call("read_settings", json!({"section": "sonarr"})).await["data"]["revision"].clone();
+    let before = read_section(&h, "sonarr").await["data"]["revision"].clone();
     h.fake.with_data(|d| {
         d.admin.settings.get_mut("sonarr").unwrap()["apiKey"] = json!("rotated-key")
     });
-    let after =
-        h.call("read_settings", json!({"section": "sonarr"})).await["data"]["revision"].clone();
+    let after = read_section(&h, "sonarr").await["data"]["revision"].clone();
     assert_ne!(before, after);
     // Features: a toggled flag changes it too.
-    let f1 = h
-        .call("read_settings", json!({"section": "features"}))
-        .await["data"]["revision"]
-        .clone();
+    let f1 = read_section(&h, "features").await["data"]["revision"].clone();
     h.fake.with_data(|d| d.features[1].1 = true);
-    let f2 = h
-        .call("read_settings", json!({"section": "features"}))
-        .await["data"]["revision"]
-        .clone();
+    let f2 = read_section(&h, "features").await["data"]["revision"].clone();
     assert_ne!(f1, f2);
 }
 
 #[tokio::test]
 async fn settings_bad_section_and_204() {
     let h = start().await;
-    let r = h
-        .call("read_settings", json!({"section": "couchpotato"}))
-        .await;
+    let r = read_section(&h, "couchpotato").await;
     assert_eq!(err_code(&r), "INVALID_ARGUMENT");
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Settings/vote").no_content());
-    let r = h.call("read_settings", json!({"section": "vote"})).await;
+    let r = read_section(&h, "vote").await;
     assert_eq!(r["ok"], true);
     assert_eq!(r["data"]["values"], json!([]));
     assert!(!r["warnings"].as_array().unwrap().is_empty());
@@ -638,17 +539,17 @@ async fn settings_bad_section_and_204() {
 async fn logs_list_and_read_with_redaction() {
     let h = start().await;
     h.fake.with_data(|d| d.logs[0].1 = sample_log());
-    let r = h.call("read_logs", json!({"action": "list"})).await;
+    let r = read_logs(&h, "list", json!({})).await;
     assert_eq!(
         r["data"]["files"][0],
         json!({"file_id": "log20260502.txt", "name": "log20260502.txt", "modified": "2026-05-02"})
     );
-    let r = h
-        .call(
-            "read_logs",
-            json!({"action": "read", "file_id": "log20260502.txt", "offset": 1, "limit": 4}),
-        )
-        .await;
+    let r = read_logs(
+        &h,
+        "read",
+        json!({"file_id": "log20260502.txt", "offset": 1, "limit": 4}),
+    )
+    .await;
     assert_eq!(r["ok"], true, "{r}");
     let lines = r["data"]["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 4);
@@ -663,12 +564,12 @@ async fn logs_list_and_read_with_redaction() {
         .find(|q| q.path == "/api/v2/System/logs/log20260502.txt")
         .unwrap();
     assert_eq!(req.header("accept"), Some("text/plain"));
-    let r = h
-        .call(
-            "read_logs",
-            json!({"action": "read", "file_id": "log20260502.txt", "offset": 5}),
-        )
-        .await;
+    let r = read_logs(
+        &h,
+        "read",
+        json!({"file_id": "log20260502.txt", "offset": 5}),
+    )
+    .await;
     assert_eq!(
         r["data"]["lines"],
         json!(["2026-05-02 10:00:05.006 +00:00 [INF] Plex content sync finished"])
@@ -681,19 +582,12 @@ async fn logs_list_and_read_with_redaction() {
 async fn logs_refuse_paths_and_report_missing_files() {
     let h = start().await;
     for bad in ["../appsettings.json", "a/b.txt", "..\\x.txt"] {
-        let r = h
-            .call("read_logs", json!({"action": "read", "file_id": bad}))
-            .await;
+        let r = read_logs(&h, "read", json!({"file_id": bad})).await;
         assert_eq!(err_code(&r), "INVALID_ARGUMENT", "{bad}");
         assert_eq!(r["error"]["field"], "/file_id");
     }
     assert!(h.fake.requests().is_empty(), "a bad file_id reached Ombi");
-    let r = h
-        .call(
-            "read_logs",
-            json!({"action": "read", "file_id": "log19990101.txt"}),
-        )
-        .await;
+    let r = read_logs(&h, "read", json!({"file_id": "log19990101.txt"})).await;
     assert_eq!(err_code(&r), "NOT_FOUND");
 }
 
@@ -712,12 +606,12 @@ async fn a_2_mib_log_read_is_bounded() {
     }
     h.fake
         .with_data(|d| d.logs.insert(0, ("log20260503.txt".into(), big)));
-    let r = h
-        .call(
-            "read_logs",
-            json!({"action": "read", "file_id": "log20260503.txt", "offset": 1000, "limit": 500}),
-        )
-        .await;
+    let r = read_logs(
+        &h,
+        "read",
+        json!({"file_id": "log20260503.txt", "offset": 1000, "limit": 500}),
+    )
+    .await;
     assert_eq!(r["ok"], true, "{r}");
     let lines = r["data"]["lines"].as_array().unwrap();
     assert!(
@@ -746,12 +640,12 @@ async fn logs_need_an_admin() {
         ],
     )
     .await;
-    let r = h.call("read_logs", json!({"action": "list"})).await;
+    let r = read_logs(&h, "list", json!({})).await;
     assert_eq!(err_code(&r), "FORBIDDEN");
-    let r = h.call("read_settings", json!({"section": "ombi"})).await;
+    let r = read_section(&h, "ombi").await;
     assert_eq!(err_code(&r), "FORBIDDEN");
     // The updater's own check needs Admin: left out with a warning, the feed stays.
-    let r = h.call("read_server", json!({"action": "update"})).await;
+    let r = read_server(&h, "update", json!({})).await;
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(metric(&r, "latest_version"), "v4.60.1");
     assert!(
@@ -764,19 +658,19 @@ async fn logs_need_an_admin() {
     );
     assert!(r["warnings"][0].as_str().unwrap().contains("admin"));
     // Anonymous sections stay readable.
-    let r = h.call("read_settings", json!({"section": "issues"})).await;
+    let r = read_section(&h, "issues").await;
     assert_eq!(r["ok"], true);
 }
 
 #[tokio::test]
 async fn the_default_sample_log_is_redacted() {
     let h = start().await;
-    let r = h
-        .call(
-            "read_logs",
-            json!({"action": "read", "file_id": "log20260502.txt", "limit": 500}),
-        )
-        .await;
+    let r = read_logs(
+        &h,
+        "read",
+        json!({"file_id": "log20260502.txt", "limit": 500}),
+    )
+    .await;
     assert_eq!(r["data"]["lines"].as_array().unwrap().len(), 40);
     let text = r.to_string();
     for secret in [
@@ -792,14 +686,12 @@ async fn the_default_sample_log_is_redacted() {
 #[tokio::test]
 async fn the_acting_user_is_sent_and_its_rights_apply() {
     let h = Rig::start_with(Options::default(), Some(fake::PLAIN_USER)).await;
-    let r = h.call("read_users", json!({"action": "me"})).await;
+    let r = read_users(&h, "me", json!({})).await;
     assert_eq!(r["data"]["items"][0]["user_name"], fake::PLAIN_USER);
     let sent = h.fake.requests().pop().unwrap();
     assert_eq!(sent.header("username"), Some(fake::PLAIN_USER));
-    let r = h.call("read_users", json!({"action": "list"})).await;
+    let r = read_users(&h, "list", json!({})).await;
     assert_eq!(err_code(&r), "FORBIDDEN");
-    let r = h
-        .call("read_integration", json!({"action": "plex_servers"}))
-        .await;
+    let r = read_integration(&h, "plex_servers", json!({})).await;
     assert_eq!(err_code(&r), "FORBIDDEN");
 }

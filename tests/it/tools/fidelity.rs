@@ -6,6 +6,7 @@ use ombi_mcp::contract::ErrorCode;
 use ombi_mcp::upstream::Route;
 use serde_json::{Value, json};
 
+use super::{get_request, read_requests};
 use crate::support;
 use crate::support::fake_ombi::state::library_item;
 use crate::support::fake_ombi::state_requests::{tv_child, tv_parent};
@@ -36,12 +37,7 @@ fn plant_same_title_show(h: &Rig) {
 #[tokio::test]
 async fn tv_request_search_scans_the_v2_list_since_ombis_search_route_fails() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "search", "media": "tv", "query": "bad"}),
-        )
-        .await;
+    let env = read_requests(&h, "search", json!({"media": "tv", "query": "bad"})).await;
     assert_eq!(targets(&env), vec![json!({"kind": "tv_parent", "id": 10})]);
     assert_eq!(items(&env)[0]["title"], "Breaking Bad");
     assert!(
@@ -90,12 +86,12 @@ async fn tv_request_search_is_bounded_and_says_when_the_scan_was_cut() {
             })
             .collect();
     });
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "search", "media": "tv", "query": "show", "page": {"limit": 5}}),
-        )
-        .await;
+    let env = read_requests(
+        &h,
+        "search",
+        json!({"media": "tv", "query": "show", "page": {"limit": 5}}),
+    )
+    .await;
     assert_eq!(items(&env).len(), 5);
     assert_eq!(env["truncated"], true);
     assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
@@ -194,8 +190,8 @@ async fn recently_added_stops_at_30_rows_so_a_full_answer_is_truncated() {
 async fn tv_list_pages_are_full_and_ombis_total_is_not_the_item_count() {
     let h = Rig::start().await;
     // 3 child requests, 2 show titles: Ombi lists 2 rows and says total 3.
-    let page = |offset: u64| json!({"action": "list", "media": "tv", "page": {"offset": offset, "limit": 1}});
-    let env = h.call("read_requests", page(0)).await;
+    let page = |offset: u64| json!({"media": "tv", "page": {"offset": offset, "limit": 1}});
+    let env = read_requests(&h, "list", page(0)).await;
     let p = &ok_data(&env)["page"];
     assert_eq!(items(&env).len(), 1);
     assert_eq!(
@@ -204,14 +200,14 @@ async fn tv_list_pages_are_full_and_ombis_total_is_not_the_item_count() {
     );
     assert!(warnings(&env).contains('3'), "{}", warnings(&env));
     assert!(!warnings(&env).contains("shorter"), "{}", warnings(&env));
-    let env = h.call("read_requests", page(1)).await;
+    let env = read_requests(&h, "list", page(1)).await;
     let p = &ok_data(&env)["page"];
     assert_eq!(items(&env).len(), 1);
     assert_eq!(
         (&p["has_more"], &p["next_offset"]),
         (&json!(false), &Value::Null)
     );
-    let env = h.call("read_requests", page(2)).await;
+    let env = read_requests(&h, "list", page(2)).await;
     assert!(items(&env).is_empty());
     assert_eq!(ok_data(&env)["page"]["has_more"], false);
 }
@@ -220,12 +216,7 @@ async fn tv_list_pages_are_full_and_ombis_total_is_not_the_item_count() {
 async fn a_child_of_a_same_title_show_is_found_through_the_parent_list() {
     let h = Rig::start().await;
     plant_same_title_show(&h);
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_child", "id": 31}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_child", 31).await;
     let item = &items(&env)[0];
     assert_eq!(item["target"], json!({"kind": "tv_child", "id": 31}));
     assert_eq!(item["parent_request_id"], 30);
@@ -243,7 +234,7 @@ async fn a_child_of_a_same_title_show_is_found_through_the_parent_list() {
             "title": "Breaking Bad", "overview": null, "releaseDate": null, "approved": false, "denied": false,
             "mediaId": "0", "posterPath": null, "background": null})];
     });
-    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    let env = read_requests(&h, "recent", json!({})).await;
     assert_eq!(targets(&env), vec![json!({"kind": "tv_parent", "id": 30})]);
 }
 
@@ -253,22 +244,12 @@ async fn an_unreachable_child_names_ombis_same_title_merge() {
     plant_same_title_show(&h);
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Request/tvlite/*").nasty_500());
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_child", "id": 31}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_child", 31).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(message(&env).contains("same title"), "{}", message(&env));
     // a child that exists nowhere, with every parent listed: a plain NOT_FOUND
     h.fake.clear_faults();
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_child", "id": 4242}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_child", 4242).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(
         message(&env).contains("all TV requests"),
@@ -338,15 +319,15 @@ async fn album_requests_carry_no_subscribed_flag() {
             a["subscribed"] = json!(true);
         }
     });
-    for args in [
-        json!({"action": "list", "media": "album"}),
-        json!({"action": "search", "media": "album", "query": "k"}),
-        json!({"action": "get", "target": {"kind": "album", "id": 6}}),
+    for (action, args) in [
+        ("list", json!({"media": "album"})),
+        ("search", json!({"media": "album", "query": "k"})),
+        ("get", json!({"target": {"kind": "album", "id": 6}})),
     ] {
-        let env = h.call("read_requests", args.clone()).await;
-        assert!(!items(&env).is_empty(), "{args}");
+        let env = read_requests(&h, action, args.clone()).await;
+        assert!(!items(&env).is_empty(), "{action} {args}");
         for i in items(&env) {
-            assert!(i.get("subscribed").is_none(), "{args}: {i}");
+            assert!(i.get("subscribed").is_none(), "{action} {args}: {i}");
         }
     }
 }
@@ -518,9 +499,7 @@ async fn a_deleted_request_in_the_retry_queue_is_explained_never_an_empty_queue(
             "dts": "2026-04-07T09:00:00Z", "retryCount": 1, "error": "Radarr timed out"
         }));
     });
-    let env = h
-        .call("read_requests", json!({"action": "retry_queue"}))
-        .await;
+    let env = read_requests(&h, "retry_queue", json!({})).await;
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
     assert_eq!(env["error"]["http_status"], 500);
     assert!(message(&env).contains("deleted"), "{}", message(&env));

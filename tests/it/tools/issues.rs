@@ -4,9 +4,10 @@
 
 use serde_json::{Value, json};
 
+use super::read_issues;
 use crate::support;
 use crate::support::fake_ombi::Fault;
-use crate::support::rig::{Rig, err_code, items, ok_data};
+use crate::support::rig::{Rig, err_code, fields, items, ok_data, warned};
 
 fn ids(env: &Value) -> Vec<i64> {
     items(env)
@@ -20,34 +21,24 @@ fn ids(env: &Value) -> Vec<i64> {
 #[tokio::test]
 async fn list_by_status_pages_upstream_take_then_skip() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "list", "status": "pending", "page": {"offset": 0, "limit": 1}}),
-        )
-        .await;
+    let env = read_issues(
+        &h,
+        "list",
+        json!({"status": "pending", "page": {"offset": 0, "limit": 1}}),
+    )
+    .await;
     assert_eq!(ids(&env), vec![1]);
     let page = &ok_data(&env)["page"];
-    assert_eq!(
-        (page["mode"].clone(), page["total"].clone()),
-        (json!("upstream"), Value::Null)
-    );
+    assert_eq!(fields(page, &["mode", "total"]), json!(["upstream", null]));
     // No total: a full page does not prove more (04-results: null when uncertain).
-    assert_eq!(
-        (page["has_more"].clone(), page["next_offset"].clone()),
-        (Value::Null, json!(1))
-    );
+    assert_eq!(fields(page, &["has_more", "next_offset"]), json!([null, 1]));
     assert_eq!(h.gets("/api/v1/Issues/")[0].path, "/api/v1/Issues/1/0/0");
-    let env = h
-        .call("read_issues", json!({"action": "list", "status": "closed"}))
-        .await;
+    let env = read_issues(&h, "list", json!({"status": "closed"})).await;
     assert_eq!(ids(&env), vec![4]);
+    let first = &items(&env)[0];
     assert_eq!(
-        (
-            items(&env)[0]["status"].clone(),
-            items(&env)[0]["status_code"].clone()
-        ),
-        (json!("closed"), json!(3))
+        fields(first, &["status", "status_code"]),
+        json!(["closed", 3])
     );
     assert_eq!(h.gets("/api/v1/Issues/20/0/3").len(), 1);
 }
@@ -58,23 +49,14 @@ async fn list_by_status_pages_upstream_take_then_skip() {
 #[tokio::test]
 async fn list_without_status_reads_each_status_bounded() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "list", "page": {"offset": 1, "limit": 2}}),
-        )
-        .await;
+    let env = read_issues(&h, "list", json!({"page": {"offset": 1, "limit": 2}})).await;
     // pending 1, 5; in progress 2; resolved 3; closed 4
     assert_eq!(ids(&env), vec![5, 2]);
     let page = &ok_data(&env)["page"];
     // the extra record (3) proves more; closed was never needed, so no total
     assert_eq!(
-        (
-            page["total"].clone(),
-            page["has_more"].clone(),
-            page["next_offset"].clone()
-        ),
-        (Value::Null, json!(true), json!(3))
+        fields(page, &["total", "has_more", "next_offset"]),
+        json!([null, true, 3])
     );
     let paths: Vec<String> = h
         .gets("/api/v1/Issues")
@@ -90,28 +72,17 @@ async fn list_without_status_reads_each_status_bounded() {
         ]
     );
     // a window past the end of every status: the whole set, so a total
-    let env = h.call("read_issues", json!({"action": "list"})).await;
+    let env = read_issues(&h, "list", json!({})).await;
     assert_eq!(ids(&env), vec![1, 5, 2, 3, 4]);
     let page = &ok_data(&env)["page"];
-    assert_eq!(
-        (page["total"].clone(), page["has_more"].clone()),
-        (json!(5), json!(false))
-    );
+    assert_eq!(fields(page, &["total", "has_more"]), json!([5, false]));
     assert_eq!(h.gets("/api/v1/Issues/21/0/0").len(), 1);
     assert_eq!(h.gets("/api/v1/Issues/17/0/3").len(), 1);
     // a window inside the pending issues: one read, more is proven, no total
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "list", "page": {"offset": 0, "limit": 1}}),
-        )
-        .await;
+    let env = read_issues(&h, "list", json!({"page": {"offset": 0, "limit": 1}})).await;
     assert_eq!(ids(&env), vec![1]);
     let page = &ok_data(&env)["page"];
-    assert_eq!(
-        (page["total"].clone(), page["has_more"].clone()),
-        (Value::Null, json!(true))
-    );
+    assert_eq!(fields(page, &["total", "has_more"]), json!([null, true]));
     assert_eq!(h.gets("/api/v1/Issues/2/0/0").len(), 1);
     assert!(
         h.gets("/api/v1/Issues/")
@@ -124,60 +95,39 @@ async fn list_without_status_reads_each_status_bounded() {
 #[tokio::test]
 async fn get_projects_one_issue_and_204_is_not_found() {
     let h = Rig::start().await;
-    let env = h
-        .call("read_issues", json!({"action": "get", "issue_id": 3}))
-        .await;
+    let env = read_issues(&h, "get", json!({"issue_id": 3})).await;
     let i = &items(&env)[0];
     assert_eq!(i["resolved_date"], "2026-04-06T09:00:00Z");
     assert_eq!(
-        (
-            i["status"].clone(),
-            i["request_type"].clone(),
-            i["request_type_code"].clone()
-        ),
-        (json!("resolved"), json!("movie"), json!(1))
+        fields(i, &["status", "request_type", "request_type_code"]),
+        json!(["resolved", "movie", 1])
     );
     assert!(i["reported_by_user_id"].is_string());
     assert!(i.get("userReported").is_none() && i.get("comments").is_none());
-    let env = h
-        .call("read_issues", json!({"action": "get", "issue_id": 99}))
-        .await;
+    let env = read_issues(&h, "get", json!({"issue_id": 99})).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
 #[tokio::test]
 async fn by_request_filters_the_ambiguous_id_by_type() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "by_request", "request_type": "movie", "request_id": 1}),
-        )
-        .await;
-    assert_eq!(ids(&env), vec![1, 3]);
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "by_request", "request_type": "album", "request_id": 1}),
-        )
-        .await;
-    assert_eq!(ids(&env), vec![5]);
+    for (media, want) in [("movie", vec![1, 3]), ("album", vec![5])] {
+        let args = json!({"request_type": media, "request_id": 1});
+        assert_eq!(
+            ids(&read_issues(&h, "by_request", args).await),
+            want,
+            "{media}"
+        );
+    }
     assert_eq!(h.gets("/api/v1/Issues/request/1").len(), 2);
 }
 
 #[tokio::test]
 async fn by_provider_and_comments() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "by_provider", "provider_id": "603"}),
-        )
-        .await;
+    let env = read_issues(&h, "by_provider", json!({"provider_id": "603"})).await;
     assert_eq!(ids(&env), vec![1, 3]);
-    let env = h
-        .call("read_issues", json!({"action": "comments", "issue_id": 1}))
-        .await;
+    let env = read_issues(&h, "comments", json!({"issue_id": 1})).await;
     let data = ok_data(&env);
     assert_eq!(data["kind"], "comment_page");
     assert_eq!(data["page"]["unit"], "comments");
@@ -192,12 +142,7 @@ async fn by_provider_and_comments() {
 #[tokio::test]
 async fn provider_summary_is_a_page_of_groups() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "provider_summary", "status": "pending"}),
-        )
-        .await;
+    let env = read_issues(&h, "provider_summary", json!({"status": "pending"})).await;
     let data = ok_data(&env);
     assert_eq!(data["kind"], "group_page");
     assert_eq!(data["page"]["unit"], "provider_groups");
@@ -222,34 +167,16 @@ async fn provider_summary_is_a_page_of_groups() {
                 Some("application/json"),
                 body,
             ));
-        let env = h
-            .call(
-                "read_issues",
-                json!({"action": "provider_summary", "status": "in_progress"}),
-            )
-            .await;
+        let env = read_issues(&h, "provider_summary", json!({"status": "in_progress"})).await;
         assert_eq!(ok_data(&env)["items"], json!([]), "body {body:?}");
     }
     h.fake
         .add_fault(Fault::on("GET", "/api/v2/Issues/0/10000/1").no_content());
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "provider_summary", "status": "in_progress"}),
-        )
-        .await;
+    let env = read_issues(&h, "provider_summary", json!({"status": "in_progress"})).await;
     assert_eq!(ok_data(&env)["items"], json!([]));
     // no status: pending, said in a warning
-    let env = h
-        .call("read_issues", json!({"action": "provider_summary"}))
-        .await;
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("pending"))
-    );
+    let env = read_issues(&h, "provider_summary", json!({})).await;
+    assert!(warned(&env, "pending"));
 }
 
 /// Audit #2/#20: Ombi can answer the summary with 200 `null`.
@@ -262,12 +189,7 @@ async fn provider_summary_null_body_is_an_empty_page() {
             Some("application/json; charset=utf-8"),
             "null",
         ));
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "provider_summary", "status": "pending"}),
-        )
-        .await;
+    let env = read_issues(&h, "provider_summary", json!({"status": "pending"})).await;
     let data = ok_data(&env);
     assert_eq!(data["kind"], "group_page");
     assert_eq!(data["items"], json!([]));
@@ -284,32 +206,20 @@ async fn get_of_an_issue_without_a_usable_id_is_a_schema_mismatch() {
             Some("application/json"),
             r#"{"id": 0, "title": "x", "status": 0}"#,
         ));
-    let env = h
-        .call("read_issues", json!({"action": "get", "issue_id": 1}))
-        .await;
+    let env = read_issues(&h, "get", json!({"issue_id": 1})).await;
     assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
 }
 
 #[tokio::test]
 async fn provider_details_strips_users_and_comments_and_204_is_empty() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "provider_details", "provider_id": "603"}),
-        )
-        .await;
+    let env = read_issues(&h, "provider_details", json!({"provider_id": "603"})).await;
     let g = &items(&env)[0];
     assert_eq!(g["provider_id"], "603");
     assert_eq!(g["count"], 2);
     assert_eq!(g["issues"].as_array().unwrap().len(), 2);
     assert!(g["issues"][0].get("comments").is_none());
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "provider_details", "provider_id": "nothing"}),
-        )
-        .await;
+    let env = read_issues(&h, "provider_details", json!({"provider_id": "nothing"})).await;
     assert_eq!(ok_data(&env)["items"], json!([]));
     assert_eq!(ok_data(&env)["page"]["returned"], 0);
 }
@@ -330,12 +240,7 @@ async fn provider_details_truncates_nested_issues() {
             ));
         }
     });
-    let env = h
-        .call(
-            "read_issues",
-            json!({"action": "provider_details", "provider_id": "777"}),
-        )
-        .await;
+    let env = read_issues(&h, "provider_details", json!({"provider_id": "777"})).await;
     assert_eq!(items(&env)[0]["issues"].as_array().unwrap().len(), 100);
     assert_eq!(items(&env)[0]["count"], 130);
     assert_eq!(env["truncated"], true);
@@ -344,7 +249,7 @@ async fn provider_details_truncates_nested_issues() {
 #[tokio::test]
 async fn issue_counts_are_metrics() {
     let h = Rig::start().await;
-    let env = h.call("read_issues", json!({"action": "counts"})).await;
+    let env = read_issues(&h, "counts", json!({})).await;
     let v = ok_data(&env)["values"].as_array().unwrap().clone();
     assert_eq!(
         v[0],
@@ -358,10 +263,8 @@ async fn issue_errors_map_to_contract_codes() {
     let h = Rig::start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Issues/1/comments").nasty_500());
-    let env = h
-        .call("read_issues", json!({"action": "comments", "issue_id": 1}))
-        .await;
+    let env = read_issues(&h, "comments", json!({"issue_id": 1})).await;
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
-    let env = h.call("read_issues", json!({"action": "get"})).await;
+    let env = read_issues(&h, "get", json!({})).await;
     assert_eq!(err_code(&env), "INVALID_ARGUMENT");
 }

@@ -5,10 +5,11 @@
 
 use serde_json::{Value, json};
 
+use super::{create_err, create_ok};
 use crate::support::fake_ombi::routes::media::data;
 use crate::support::fake_ombi::state::{search_movie, search_tv, user_id};
 use crate::support::fake_ombi::state_requests::{album, issue};
-use crate::support::rig::{Rig, err_code, items};
+use crate::support::rig::{Rig, err_code, err_message, fields, items};
 
 fn warnings(env: &Value) -> String {
     env["warnings"].to_string()
@@ -80,12 +81,7 @@ async fn album_details_say_why_without_lidarr_or_for_an_unknown_id() {
         )
         .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("release-group")
-    );
+    assert!(err_message(&env).contains("release-group"));
     h.fake.with_data(|d| d.requests.lidarr_enabled = false);
     let env = h
         .err(
@@ -102,12 +98,11 @@ async fn album_details_say_why_without_lidarr_or_for_an_unknown_id() {
 async fn album_create_sees_the_existing_request_by_release_group() {
     let h = Rig::start().await;
     plant_album_request(&h);
-    let env = h
-        .err(
-            "write_request_create",
-            json!({"action": "album", "musicbrainz_id": data::HYBRID_THEORY}),
-        )
-        .await;
+    let env = create_err(
+        &h,
+        json!({"action": "album", "musicbrainz_id": data::HYBRID_THEORY}),
+    )
+    .await;
     assert_eq!(err_code(&env), "CONFLICT", "{env:#}");
     assert!(h.gets("/api/v2/Search/artist/album").is_empty());
 }
@@ -494,8 +489,8 @@ async fn issue_create_files_where_ombis_ui_files() {
     .await;
     let body: Value = serde_json::from_str(&h.last("POST", "/api/v1/Issues").body).unwrap();
     assert_eq!(
-        (body["requestId"].clone(), body["providerId"].clone()),
-        (json!(10), json!("1396"))
+        fields(&body, &["requestId", "providerId"]),
+        json!([10, "1396"])
     );
 }
 
@@ -592,11 +587,7 @@ async fn request_writes_purge_ombis_details_cache() {
     let args = json!({"action": "details", "media": "movie", "tmdb_id": 27205});
     let before = h.ok("read_media", args.clone()).await;
     assert_eq!(items(&before)[0]["requested"], false, "{before:#}");
-    h.ok(
-        "write_request_create",
-        json!({"action": "movie", "tmdb_id": 27205}),
-    )
-    .await;
+    create_ok(&h, json!({"action": "movie", "tmdb_id": 27205})).await;
     let after = h.ok("read_media", args).await;
     assert_eq!(items(&after)[0]["requested"], true, "{after:#}");
     assert!(

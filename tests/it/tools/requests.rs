@@ -5,21 +5,22 @@
 
 use serde_json::{Value, json};
 
+use super::{get_request, read_requests};
 use crate::support;
 use crate::support::fake_ombi::{Fault, Options, state::movie_request};
-use crate::support::rig::{Rig, err_code, items, ok_data, targets};
+use crate::support::rig::{Rig, err_code, err_message, fields, items, ok_data, targets, warned};
 
 // ------------------------------------------------------------ read_requests list
 
 #[tokio::test]
 async fn list_movies_uses_the_v2_paged_route_with_upstream_total() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "list", "media": "movie", "page": {"offset": 1, "limit": 2}}),
-        )
-        .await;
+    let env = read_requests(
+        &h,
+        "list",
+        json!({"media": "movie", "page": {"offset": 1, "limit": 2}}),
+    )
+    .await;
     let data = ok_data(&env);
     assert_eq!(data["kind"], "request_page");
     assert_eq!(data["page"]["mode"], "upstream");
@@ -43,9 +44,12 @@ async fn list_movies_uses_the_v2_paged_route_with_upstream_total() {
 #[tokio::test]
 async fn list_status_and_direction_become_route_segments() {
     let h = Rig::start().await;
-    let env = h
-        .call("read_requests", json!({"action": "list", "media": "movie", "status": "denied", "sort_direction": "asc"}))
-        .await;
+    let env = read_requests(
+        &h,
+        "list",
+        json!({"media": "movie", "status": "denied", "sort_direction": "asc"}),
+    )
+    .await;
     assert_eq!(items(&env).len(), 1);
     assert_eq!(items(&env)[0]["denied"], true);
     assert_eq!(items(&env)[0]["denied_reason"], "Already on the shelf");
@@ -81,25 +85,23 @@ async fn list_status_filters_follow_ombis_engine() {
         v.sort();
         v
     };
-    let page = |status: &str| json!({"action": "list", "media": "movie", "status": status, "page": {"limit": 50}});
-    let env = h.call("read_requests", page("pending")).await;
+    let page = |status: &str| json!({"media": "movie", "status": status, "page": {"limit": 50}});
+    let env = read_requests(&h, "list", page("pending")).await;
     assert_eq!(ids(&env), [2], "4K-only approved is not pending");
-    let env = h.call("read_requests", page("processing")).await;
+    let env = read_requests(&h, "list", page("processing")).await;
     assert_eq!(
         ids(&env),
         [1, 40],
         "denied is not processing; 4K approved is"
     );
-    let env = h.call("read_requests", page("denied")).await;
+    let env = read_requests(&h, "list", page("denied")).await;
     assert_eq!(ids(&env), [3, 41]);
 }
 
 #[tokio::test]
 async fn list_tv_items_are_children_with_parent_ids() {
     let h = Rig::start().await;
-    let env = h
-        .call("read_requests", json!({"action": "list", "media": "tv"}))
-        .await;
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
     let its = items(&env);
     assert!(!its.is_empty());
     for i in its {
@@ -116,13 +118,7 @@ async fn list_tv_items_are_children_with_parent_ids() {
     }
     // Ombi's total counts children before de-duplication by show: unknown
     assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("child requests"))
-    );
+    assert!(warned(&env, "child requests"));
     assert_eq!(
         h.gets("/api/v2/Requests/tv")[0].path,
         "/api/v2/Requests/tv/21/0/requestedDate/desc"
@@ -132,9 +128,7 @@ async fn list_tv_items_are_children_with_parent_ids() {
 #[tokio::test]
 async fn list_albums_need_no_lidarr_and_have_no_unavailable_filter() {
     let h = Rig::start().await;
-    let env = h
-        .call("read_requests", json!({"action": "list", "media": "album"}))
-        .await;
+    let env = read_requests(&h, "list", json!({"media": "album"})).await;
     assert_eq!(items(&env).len(), 2);
     // AlbumRequest.title as sent, never rewritten with the artist (audit #11)
     let mut titles: Vec<&str> = items(&env)
@@ -143,18 +137,16 @@ async fn list_albums_need_no_lidarr_and_have_no_unavailable_filter() {
         .collect();
     titles.sort();
     assert_eq!(titles, ["Kid A", "OK Computer"]);
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "list", "media": "album", "status": "unavailable"}),
-        )
-        .await;
+    let env = read_requests(
+        &h,
+        "list",
+        json!({"media": "album", "status": "unavailable"}),
+    )
+    .await;
     assert_eq!(err_code(&env), "INVALID_ARGUMENT");
     assert_eq!(env["error"]["field"], "/status");
     h.fake.with_data(|d| d.requests.lidarr_enabled = false);
-    let env = h
-        .call("read_requests", json!({"action": "list", "media": "album"}))
-        .await;
+    let env = read_requests(&h, "list", json!({"media": "album"})).await;
     assert_eq!(
         items(&env).len(),
         2,
@@ -177,12 +169,12 @@ async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
             })
             .collect();
     });
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "list", "media": "movie", "page": {"offset": 0, "limit": 100}}),
-        )
-        .await;
+    let env = read_requests(
+        &h,
+        "list",
+        json!({"media": "movie", "page": {"offset": 0, "limit": 100}}),
+    )
+    .await;
     let data = ok_data(&env);
     assert_eq!(data["page"]["total"], 5000);
     assert!(data["items"].as_array().unwrap().len() <= 100);
@@ -200,25 +192,19 @@ async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
     // searching: Ombi scans everything in memory; we window locally
     // searching: Ombi scans everything in memory and answers ~15 MB here;
     // we read under the 8 MiB cap and window locally over what fit
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "search", "media": "movie", "query": "Movie", "page": {"limit": 100}}),
-        )
-        .await;
+    let env = read_requests(
+        &h,
+        "search",
+        json!({"media": "movie", "query": "Movie", "page": {"limit": 100}}),
+    )
+    .await;
     let data = ok_data(&env);
     assert_eq!(data["page"]["mode"], "local");
     assert_eq!(data["page"]["total"], Value::Null);
     assert_eq!(data["page"]["has_more"], true);
     assert_eq!(env["truncated"], true);
     assert!(data["items"].as_array().unwrap().len() <= 100);
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("8 MiB"))
-    );
+    assert!(warned(&env, "8 MiB"));
 }
 
 #[tokio::test]
@@ -233,9 +219,7 @@ async fn an_oversized_tv_page_returns_what_fit() {
             }
         }
     });
-    let env = h
-        .call("read_requests", json!({"action": "list", "media": "tv"}))
-        .await;
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
     let data = ok_data(&env);
     assert_eq!(env["truncated"], true);
     assert_eq!(data["page"]["total"], Value::Null);
@@ -244,13 +228,7 @@ async fn an_oversized_tv_page_returns_what_fit() {
         (1..3).contains(&n),
         "the children that fit under the cap: {n}"
     );
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("8 MiB"))
-    );
+    assert!(warned(&env, "8 MiB"));
 }
 
 // ------------------------------------------------------------ get
@@ -258,12 +236,7 @@ async fn an_oversized_tv_page_returns_what_fit() {
 #[tokio::test]
 async fn get_movie_and_unknown_movie() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "movie", "id": 1}}),
-        )
-        .await;
+    let env = get_request(&h, "movie", 1).await;
     assert_eq!(targets(&env), vec![json!({"kind": "movie", "id": 1})]);
     assert_eq!(ok_data(&env)["page"]["mode"], "none");
     assert_eq!(items(&env)[0]["approved"], true);
@@ -273,24 +246,14 @@ async fn get_movie_and_unknown_movie() {
         "/api/v1/Request/movie/info/1"
     );
     // Ombi answers 500 for an unknown id
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "movie", "id": 999}}),
-        )
-        .await;
+    let env = get_request(&h, "movie", 999).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
 #[tokio::test]
 async fn get_tv_parent_lists_parent_then_children() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_parent", "id": 10}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_parent", 10).await;
     assert_eq!(
         targets(&env),
         vec![
@@ -301,24 +264,14 @@ async fn get_tv_parent_lists_parent_then_children() {
     );
     assert_eq!(items(&env)[1]["parent_request_id"], 10);
     assert!(items(&env)[0].get("approved").is_none());
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_parent", "id": 77}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_parent", 77).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
 #[tokio::test]
 async fn get_tv_child_scans_parents_then_reads_the_children() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_child", "id": 21}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_child", 21).await;
     let item = &items(&env)[0];
     assert_eq!(item["target"], json!({"kind": "tv_child", "id": 21}));
     assert_eq!(item["parent_request_id"], 20);
@@ -337,30 +290,15 @@ async fn get_tv_child_scans_parents_then_reads_the_children() {
     );
     assert!(h.gets("/api/v1/Request/tvlite").is_empty());
     assert_eq!(h.gets("/api/v1/Request/tv/20/child").len(), 1);
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_child", "id": 4242}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_child", 4242).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("all TV requests")
-    );
+    assert!(err_message(&env).contains("all TV requests"));
 }
 
 #[tokio::test]
 async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "album", "id": 6}}),
-        )
-        .await;
+    let env = get_request(&h, "album", 6).await;
     assert_eq!(targets(&env), vec![json!({"kind": "album", "id": 6})]);
     assert_eq!(
         h.gets("/api/v2/Requests/album")[0].path,
@@ -370,12 +308,7 @@ async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
         h.gets("/api/v1/request/music").is_empty(),
         "never the unbounded v1 album list"
     );
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "album", "id": 66}}),
-        )
-        .await;
+    let env = get_request(&h, "album", 66).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
@@ -384,12 +317,7 @@ async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
 #[tokio::test]
 async fn children_of_a_parent_with_seasons() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "children", "parent_request_id": 10}),
-        )
-        .await;
+    let env = read_requests(&h, "children", json!({"parent_request_id": 10})).await;
     assert_eq!(
         targets(&env),
         vec![
@@ -432,55 +360,29 @@ async fn a_tv_parent_with_more_than_99_children_is_truncated() {
             .tv_parents
             .push(tv_parent(70, 7070, 8080, "Big", kids));
     });
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_parent", "id": 70}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_parent", 70).await;
     assert_eq!(items(&env).len(), 100);
     assert_eq!(env["truncated"], true, "the child cap is a cut: {env}");
     let page = &ok_data(&env)["page"];
     assert_eq!(page["total"], 121, "parent + 120 children");
     assert_eq!(page["has_more"], true);
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("99 of 120"))
-    );
+    assert!(warned(&env, "99 of 120"));
 }
 
 #[tokio::test]
 async fn search_by_media_uses_the_v1_search_routes() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "search", "media": "tv", "query": "bad"}),
-        )
-        .await;
+    let env = read_requests(&h, "search", json!({"media": "tv", "query": "bad"})).await;
     assert_eq!(targets(&env), vec![json!({"kind": "tv_parent", "id": 10})]);
     // Ombi's TV search route always fails: the v2 TV list is searched here
     assert!(h.gets("/api/v1/Request/tv/search").is_empty());
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "search", "media": "album", "query": "kid a"}),
-        )
-        .await;
+    let env = read_requests(&h, "search", json!({"media": "album", "query": "kid a"})).await;
     assert_eq!(targets(&env), vec![json!({"kind": "album", "id": 5})]);
     assert_eq!(
         h.gets("/api/v1/request/music/search")[0].path,
         "/api/v1/request/music/search/kid%20a"
     );
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "search", "media": "movie", "query": "matrix"}),
-        )
-        .await;
+    let env = read_requests(&h, "search", json!({"media": "movie", "query": "matrix"})).await;
     assert_eq!(targets(&env), vec![json!({"kind": "movie", "id": 1})]);
 }
 
@@ -489,7 +391,7 @@ async fn search_by_media_uses_the_v1_search_routes() {
 #[tokio::test]
 async fn recent_resolves_tv_parents_child_id_first() {
     let h = Rig::start().await;
-    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    let env = read_requests(&h, "recent", json!({})).await;
     let its = items(&env);
     assert_eq!(its[0]["target"], json!({"kind": "movie", "id": 2}));
     // child id 1396 == TMDB id 1396: resolved through the child id, parent 10
@@ -504,13 +406,7 @@ async fn recent_resolves_tv_parents_child_id_first() {
     assert_eq!(its[2]["target"], json!({"kind": "tv_parent", "id": 20}));
     // unresolvable: stays the child, with a warning; never id 0 or a provider id
     assert_eq!(its[3]["target"], json!({"kind": "tv_child", "id": 555}));
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("555"))
-    );
+    assert!(warned(&env, "555"));
     assert_eq!(its[4]["target"], json!({"kind": "album", "id": 5}));
     assert_eq!(ok_data(&env)["page"]["mode"], "local");
     assert_eq!(ok_data(&env)["page"]["total"], 5);
@@ -536,7 +432,7 @@ async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
     for (what, fault) in faults {
         let h = Rig::start().await;
         h.fake.add_fault(fault);
-        let env = h.call("read_requests", json!({"action": "recent"})).await;
+        let env = read_requests(&h, "recent", json!({})).await;
         let its = items(&env);
         assert_eq!(its.len(), 5, "{what}: {env}");
         for (i, child) in [(1, 1396), (2, 999), (3, 555)] {
@@ -553,14 +449,7 @@ async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
                 "{what}"
             );
         }
-        assert!(
-            env["warnings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|w| w.as_str().unwrap().contains("could not be read")),
-            "{what}: {env}"
-        );
+        assert!(warned(&env, "could not be read"), "{what}: {env}");
         assert!(h.gets("/api/v1/Request/tvlite").is_empty());
     }
 }
@@ -568,17 +457,12 @@ async fn recent_keeps_tv_child_targets_whatever_the_parent_scan_answers() {
 #[tokio::test]
 async fn retry_queue_ids_are_queue_ids() {
     let h = Rig::start().await;
-    let env = h
-        .call("read_requests", json!({"action": "retry_queue"}))
-        .await;
+    let env = read_requests(&h, "retry_queue", json!({})).await;
     let data = ok_data(&env);
     assert_eq!(data["kind"], "retry_page");
     assert_eq!(data["page"]["unit"], "queue_entries");
     let e = &data["items"][0];
-    assert_eq!(
-        (e["queue_id"].clone(), e["request_id"].clone()),
-        (json!(7), json!(2))
-    );
+    assert_eq!(fields(e, &["queue_id", "request_id"]), json!([7, 2]));
     assert_eq!(e["request_type"], "movie");
     assert!(e["reason"].is_string());
 }
@@ -586,9 +470,7 @@ async fn retry_queue_ids_are_queue_ids() {
 #[tokio::test]
 async fn retry_queue_needs_admin() {
     let h = Rig::start_with(Options::default(), Some("bob")).await;
-    let env = h
-        .call("read_requests", json!({"action": "retry_queue"}))
-        .await;
+    let env = read_requests(&h, "retry_queue", json!({})).await;
     assert_eq!(err_code(&env), "FORBIDDEN");
 }
 
@@ -597,13 +479,11 @@ async fn upstream_errors_map_to_contract_codes() {
     let h = Rig::start().await;
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/RequestRetry").nasty_500());
-    let env = h
-        .call("read_requests", json!({"action": "retry_queue"}))
-        .await;
+    let env = read_requests(&h, "retry_queue", json!({})).await;
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
     h.fake
         .add_fault(Fault::on("GET", "/api/v2/Requests/recentlyRequested").no_content());
-    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    let env = read_requests(&h, "recent", json!({})).await;
     assert_eq!(
         ok_data(&env)["items"],
         json!([]),
@@ -611,12 +491,7 @@ async fn upstream_errors_map_to_contract_codes() {
     );
     h.fake
         .add_fault(Fault::on("GET", "/api/v1/Request/movie/info/1").html_200());
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "movie", "id": 1}}),
-        )
-        .await;
+    let env = get_request(&h, "movie", 1).await;
     assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
 }
 
@@ -775,12 +650,7 @@ async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
     // tools-map.md: the documented 500 degrades to partial
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
     assert_eq!(env["data"]["values"], json!([]));
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("no movie request or no TV request")
-    );
+    assert!(err_message(&env).contains("no movie request or no TV request"));
 }
 
 // ------------------------------------------------------------ bounded scans
@@ -811,12 +681,7 @@ fn many_parents(d: &mut support::fake_ombi::Data) {
 async fn tv_child_scan_pages_until_found() {
     let h = Rig::start().await;
     h.fake.with_data(many_parents);
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_child", "id": 21}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_child", 21).await;
     assert_eq!(items(&env)[0]["parent_request_id"], 20);
     let scans: Vec<String> = h
         .gets("/api/v2/Requests/tv/")
@@ -833,12 +698,7 @@ async fn tv_child_scan_pages_until_found() {
     );
     // child 12 shares parent 10 with child 1396 on the same page: Ombi's
     // per-show de-duplication hides one of them, the sibling ids still place it
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "tv_child", "id": 12}}),
-        )
-        .await;
+    let env = get_request(&h, "tv_child", 12).await;
     assert_eq!(items(&env)[0]["parent_request_id"], 10);
 }
 
@@ -853,7 +713,7 @@ async fn recent_scan_stops_once_every_child_is_placed() {
             .retain(|r| r["requestId"] != 999 && r["requestId"] != 555);
         d.requests.recent[1]["requestId"] = json!(5200);
     });
-    let env = h.call("read_requests", json!({"action": "recent"})).await;
+    let env = read_requests(&h, "recent", json!({})).await;
     assert_eq!(
         items(&env)[1]["target"],
         json!({"kind": "tv_parent", "id": 1200})
@@ -869,12 +729,7 @@ async fn recent_scan_stops_once_every_child_is_placed() {
 #[tokio::test]
 async fn album_scan_stops_at_the_end_of_the_list() {
     let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "album", "id": 404}}),
-        )
-        .await;
+    let env = get_request(&h, "album", 404).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(
         h.gets("/api/v2/Requests/album").len(),

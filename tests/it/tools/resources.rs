@@ -27,21 +27,18 @@ async fn read(h: &Rig, s: &str) -> Result<Value, ReadError> {
 
 // ------------------------------------------------------------ mine
 
+/// An item's target as `kind/id`, e.g. `movie/2`.
+fn kind_id(item: &Value) -> String {
+    let t = &item["target"];
+    format!("{}/{}", t["kind"].as_str().unwrap(), t["id"])
+}
+
 #[tokio::test]
 async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons() {
     let h = Rig::start_with(Options::default(), Some("bob")).await;
     let env = h.ok("read_requests", json!({"action": "mine"})).await;
     let got = items(&env);
-    let targets: Vec<String> = got
-        .iter()
-        .map(|r| {
-            format!(
-                "{}/{}",
-                r["target"]["kind"].as_str().unwrap(),
-                r["target"]["id"]
-            )
-        })
-        .collect();
+    let targets: Vec<String> = got.iter().map(kind_id).collect();
     // bob: movies 1 and 2, TV children 1396 (Breaking Bad) and 21, album 5;
     // alice's movie 3, child 12 and album 6 are not his.
     let mut sorted = targets.clone();
@@ -75,37 +72,20 @@ async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons(
     assert_eq!(bb["parent_request_id"], 10);
     assert!(!bb["identifiers"].as_array().unwrap().is_empty(), "{bb}");
     // Bounded reads only: paged v2 lists and the paged v1 TV parent list.
-    assert!(
-        h.gets("/api/v2/Requests/movie/100/0/").len() == 1,
-        "{:?}",
-        h.paths()
-    );
-    assert!(
-        h.gets("/api/v2/Requests/album/100/0/").len() == 1,
-        "{:?}",
-        h.paths()
-    );
-    assert!(
-        h.gets("/api/v1/Request/tvlite/100/0/").len() == 1,
-        "{:?}",
-        h.paths()
-    );
+    for list in [
+        "/api/v2/Requests/movie/100/0/",
+        "/api/v2/Requests/album/100/0/",
+        "/api/v1/Request/tvlite/100/0/",
+    ] {
+        assert!(h.gets(list).len() == 1, "{:?}", h.paths());
+    }
 }
 
 #[tokio::test]
 async fn mine_is_the_other_users_when_another_user_acts() {
     let h = Rig::start_with(Options::default(), Some("alice")).await;
     let env = h.ok("read_requests", json!({"action": "mine"})).await;
-    let mut ids: Vec<String> = items(&env)
-        .iter()
-        .map(|r| {
-            format!(
-                "{}/{}",
-                r["target"]["kind"].as_str().unwrap(),
-                r["target"]["id"]
-            )
-        })
-        .collect();
+    let mut ids: Vec<String> = items(&env).iter().map(kind_id).collect();
     ids.sort();
     assert_eq!(ids, ["album/6", "movie/3", "tv_child/12"]);
 }
@@ -310,6 +290,18 @@ fn movie_reads(h: &Rig) -> usize {
     h.gets("/api/v1/Request/movie/info/1").len()
 }
 
+/// A rig, and a poller every `interval` with one session (id 1) watching
+/// movie request 1; what that session hears.
+async fn watching_movie_1(interval: Duration) -> (Rig, Poller, Arc<Heard>) {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, interval);
+    let heard = Arc::new(Heard::default());
+    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    (h, p, heard)
+}
+
 struct Poller {
     watches: Arc<Watches>,
     stop: CancellationToken,
@@ -449,12 +441,7 @@ async fn each_acting_user_is_read_separately() {
 
 #[tokio::test]
 async fn a_write_through_the_daemon_triggers_a_read_at_once() {
-    let h = Rig::start().await;
-    let p = Poller::start(&h, Duration::from_secs(3600));
-    let heard = Arc::new(Heard::default());
-    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
-        .await
-        .unwrap();
+    let (h, p, heard) = watching_movie_1(Duration::from_secs(3600)).await;
     movie_1_becomes_available(&h);
     p.watches.after_write(&Touched::Unknown);
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -530,12 +517,7 @@ async fn lockdown_and_open_peers_of_one_user_are_polled_apart() {
 
 #[tokio::test]
 async fn a_failing_poll_backs_off_and_resumes_without_ending_the_watch() {
-    let h = Rig::start().await;
-    let p = Poller::start(&h, Duration::from_millis(100));
-    let heard = Arc::new(Heard::default());
-    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
-        .await
-        .unwrap();
+    let (h, p, heard) = watching_movie_1(Duration::from_millis(100)).await;
     h.fake.add_fault(
         Fault::on("GET", "/api/v1/Request/movie/info/1")
             .unavailable()
@@ -561,59 +543,23 @@ async fn subscriptions_are_bounded_per_session_and_per_daemon() {
     let watches = Watches::new(Duration::from_secs(3600));
     let heard = Arc::new(Heard::default());
     let body = Ok(json!({}));
+    // Session `session` (no acting user) watches `u`.
+    let watch = |session: u64, u: &str| {
+        watches.subscribe(session, heard.clone(), identity(None), uri(u), &body)
+    };
     for i in 1..=MAX_PER_SESSION as i64 {
-        watches
-            .subscribe(
-                1,
-                heard.clone(),
-                identity(None),
-                uri(&format!("ombi://issue/{i}")),
-                &body,
-            )
-            .unwrap();
+        watch(1, &format!("ombi://issue/{i}")).unwrap();
     }
     // The same URI again is no new subscription.
-    watches
-        .subscribe(
-            1,
-            heard.clone(),
-            identity(None),
-            uri("ombi://issue/1"),
-            &body,
-        )
-        .unwrap();
-    let over = watches
-        .subscribe(
-            1,
-            heard.clone(),
-            identity(None),
-            uri("ombi://issue/999"),
-            &body,
-        )
-        .unwrap_err();
+    watch(1, "ombi://issue/1").unwrap();
+    let over = watch(1, "ombi://issue/999").unwrap_err();
     assert!(over.contains("32"), "{over}");
     let mut session = 2;
     while watches.count() < MAX_PER_DAEMON {
-        watches
-            .subscribe(
-                session,
-                heard.clone(),
-                identity(None),
-                uri("ombi://requests/mine"),
-                &body,
-            )
-            .unwrap();
+        watch(session, "ombi://requests/mine").unwrap();
         session += 1;
     }
-    let over = watches
-        .subscribe(
-            session,
-            heard.clone(),
-            identity(None),
-            uri("ombi://requests/mine"),
-            &body,
-        )
-        .unwrap_err();
+    let over = watch(session, "ombi://requests/mine").unwrap_err();
     assert!(over.contains("256"), "{over}");
     drop(h);
 }

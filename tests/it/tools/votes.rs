@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use crate::support::fake_ombi::{Options, state_requests};
-use crate::support::rig::{Rig, items, ok_data};
+use crate::support::rig::{Rig, items, ok_data, warned};
 
 #[tokio::test]
 async fn open_votes_use_already_voted_not_my_vote() {
@@ -52,14 +52,7 @@ async fn votes_for_a_request_page_the_votes_and_state_the_tally() {
     );
     assert_eq!(ok_data(&env)["page"]["total"], 2);
     assert_eq!(ok_data(&env)["page"]["returned"], 2);
-    assert!(
-        env["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("1 up (vote_code 0), 1 down")),
-        "{env}"
-    );
+    assert!(warned(&env, "1 up (vote_code 0), 1 down"), "{env}");
     // albums read from the `music` route
     let env = h
         .call(

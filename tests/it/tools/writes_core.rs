@@ -12,13 +12,14 @@ use ombi_mcp::definition::BundleSet;
 use ombi_mcp::policy::Identity;
 use serde_json::{Value, json};
 
+use super::{comment_err, comment_ok, create_err, create_ok, vote_err, vote_ok};
 use crate::harness;
 use crate::support;
 use crate::support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_THEORY, METEORA};
 use crate::support::fake_ombi::state::{Vote, user_id};
 use crate::support::fake_ombi::state_writes::{SendFailure, Subscription};
 use crate::support::fake_ombi::{API_KEY, Fault, LoggedRequest, Options};
-use crate::support::rig::{Rig, err_code};
+use crate::support::rig::{Rig, err_code, err_message, fields, writes};
 
 // ------------------------------------------------------------ helpers
 
@@ -42,15 +43,6 @@ async fn impatient(user: &str) -> Rig {
     identity.ombi_user = Some(user.into());
     rig.ctx.identity = Arc::new(identity);
     rig
-}
-
-/// Every request that was not a GET (what changed, or could have, in Ombi).
-fn writes(rig: &Rig) -> Vec<LoggedRequest> {
-    rig.fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.method != "GET")
-        .collect()
 }
 
 /// The one write the call made: its method and path, and its JSON body.
@@ -89,12 +81,11 @@ fn set_vote(rig: &Rig, key: &str, value: Value) {
 #[tokio::test]
 async fn movie_request_as_a_household_member_is_theirs_and_pending() {
     let rig = as_user(Some("bob")).await;
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205, "language": "de"}),
-        )
-        .await;
+    let env = create_ok(
+        &rig,
+        json!({"action": "movie", "tmdb_id": 27205, "language": "de"}),
+    )
+    .await;
     let (route, body, req) = only_write(&rig);
     assert_eq!(route, "POST /api/v1/Request/movie");
     assert_eq!(req.header("UserName"), Some("bob"));
@@ -122,11 +113,7 @@ async fn movie_request_as_a_household_member_is_theirs_and_pending() {
 #[tokio::test]
 async fn movie_request_by_an_admin_reads_back_approved() {
     let rig = as_user(Some("alice")).await;
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205, "overrides": {"root_folder_id": 2, "quality_profile_id": 4}}),
-        )
+    let env = create_ok(&rig, json!({"action": "movie", "tmdb_id": 27205, "overrides": {"root_folder_id": 2, "quality_profile_id": 4}}))
         .await;
     let (_, body, _) = only_write(&rig);
     assert_eq!(body["rootFolderOverride"], 2);
@@ -148,12 +135,7 @@ async fn movie_request_by_an_admin_reads_back_approved() {
 #[tokio::test]
 async fn movie_request_with_the_bare_api_key_says_whose_it_is() {
     let rig = as_user(None).await;
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205}),
-        )
-        .await;
+    let env = create_ok(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     let (_, _, req) = only_write(&rig);
     assert!(req.header("UserName").is_none());
     assert!(
@@ -167,19 +149,9 @@ async fn movie_request_with_the_bare_api_key_says_whose_it_is() {
 #[tokio::test]
 async fn movie_duplicate_is_a_conflict() {
     let rig = as_user(Some("bob")).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 603}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 603})).await;
     assert_eq!(err_code(&env), "CONFLICT");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("AlreadyRequested")
-    );
+    assert!(err_message(&env).contains("AlreadyRequested"));
     assert_eq!(writes(&rig).len(), 1);
 }
 
@@ -194,12 +166,7 @@ async fn movie_saved_then_refused_by_radarr_is_partial_with_its_id() {
             SendFailure::Rejects("Movie is already monitored".into()),
         )
     });
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
     let id = movie_request_of(&rig, 27205).unwrap()["id"]
         .as_i64()
@@ -222,19 +189,13 @@ async fn movie_saved_then_refused_by_radarr_is_partial_with_its_id() {
 #[tokio::test]
 async fn movie_on_behalf_without_power_user_is_forbidden() {
     let rig = as_user(Some("bob")).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205, "on_behalf_user_id": user_id("alice")}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "movie", "tmdb_id": 27205, "on_behalf_user_id": user_id("alice")}),
+    )
+    .await;
     assert_eq!(err_code(&env), "FORBIDDEN");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("on behalf")
-    );
+    assert!(err_message(&env).contains("on behalf"));
     assert!(env.get("data").is_none());
     assert!(writes(&rig).is_empty());
     assert!(movie_request_of(&rig, 27205).is_none());
@@ -243,18 +204,17 @@ async fn movie_on_behalf_without_power_user_is_forbidden() {
 #[tokio::test]
 async fn movie_4k_without_the_feature_is_refused_before_sending() {
     let rig = as_user(Some("alice")).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205, "is_4k": true}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "movie", "tmdb_id": 27205, "is_4k": true}),
+    )
+    .await;
     assert_eq!(err_code(&env), "UNSUPPORTED_CAPABILITY");
     assert!(writes(&rig).is_empty());
     // With the feature on, the flag goes through.
     rig.fake.with_data(|d| d.features[0].1 = true);
-    rig.ok(
-        "write_request_create",
+    create_ok(
+        &rig,
         json!({"action": "movie", "tmdb_id": 27205, "is_4k": true}),
     )
     .await;
@@ -269,12 +229,7 @@ async fn movie_dropped_after_send_is_unknown_and_never_retried() {
     let rig = as_user(Some("bob")).await;
     rig.fake
         .add_fault(Fault::on("POST", "/api/v1/Request/movie").apply_then_drop());
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     assert_eq!(err_code(&env), "UNKNOWN_OUTCOME");
     assert_eq!(env["error"]["retryable"], false);
     assert_eq!(rig.fake.hits("POST", "/api/v1/Request/movie"), 1);
@@ -286,12 +241,11 @@ async fn tv_timeout_after_send_is_unknown_and_never_retried() {
     let rig = impatient("alice").await;
     rig.fake
         .add_fault(Fault::on("POST", "/api/v2/Requests/tv").apply_then_hang());
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 1399, "selection": {"mode": "all"}}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "tv", "id": 1399, "selection": {"mode": "all"}}),
+    )
+    .await;
     assert_eq!(err_code(&env), "UNKNOWN_OUTCOME");
     assert_eq!(env["error"]["retryable"], false);
     assert_eq!(rig.fake.hits("POST", "/api/v2/Requests/tv"), 1);
@@ -302,12 +256,11 @@ async fn tv_timeout_after_send_is_unknown_and_never_retried() {
 #[tokio::test]
 async fn tv_all_for_a_new_show_answers_the_child_id_never_as_a_provider_id() {
     let rig = as_user(Some("alice")).await;
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "tv", "id": 1399, "selection": {"mode": "all"}}),
-        )
-        .await;
+    let env = create_ok(
+        &rig,
+        json!({"action": "tv", "id": 1399, "selection": {"mode": "all"}}),
+    )
+    .await;
     let (route, body, req) = only_write(&rig);
     assert_eq!(route, "POST /api/v2/Requests/tv");
     assert_eq!(req.header("UserName"), Some("alice"));
@@ -332,8 +285,8 @@ async fn tv_first_and_latest_season_are_left_to_ombi() {
         ("latest_season", "latestSeason"),
     ] {
         let rig = as_user(Some("bob")).await;
-        rig.ok(
-            "write_request_create",
+        create_ok(
+            &rig,
             json!({"action": "tv", "id": 1399, "selection": {"mode": mode}}),
         )
         .await;
@@ -348,11 +301,7 @@ async fn tv_first_and_latest_season_are_left_to_ombi() {
 #[tokio::test]
 async fn tv_season_mode_sends_every_episode_explicitly() {
     let rig = as_user(Some("bob")).await;
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "tv", "id": 1399, "selection": {"mode": "season", "season_numbers": [2, 3, 2]}}),
-        )
+    let env = create_ok(&rig, json!({"action": "tv", "id": 1399, "selection": {"mode": "season", "season_numbers": [2, 3, 2]}}))
         .await;
     let (_, body, _) = only_write(&rig);
     let eps: Vec<Value> = (1..=10).map(|e| json!({"episodeNumber": e})).collect();
@@ -361,8 +310,8 @@ async fn tv_season_mode_sends_every_episode_explicitly() {
         json!([{"seasonNumber": 2, "episodes": eps}, {"seasonNumber": 3, "episodes": eps}])
     );
     assert_eq!(
-        (body["requestAll"].clone(), body["firstSeason"].clone()),
-        (json!(false), json!(false))
+        fields(&body, &["requestAll", "firstSeason"]),
+        json!([false, false])
     );
     let id = data(&env)["request_id"].as_i64().unwrap();
     let child = rig
@@ -381,11 +330,7 @@ async fn tv_season_mode_sends_every_episode_explicitly() {
 #[tokio::test]
 async fn tv_episodes_mode_sends_exactly_the_episodes() {
     let rig = as_user(Some("bob")).await;
-    rig.ok(
-        "write_request_create",
-        json!({"action": "tv", "id": 1399, "selection": {"mode": "episodes", "seasons": [
-            {"season_number": 1, "episodes": [3, 1]}, {"season_number": 1, "episodes": [1, 2]}]}}),
-    )
+    create_ok(&rig, json!({"action": "tv", "id": 1399, "selection": {"mode": "episodes", "seasons": [ {"season_number": 1, "episodes": [3, 1]}, {"season_number": 1, "episodes": [1, 2]}]}}))
     .await;
     let (_, body, _) = only_write(&rig);
     assert_eq!(
@@ -423,17 +368,16 @@ async fn tv_unknown_seasons_or_episodes_and_tvdb_ids_are_refused_up_front() {
             "/provider",
         ),
     ] {
-        let env = rig.err("write_request_create", args.clone()).await;
+        let env = create_err(&rig, args.clone()).await;
         assert_eq!(err_code(&env), "INVALID_ARGUMENT", "{args}");
         assert_eq!(env["error"]["field"], field, "{args}");
     }
     assert!(writes(&rig).is_empty());
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 424242, "selection": {"mode": "all"}}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "tv", "id": 424242, "selection": {"mode": "all"}}),
+    )
+    .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(writes(&rig).is_empty());
 }
@@ -443,33 +387,15 @@ async fn tv_unknown_seasons_or_episodes_and_tvdb_ids_are_refused_up_front() {
 async fn tv_duplicates_are_conflicts_in_both_forms() {
     let rig = as_user(Some("alice")).await;
     // Season 1, episodes 1-3 are the show's first child.
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 1396, "selection": {"mode": "episodes", "seasons": [{"season_number": 1, "episodes": [1, 2]}]}}),
-        )
+    let env = create_err(&rig, json!({"action": "tv", "id": 1396, "selection": {"mode": "episodes", "seasons": [{"season_number": 1, "episodes": [1, 2]}]}}))
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("We already have episodes requested")
-    );
+    assert!(err_message(&env).contains("We already have episodes requested"));
     // Season 2, episodes 1-2 are in a later child.
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 1396, "selection": {"mode": "episodes", "seasons": [{"season_number": 2, "episodes": [1, 2]}]}}),
-        )
+    let env = create_err(&rig, json!({"action": "tv", "id": 1396, "selection": {"mode": "episodes", "seasons": [{"season_number": 2, "episodes": [1, 2]}]}}))
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("AlreadyRequested")
-    );
+    assert!(err_message(&env).contains("AlreadyRequested"));
 }
 
 /// A TV request whose Sonarr send throws is queued and answered
@@ -483,19 +409,15 @@ async fn tv_queued_after_sonarr_threw_is_partial_with_the_child_id() {
             SendFailure::Throws("Connection refused".into()),
         )
     });
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 1399, "selection": {"mode": "first_season"}, "language_profile_id": 1}),
-        )
+    let env = create_err(&rig, json!({"action": "tv", "id": 1399, "selection": {"mode": "first_season"}, "language_profile_id": 1}))
         .await;
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
     let d = data(&env);
     assert_eq!(d["outcome"], "partial");
     assert_eq!(d["target"], json!({"kind": "tv_child", "id": 1399}));
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(false))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, false])
     );
     assert!(d["message"].as_str().unwrap().contains("retry queue"));
     let (_, body, _) = only_write(&rig);
@@ -505,12 +427,7 @@ async fn tv_queued_after_sonarr_threw_is_partial_with_the_child_id() {
 #[tokio::test]
 async fn tv_for_a_requested_show_warns_about_ignored_and_show_wide_options() {
     let rig = as_user(Some("alice")).await;
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "tv", "id": 1396, "selection": {"mode": "season", "season_numbers": [4]},
-                   "language_profile_id": 2, "overrides": {"quality_profile_id": 3}}),
-        )
+    let env = create_ok(&rig, json!({"action": "tv", "id": 1396, "selection": {"mode": "season", "season_numbers": [4]}, "language_profile_id": 2, "overrides": {"quality_profile_id": 3}}))
         .await;
     let w = env["warnings"].to_string();
     assert!(w.contains("ignores `language_profile_id`"), "{w}");
@@ -523,12 +440,7 @@ async fn tv_for_a_requested_show_warns_about_ignored_and_show_wide_options() {
 #[tokio::test]
 async fn album_request_then_a_repeat_is_a_conflict_not_a_second_row() {
     let rig = as_user(Some("alice")).await;
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "album", "musicbrainz_id": METEORA}),
-        )
-        .await;
+    let env = create_ok(&rig, json!({"action": "album", "musicbrainz_id": METEORA})).await;
     let (route, body, req) = only_write(&rig);
     assert_eq!(route, "POST /api/v1/request/music");
     assert_eq!(body, json!({"foreignAlbumId": METEORA}));
@@ -537,12 +449,7 @@ async fn album_request_then_a_repeat_is_a_conflict_not_a_second_row() {
     let d = data(&env);
     assert_eq!(d["target"]["kind"], "album");
     assert_eq!(d["outcome"], "completed");
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "album", "musicbrainz_id": METEORA}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "album", "musicbrainz_id": METEORA})).await;
     assert_eq!(err_code(&env), "CONFLICT");
     assert_eq!(writes(&rig).len(), 1, "the repeat was never sent");
     let rows = rig.fake.with_data(|d| {
@@ -560,10 +467,7 @@ async fn album_request_then_a_repeat_is_a_conflict_not_a_second_row() {
 #[tokio::test]
 async fn album_alias_is_a_header_in_api_key_mode_only() {
     let rig = as_user(Some("alice")).await;
-    rig.ok(
-        "write_request_create",
-        json!({"action": "album", "musicbrainz_id": HYBRID_THEORY, "requested_by_alias": "Grandma"}),
-    )
+    create_ok(&rig, json!({"action": "album", "musicbrainz_id": HYBRID_THEORY, "requested_by_alias": "Grandma"}))
     .await;
     let (_, body, req) = only_write(&rig);
     assert_eq!(req.header("ApiAlias"), Some("Grandma"));
@@ -576,12 +480,11 @@ async fn album_alias_is_a_header_in_api_key_mode_only() {
             .cloned()
     });
     assert_eq!(row.unwrap()["requestedByAlias"], "Grandma");
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "album", "musicbrainz_id": METEORA, "requested_by_alias": "Zoë"}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "album", "musicbrainz_id": METEORA, "requested_by_alias": "Zoë"}),
+    )
+    .await;
     assert_eq!(env["error"]["field"], "/requested_by_alias");
 
     let jwt = Rig::start_env(
@@ -612,12 +515,7 @@ async fn album_saved_then_refused_by_lidarr_is_partial() {
             SendFailure::Rejects("Album is already monitored".into()),
         )
     });
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "album", "musicbrainz_id": METEORA}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "album", "musicbrainz_id": METEORA})).await;
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
     let id = rig.fake.with_data(|d| {
         d.requests
@@ -636,12 +534,7 @@ async fn album_saved_then_refused_by_lidarr_is_partial() {
 #[tokio::test]
 async fn collection_reports_each_member_from_a_read_back() {
     let rig = as_user(Some("alice")).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "collection", "collection_id": 2344}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "collection", "collection_id": 2344})).await;
     let (route, body, _) = only_write(&rig);
     assert_eq!(route, "POST /api/v2/Requests/movie/collection/2344");
     assert_eq!(body, Value::Null);
@@ -677,37 +570,21 @@ async fn collection_of_new_movies_completes_and_bad_ids_are_refused() {
     let rig = as_user(Some("alice")).await;
     rig.fake
         .with_data(|d| d.movie_requests.retain(|r| r["theMovieDbId"] != json!(603)));
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "collection", "collection_id": 2344}),
-        )
-        .await;
+    let env = create_ok(&rig, json!({"action": "collection", "collection_id": 2344})).await;
     assert_eq!(data(&env)["outcome"], "completed");
     assert_eq!(data(&env)["affected_count"], 3);
-    let again = rig
-        .err(
-            "write_request_create",
-            json!({"action": "collection", "collection_id": 2344}),
-        )
-        .await;
+    let again = create_err(&rig, json!({"action": "collection", "collection_id": 2344})).await;
     assert_eq!(err_code(&again), "CONFLICT");
     assert_eq!(data(&again)["outcome"], "rejected");
 
     let rig = as_user(Some("alice")).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "collection", "collection_id": EMPTY_COLLECTION}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "collection", "collection_id": EMPTY_COLLECTION}),
+    )
+    .await;
     assert_eq!(env["error"]["field"], "/collection_id");
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "collection", "collection_id": 777}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "collection", "collection_id": 777})).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(writes(&rig).is_empty());
 }
@@ -729,8 +606,8 @@ async fn subscribe_and_unsubscribe_act_for_the_caller() {
     assert_eq!(req.header("UserName"), Some("bob"));
     let d = data(&env);
     assert_eq!(
-        (d["outcome"].clone(), d["target"].clone()),
-        (json!("completed"), json!({"kind": "movie", "id": 2}))
+        fields(d, &["outcome", "target"]),
+        json!(["completed", {"kind": "movie", "id": 2}])
     );
     assert!(d["message"].as_str().unwrap().contains("Interstellar"));
     let bob_movie_2 = Subscription {
@@ -788,12 +665,11 @@ async fn subscribe_to_an_unknown_request_sends_nothing() {
 #[tokio::test]
 async fn upvote_subscribes_and_reports_a_pending_request() {
     let rig = as_user(Some("bob")).await;
-    let env = rig
-        .ok(
-            "write_vote",
-            json!({"action": "up", "media": "tv", "request_id": 12}),
-        )
-        .await;
+    let env = vote_ok(
+        &rig,
+        json!({"action": "up", "media": "tv", "request_id": 12}),
+    )
+    .await;
     let (route, _, req) = only_write(&rig);
     assert_eq!(route, "POST /api/v1/Vote/up/tv/12");
     assert_eq!(req.header("UserName"), Some("bob"));
@@ -816,12 +692,11 @@ async fn upvote_subscribes_and_reports_a_pending_request() {
 async fn upvote_that_reaches_the_threshold_reports_the_approval() {
     let rig = as_user(Some("bob")).await;
     set_vote(&rig, "movieVoteMax", json!(1));
-    let env = rig
-        .ok(
-            "write_vote",
-            json!({"action": "up", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_ok(
+        &rig,
+        json!({"action": "up", "media": "movie", "request_id": 2}),
+    )
+    .await;
     let msg = data(&env)["message"].as_str().unwrap();
     assert!(msg.contains("is approved now"), "{msg}");
 }
@@ -839,12 +714,11 @@ async fn upvote_that_approves_but_cannot_send_is_completed_with_a_warning() {
             SendFailure::Rejects("Movie is already monitored".into()),
         )
     });
-    let env = rig
-        .ok(
-            "write_vote",
-            json!({"action": "up", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_ok(
+        &rig,
+        json!({"action": "up", "media": "movie", "request_id": 2}),
+    )
+    .await;
     let d = data(&env);
     assert_eq!(d["outcome"], "completed");
     let msg = d["message"].as_str().unwrap();
@@ -873,28 +747,21 @@ async fn vote_refusals_send_nothing() {
     // Voting off: Ombi would answer success and record nothing.
     let rig = as_user(Some("bob")).await;
     set_vote(&rig, "enabled", json!(false));
-    let env = rig
-        .err(
-            "write_vote",
-            json!({"action": "up", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_err(
+        &rig,
+        json!({"action": "up", "media": "movie", "request_id": 2}),
+    )
+    .await;
     assert_eq!(err_code(&env), "UNSUPPORTED_CAPABILITY");
     // The bare API key has no user row to vote as.
     let api = as_user(None).await;
-    let env = api
-        .err(
-            "write_vote",
-            json!({"action": "down", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_err(
+        &api,
+        json!({"action": "down", "media": "movie", "request_id": 2}),
+    )
+    .await;
     assert_eq!(err_code(&env), "FORBIDDEN");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("OMBI_USER_NAME")
-    );
+    assert!(err_message(&env).contains("OMBI_USER_NAME"));
     // Ombi does not check that the request exists; approved ones take no votes.
     let rig2 = as_user(Some("bob")).await;
     let env = rig2
@@ -930,24 +797,22 @@ async fn vote_on_another_media_with_the_same_id_is_reported() {
             request_type: 2,
         })
     });
-    let env = rig
-        .err(
-            "write_vote",
-            json!({"action": "up", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_err(
+        &rig,
+        json!({"action": "up", "media": "movie", "request_id": 2}),
+    )
+    .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    let msg = env["error"]["message"].as_str().unwrap();
+    let msg = err_message(&env);
     assert!(
         msg.contains("You have already voted!") && msg.contains("album request 2 (upvote)"),
         "{msg}"
     );
-    let env = rig
-        .ok(
-            "write_vote",
-            json!({"action": "down", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_ok(
+        &rig,
+        json!({"action": "down", "media": "movie", "request_id": 2}),
+    )
+    .await;
     assert!(env["warnings"].to_string().contains("album request 2"));
     assert!(
         data(&env)["message"]
@@ -992,8 +857,8 @@ async fn issue_create_sends_only_the_fields_it_sets() {
         .with_data(|d| d.issues.iter().find(|i| i["id"] == json!(id)).cloned())
         .unwrap();
     assert_eq!(
-        (issue["status"].clone(), issue["userReportedId"].clone()),
-        (json!(0), json!(user_id("bob")))
+        fields(&issue, &["status", "userReportedId"]),
+        json!([0, user_id("bob")])
     );
 }
 
@@ -1013,12 +878,7 @@ async fn issue_create_with_an_unknown_category_sends_nothing() {
 #[tokio::test]
 async fn issue_comment_as_the_caller() {
     let rig = as_user(Some("bob")).await;
-    let env = rig
-        .ok(
-            "write_issue_comment",
-            json!({"issue_id": 1, "comment": "Still broken"}),
-        )
-        .await;
+    let env = comment_ok(&rig, json!({"issue_id": 1, "comment": "Still broken"})).await;
     let (route, body, req) = only_write(&rig);
     assert_eq!(route, "POST /api/v1/Issues/comments");
     assert_eq!(req.header("UserName"), Some("bob"));
@@ -1031,21 +891,11 @@ async fn issue_comment_as_the_caller() {
             .with_data(|d| d.comments.iter().any(|c| c["id"] == json!(id)))
     );
     // Ombi answers 204 for an unknown issue, having added nothing.
-    let env = rig
-        .err(
-            "write_issue_comment",
-            json!({"issue_id": 77, "comment": "?"}),
-        )
-        .await;
+    let env = comment_err(&rig, json!({"issue_id": 77, "comment": "?"})).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     // The bare API key's comment would fail inside Ombi (500): refused first.
     let api = as_user(None).await;
-    let env = api
-        .err(
-            "write_issue_comment",
-            json!({"issue_id": 1, "comment": "x"}),
-        )
-        .await;
+    let env = comment_err(&api, json!({"issue_id": 1, "comment": "x"})).await;
     assert_eq!(err_code(&env), "FORBIDDEN");
     assert!(writes(&api).is_empty());
 }
@@ -1067,11 +917,7 @@ async fn language_and_country_change_the_callers_row_and_are_read_back() {
     assert_eq!(req.header("UserName"), Some("bob"));
     assert_eq!(data(&env)["user_id"], json!(user_id("bob")));
     // The next request uses the new language at once.
-    rig.ok(
-        "write_request_create",
-        json!({"action": "movie", "tmdb_id": 27205}),
-    )
-    .await;
+    create_ok(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     let last = rig.last("POST", "/api/v1/Request/movie");
     assert_eq!(
         serde_json::from_str::<Value>(&last.body).unwrap()["languageCode"],

@@ -8,10 +8,11 @@
 
 use serde_json::{Value, json};
 
+use super::{comment_err, create_err, create_ok, vote_err, vote_ok};
 use crate::support::fake_ombi::state::user_id;
 use crate::support::fake_ombi::state_writes::SendFailure;
-use crate::support::fake_ombi::{ADMIN_USER, LoggedRequest, Options, PLAIN_USER};
-use crate::support::rig::{Rig, err_code};
+use crate::support::fake_ombi::{ADMIN_USER, Options, PLAIN_USER};
+use crate::support::rig::{Rig, err_code, err_message, writes};
 
 // ------------------------------------------------------------ helpers
 
@@ -32,16 +33,8 @@ async fn with_roles(user: &str, roles: &[&str]) -> Rig {
     Rig::start_with(options, Some(user)).await
 }
 
-fn writes(rig: &Rig) -> Vec<LoggedRequest> {
-    rig.fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.method != "GET")
-        .collect()
-}
-
 fn message(env: &Value) -> &str {
-    env["error"]["message"].as_str().unwrap()
+    err_message(env)
 }
 
 fn set_quota(rig: &Rig, media: &str, limit: i64, remaining: i64) {
@@ -133,12 +126,11 @@ async fn moderating_a_tv_show_id_lists_its_season_requests() {
 #[tokio::test]
 async fn voting_on_a_tv_show_id_lists_its_season_requests() {
     let rig = as_user(PLAIN_USER).await;
-    let env = rig
-        .err(
-            "write_vote",
-            json!({"action": "up", "media": "tv", "request_id": 10}),
-        )
-        .await;
+    let env = vote_err(
+        &rig,
+        json!({"action": "up", "media": "tv", "request_id": 10}),
+    )
+    .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/request_id");
     assert!(message(&env).contains("season requests are 1396"), "{env}");
@@ -178,21 +170,15 @@ async fn a_season_request_id_where_the_show_is_needed_names_the_show() {
 #[tokio::test]
 async fn create_refused_by_permission_rules_is_forbidden() {
     let rig = with_roles("carol", &["RequestTv"]).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     assert_eq!(err_code(&env), "FORBIDDEN");
     assert!(message(&env).contains("You do not have permissions to Request a Movie"));
     let rig = with_roles("carol", &["RequestMovie"]).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 1399, "selection": {"mode": "first_season"}}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "tv", "id": 1399, "selection": {"mode": "first_season"}}),
+    )
+    .await;
     assert_eq!(err_code(&env), "FORBIDDEN");
     assert!(message(&env).contains("You do not have permissions to Request a TV Show"));
 }
@@ -203,12 +189,7 @@ async fn create_refused_by_permission_rules_is_forbidden() {
 async fn create_over_quota_is_rate_limited_quoting_the_quota() {
     let rig = as_user(PLAIN_USER).await;
     set_quota(&rig, "movie", 3, 0);
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     assert_eq!(err_code(&env), "RATE_LIMITED");
     assert_eq!(env["error"]["retryable"], false);
     let msg = message(&env);
@@ -219,12 +200,11 @@ async fn create_over_quota_is_rate_limited_quoting_the_quota() {
         "{msg}"
     );
     set_quota(&rig, "tv", 10, 1);
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 1399, "selection": {"mode": "season", "season_numbers": [2]}}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "tv", "id": 1399, "selection": {"mode": "season", "season_numbers": [2]}}),
+    )
+    .await;
     assert_eq!(err_code(&env), "RATE_LIMITED");
     assert!(message(&env).contains("Episode request quota"), "{env}");
     assert!(rig.fake.with_data(|d| {
@@ -238,17 +218,16 @@ async fn create_over_quota_is_rate_limited_quoting_the_quota() {
 #[tokio::test]
 async fn voting_twice_is_a_conflict() {
     let rig = as_user(PLAIN_USER).await;
-    rig.ok(
-        "write_vote",
+    vote_ok(
+        &rig,
         json!({"action": "up", "media": "movie", "request_id": 2}),
     )
     .await;
-    let env = rig
-        .err(
-            "write_vote",
-            json!({"action": "up", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_err(
+        &rig,
+        json!({"action": "up", "media": "movie", "request_id": 2}),
+    )
+    .await;
     assert_eq!(err_code(&env), "CONFLICT");
     assert!(message(&env).contains("You have already voted!"));
 }
@@ -266,12 +245,7 @@ async fn create_whose_send_was_queued_never_claims_a_send() {
             SendFailure::Throws("Connection refused".into()),
         )
     });
-    let env = rig
-        .ok(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205}),
-        )
-        .await;
+    let env = create_ok(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     let msg = env["data"]["message"].as_str().unwrap();
     assert!(msg.contains("it is approved"), "{msg}");
     assert!(msg.contains("retry_queue"), "{msg}");
@@ -286,19 +260,18 @@ async fn create_whose_send_was_queued_never_claims_a_send() {
 #[tokio::test]
 async fn on_behalf_of_an_unknown_user_is_not_found() {
     let rig = as_user(ADMIN_USER).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 27205, "on_behalf_user_id": "no-such-user"}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "movie", "tmdb_id": 27205, "on_behalf_user_id": "no-such-user"}),
+    )
+    .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/on_behalf_user_id");
     assert!(message(&env).contains("read_users"));
     assert!(writes(&rig).is_empty());
     // A known one goes through, as that user's.
-    rig.ok(
-        "write_request_create",
+    create_ok(
+        &rig,
         json!({"action": "movie", "tmdb_id": 27205, "on_behalf_user_id": user_id("bob")}),
     )
     .await;
@@ -311,15 +284,12 @@ async fn on_behalf_of_an_unknown_user_is_not_found() {
 #[tokio::test]
 async fn requested_by_alias_goes_as_a_header_for_movies_and_tv() {
     let rig = as_user(ADMIN_USER).await;
-    rig.ok(
-        "write_request_create",
+    create_ok(
+        &rig,
         json!({"action": "movie", "tmdb_id": 27205, "requested_by_alias": "Grandma"}),
     )
     .await;
-    rig.ok(
-        "write_request_create",
-        json!({"action": "tv", "id": 1399, "selection": {"mode": "first_season"}, "requested_by_alias": "Grandma"}),
-    )
+    create_ok(&rig, json!({"action": "tv", "id": 1399, "selection": {"mode": "first_season"}, "requested_by_alias": "Grandma"}))
     .await;
     let w = writes(&rig);
     assert_eq!(w.len(), 2);
@@ -346,12 +316,7 @@ async fn descriptions_and_refusals_say_the_true_reason() {
         );
     }
     let rig = Rig::start_with(Options::default(), None).await;
-    let env = rig
-        .err(
-            "write_issue_comment",
-            json!({"issue_id": 1, "comment": "hi"}),
-        )
-        .await;
+    let env = comment_err(&rig, json!({"issue_id": 1, "comment": "hi"})).await;
     assert_eq!(err_code(&env), "FORBIDDEN");
     let msg = message(&env);
     assert!(
@@ -396,24 +361,18 @@ async fn settings_patch_refuses_leaves_ombi_does_not_store() {
 #[tokio::test]
 async fn a_tmdb_id_of_the_other_kind_names_the_right_action() {
     let rig = as_user(PLAIN_USER).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 27205, "selection": {"mode": "all"}}),
-        )
-        .await;
+    let env = create_err(
+        &rig,
+        json!({"action": "tv", "id": 27205, "selection": {"mode": "all"}}),
+    )
+    .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/id");
     assert!(
         message(&env).contains("is the movie *Inception*: request it with action `movie`"),
         "{env}"
     );
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 1399}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 1399})).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/tmdb_id");
     assert!(message(&env).contains("action `tv`"), "{env}");
@@ -424,23 +383,14 @@ async fn a_tmdb_id_of_the_other_kind_names_the_right_action() {
 #[tokio::test]
 async fn conflicts_name_the_existing_request() {
     let rig = as_user(PLAIN_USER).await;
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "movie", "tmdb_id": 603}),
-        )
-        .await;
+    let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 603})).await;
     assert_eq!(err_code(&env), "CONFLICT");
     let msg = message(&env);
     assert!(
         msg.contains("the movie request for *The Matrix* (request 1)"),
         "{msg}"
     );
-    let env = rig
-        .err(
-            "write_request_create",
-            json!({"action": "tv", "id": 1396, "selection": {"mode": "episodes", "seasons": [{"season_number": 2, "episodes": [1, 2]}]}}),
-        )
+    let env = create_err(&rig, json!({"action": "tv", "id": 1396, "selection": {"mode": "episodes", "seasons": [{"season_number": 2, "episodes": [1, 2]}]}}))
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
     assert!(
@@ -453,12 +403,11 @@ async fn conflicts_name_the_existing_request() {
 #[tokio::test]
 async fn write_messages_name_the_request() {
     let rig = as_user(PLAIN_USER).await;
-    let env = rig
-        .ok(
-            "write_vote",
-            json!({"action": "up", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = vote_ok(
+        &rig,
+        json!({"action": "up", "media": "movie", "request_id": 2}),
+    )
+    .await;
     let msg = env["data"]["message"].as_str().unwrap();
     assert!(
         msg.contains("the movie request for *Interstellar* (request 2)"),

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::support::fake_ombi::state_writes::SendFailure;
 use crate::support::fake_ombi::{ADMIN_USER, API_KEY, Fault, LoggedRequest, Options, PLAIN_USER};
-use crate::support::rig::{Rig, err_code, ok_data};
+use crate::support::rig::{Rig, err_code, err_message, fields, ok_data};
 
 /// A rig acting as the Ombi admin `alice` (api_key mode, `UserName: alice`).
 async fn as_alice() -> Rig {
@@ -88,9 +88,32 @@ fn album(h: &Rig, id: i64) -> Option<Value> {
     })
 }
 
+/// write_request_moderate's `action` on request `id` of `media`.
+async fn moderate(h: &Rig, action: &str, media: &str, id: i64) -> Value {
+    let args = json!({"action": action, "media": media, "request_id": id});
+    h.call("write_request_moderate", args).await
+}
+
+/// The *arr `target` refuses every send with `message`.
+fn send_rejects(h: &Rig, target: &str, message: &str) {
+    fail_send(h, target, SendFailure::Rejects(message.into()));
+}
+
+/// Every send to the *arr `target` throws `message` (Ombi queues it).
+fn send_throws(h: &Rig, target: &str, message: &str) {
+    fail_send(h, target, SendFailure::Throws(message.into()));
+}
+
 fn fail_send(h: &Rig, target: &str, failure: SendFailure) {
     h.fake
         .with_data(|d| d.writes.send_failures.insert(target.into(), failure));
+}
+
+/// The one write Ombi received: `method path` with the JSON `body`
+/// (`Value::Null`: none), as alice.
+fn assert_sent(h: &Rig, method: &str, path: &str, body: Value) {
+    let want = (method.into(), path.into(), alice(), body);
+    assert_eq!(wire(&the_write(h)), want);
 }
 
 fn alice() -> Option<String> {
@@ -102,20 +125,12 @@ fn alice() -> Option<String> {
 #[tokio::test]
 async fn approve_movie_posts_id_and_is4k_and_reports_the_saved_approval() {
     let h = as_alice().await;
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "movie", "request_id": 2}),
-        )
-        .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v1/Request/movie/approve".into(),
-            alice(),
-            json!({"id": 2, "is4K": false})
-        )
+    let env = moderate(&h, "approve", "movie", 2).await;
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v1/Request/movie/approve",
+        json!({"id": 2, "is4K": false}),
     );
     let d = ok_data(&env);
     assert_eq!(d["kind"], "mutation");
@@ -156,29 +171,16 @@ async fn approve_4k_movie_sends_is4k_true() {
     );
     let m = movie(&h, 2).unwrap();
     assert_eq!(
-        (m["approved4K"].clone(), m["approved"].clone()),
-        (json!(true), json!(false))
+        fields(&m, &["approved4K", "approved"]),
+        json!([true, false])
     );
 }
 
 #[tokio::test]
 async fn approve_tv_moderates_the_child_id_and_album_its_own_id() {
     let h = as_alice().await;
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "tv", "request_id": 12}),
-        )
-        .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v1/Request/tv/approve".into(),
-            alice(),
-            json!({"id": 12})
-        )
-    );
+    let env = moderate(&h, "approve", "tv", 12).await;
+    assert_sent(&h, "POST", "/api/v1/Request/tv/approve", json!({"id": 12}));
     assert_eq!(
         ok_data(&env)["target"],
         json!({"kind": "tv_child", "id": 12})
@@ -186,20 +188,12 @@ async fn approve_tv_moderates_the_child_id_and_album_its_own_id() {
     assert_eq!(child(&h, 12).unwrap()["approved"], true);
 
     let h = as_alice().await;
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "album", "request_id": 5}),
-        )
-        .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v1/request/music/approve".into(),
-            alice(),
-            json!({"id": 5})
-        )
+    let env = moderate(&h, "approve", "album", 5).await;
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v1/request/music/approve",
+        json!({"id": 5}),
     );
     assert_eq!(ok_data(&env)["target"], json!({"kind": "album", "id": 5}));
     assert_eq!(album(&h, 5).unwrap()["approved"], true);
@@ -208,30 +202,16 @@ async fn approve_tv_moderates_the_child_id_and_album_its_own_id() {
 #[tokio::test]
 async fn approve_saved_but_refused_by_radarr_is_a_partial_failure() {
     let h = as_alice().await;
-    fail_send(
-        &h,
-        "radarr",
-        SendFailure::Rejects("Movie is already monitored".into()),
-    );
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    send_rejects(&h, "radarr", "Movie is already monitored");
+    let env = moderate(&h, "approve", "movie", 2).await;
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Movie is already monitored")
-    );
+    assert!(err_message(&env).contains("Movie is already monitored"));
     let d = &env["data"];
     assert_eq!(d["outcome"], "partial");
     assert_eq!(d["target"], json!({"kind": "movie", "id": 2}));
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(true))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, true])
     );
     // the approval was read back before saying so
     assert_eq!(h.gets("/api/v1/Request/movie/info/2").len(), 1);
@@ -241,17 +221,8 @@ async fn approve_saved_but_refused_by_radarr_is_a_partial_failure() {
 #[tokio::test]
 async fn approve_album_whose_lidarr_send_throws_is_partial_and_queued() {
     let h = as_alice().await;
-    fail_send(
-        &h,
-        "lidarr",
-        SendFailure::Throws("connection refused".into()),
-    );
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "album", "request_id": 5}),
-        )
-        .await;
+    send_throws(&h, "lidarr", "connection refused");
+    let env = moderate(&h, "approve", "album", 5).await;
     assert_eq!(err_code(&env), "PARTIAL_FAILURE");
     assert_eq!(env["data"]["outcome"], "partial");
     assert_eq!(env["data"]["upstream_is_error"], false);
@@ -272,20 +243,10 @@ async fn approve_album_whose_lidarr_send_throws_is_partial_and_queued() {
 #[tokio::test]
 async fn approve_unknown_request_is_not_found_without_a_read_back() {
     let h = as_alice().await;
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "movie", "request_id": 999}),
-        )
-        .await;
+    let env = moderate(&h, "approve", "movie", 999).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/request_id");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Request does not exist")
-    );
+    assert!(err_message(&env).contains("Request does not exist"));
     assert!(env.get("data").is_none());
     assert!(h.gets("/api/v1/Request/movie/info").is_empty());
 }
@@ -313,14 +274,11 @@ async fn deny_uses_put_with_the_reason_for_each_media() {
                 json!({"action": "deny", "media": media, "request_id": id, "reason": "no space"}),
             )
             .await;
-        assert_eq!(
-            wire(&the_write(&h)),
-            ("PUT".into(), path.into(), alice(), body)
-        );
+        assert_sent(&h, "PUT", path, body);
         let d = ok_data(&env);
         assert_eq!(
-            (d["outcome"].clone(), d["upstream_result"].clone()),
-            (json!("completed"), json!(true))
+            fields(d, &["outcome", "upstream_result"]),
+            json!(["completed", true])
         );
         assert_eq!(env["warnings"], json!([]));
     }
@@ -344,40 +302,32 @@ async fn album_deny_answered_result_false_is_a_completed_deny_with_a_warning() {
             json!({"action": "deny", "media": "album", "request_id": 5, "reason": "wrong edition"}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "PUT".into(),
-            "/api/v1/request/music/deny".into(),
-            alice(),
-            json!({"id": 5, "reason": "wrong edition"})
-        )
+    assert_sent(
+        &h,
+        "PUT",
+        "/api/v1/request/music/deny",
+        json!({"id": 5, "reason": "wrong edition"}),
     );
     let d = ok_data(&env);
     assert_eq!(d["outcome"], "completed");
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(false))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, false])
     );
     // Ombi's odd form of success is its mechanics: logged, not a warning;
     // `upstream_result: false` above keeps the fact.
     assert_eq!(env["warnings"], json!([]));
     let a = album(&h, 5).unwrap();
     assert_eq!(
-        (a["denied"].clone(), a["deniedReason"].clone()),
-        (json!(true), json!("wrong edition"))
+        fields(&a, &["denied", "deniedReason"]),
+        json!([true, "wrong edition"])
     );
 }
 
 #[tokio::test]
 async fn album_deny_of_an_unknown_id_is_still_a_failure() {
     let h = as_alice().await;
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "deny", "media": "album", "request_id": 999}),
-        )
-        .await;
+    let env = moderate(&h, "deny", "album", 999).await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/request_id");
 }
@@ -447,10 +397,7 @@ async fn mark_available_and_unavailable_per_media() {
                 json!({"action": action, "media": media, "request_id": id}),
             )
             .await;
-        assert_eq!(
-            wire(&the_write(&h)),
-            ("POST".into(), path.into(), alice(), body)
-        );
+        assert_sent(&h, "POST", path, body);
         let d = ok_data(&env);
         assert_eq!(d["outcome"], "completed", "{action} {media}");
         assert!(
@@ -503,31 +450,16 @@ async fn business_failure_on_200_is_rejected_with_the_sanitized_message() {
         "result": false, "message": null, "isError": true,
         "errorMessage": "Server=db.internal;Password=Sup3rSecret; failed", "errorCode": null, "requestId": 0
     })));
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "mark_available", "media": "tv", "request_id": 12}),
-        )
-        .await;
+    let env = moderate(&h, "mark_available", "tv", 12).await;
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
     assert_eq!(env["error"]["http_status"], 200);
-    assert!(
-        !env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Sup3rSecret")
-    );
+    assert!(!err_message(&env).contains("Sup3rSecret"));
 }
 
 #[tokio::test]
 async fn a_power_user_route_as_a_plain_user_is_forbidden() {
     let h = Rig::start_with(Options::default(), Some(PLAIN_USER)).await;
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = moderate(&h, "approve", "movie", 2).await;
     assert_eq!(err_code(&env), "FORBIDDEN");
     assert_eq!(movie(&h, 2).unwrap()["approved"], false);
 }
@@ -551,12 +483,7 @@ async fn timeout_after_the_approve_was_sent_is_unknown_outcome_sent_once() {
     let h = with_timeout().await;
     h.fake
         .add_fault(Fault::on("POST", "/api/v1/Request/movie/approve").apply_then_hang());
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "approve", "media": "movie", "request_id": 2}),
-        )
-        .await;
+    let env = moderate(&h, "approve", "movie", 2).await;
     assert_eq!(err_code(&env), "UNKNOWN_OUTCOME");
     assert_eq!(env["error"]["retryable"], false);
     assert_eq!(h.fake.hits("POST", "/api/v1/Request/movie/approve"), 1);
@@ -569,12 +496,7 @@ async fn dropped_connection_after_a_deny_is_unknown_outcome_sent_once() {
     let h = as_alice().await;
     h.fake
         .add_fault(Fault::on("PUT", "/api/v1/Request/tv/deny").apply_then_drop());
-    let env = h
-        .call(
-            "write_request_moderate",
-            json!({"action": "deny", "media": "tv", "request_id": 12}),
-        )
-        .await;
+    let env = moderate(&h, "deny", "tv", 12).await;
     assert_eq!(err_code(&env), "UNKNOWN_OUTCOME");
     assert_eq!(env["error"]["retryable"], false);
     assert_eq!(h.fake.hits("PUT", "/api/v1/Request/tv/deny"), 1);
@@ -621,14 +543,11 @@ async fn advanced_movie_reads_the_request_and_resends_the_value_not_given() {
             "POST /api/v2/Requests/movie/advancedoptions".to_string()
         ]
     );
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v2/Requests/movie/advancedoptions".into(),
-            alice(),
-            json!({"requestId": 2, "rootPathOverride": 4, "qualityOverride": 9})
-        )
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v2/Requests/movie/advancedoptions",
+        json!({"requestId": 2, "rootPathOverride": 4, "qualityOverride": 9}),
     );
     let d = ok_data(&env);
     assert_eq!(d["outcome"], "completed");
@@ -639,8 +558,8 @@ async fn advanced_movie_reads_the_request_and_resends_the_value_not_given() {
     );
     let m = movie(&h, 2).unwrap();
     assert_eq!(
-        (m["rootPathOverride"].clone(), m["qualityOverride"].clone()),
-        (json!(4), json!(9))
+        fields(&m, &["rootPathOverride", "qualityOverride"]),
+        json!([4, 9])
     );
 }
 
@@ -654,14 +573,11 @@ async fn advanced_tv_targets_the_parent_and_keeps_the_language_unless_given() {
             json!({"action": "advanced", "media": "tv", "request_id": 10, "options": {"root_folder_id": 8}}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v2/Requests/tv/advancedoptions".into(),
-            alice(),
-            json!({"requestId": 10, "rootPathOverride": 8, "qualityOverride": 5, "languageProfile": 0})
-        )
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v2/Requests/tv/advancedoptions",
+        json!({"requestId": 10, "rootPathOverride": 8, "qualityOverride": 5, "languageProfile": 0}),
     );
     assert_eq!(
         ok_data(&env)["target"],
@@ -669,12 +585,8 @@ async fn advanced_tv_targets_the_parent_and_keeps_the_language_unless_given() {
     );
     let p = parent(&h, 10).unwrap();
     assert_eq!(
-        (
-            p["rootFolder"].clone(),
-            p["qualityOverride"].clone(),
-            p["languageProfile"].clone()
-        ),
-        (json!(8), json!(5), json!(1))
+        fields(&p, &["rootFolder", "qualityOverride", "languageProfile"]),
+        json!([8, 5, 1])
     );
 
     let h = as_alice().await;
@@ -690,12 +602,8 @@ async fn advanced_tv_targets_the_parent_and_keeps_the_language_unless_given() {
     );
     let p = parent(&h, 10).unwrap();
     assert_eq!(
-        (
-            p["rootFolder"].clone(),
-            p["qualityOverride"].clone(),
-            p["languageProfile"].clone()
-        ),
-        (json!(3), json!(0), json!(2))
+        fields(&p, &["rootFolder", "qualityOverride", "languageProfile"]),
+        json!([3, 0, 2])
     );
 }
 
@@ -761,10 +669,7 @@ async fn tv_root_and_quality_put_the_parent_and_value_in_the_route() {
                 json!({"action": action, "parent_request_id": 10, arg: value}),
             )
             .await;
-        assert_eq!(
-            wire(&the_write(&h)),
-            ("PUT".into(), path.into(), alice(), Value::Null)
-        );
+        assert_sent(&h, "PUT", path, Value::Null);
         let d = ok_data(&env);
         assert_eq!(d["target"], json!({"kind": "tv_parent", "id": 10}));
         assert_eq!(parent(&h, 10).unwrap()[key], value);
@@ -790,14 +695,11 @@ async fn reprocess_movie_resends_an_approved_request_as_accepted() {
             json!({"request_type": "movie", "request_id": 1}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v2/Requests/reprocess/1/1/false".into(),
-            alice(),
-            Value::Null
-        )
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v2/Requests/reprocess/1/1/false",
+        Value::Null,
     );
     let d = ok_data(&env);
     assert_eq!(d["outcome"], "accepted");
@@ -819,14 +721,11 @@ async fn reprocess_tv_uses_the_child_id_and_completes() {
             json!({"request_type": "tv", "request_id": 1396}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v2/Requests/reprocess/0/1396/false".into(),
-            alice(),
-            Value::Null
-        )
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v2/Requests/reprocess/0/1396/false",
+        Value::Null,
     );
     let d = ok_data(&env);
     assert_eq!(d["outcome"], "completed");
@@ -849,12 +748,7 @@ async fn reprocess_of_a_request_that_is_not_approved_is_refused_unsent() {
             .await;
         assert_eq!(err_code(&env), "INVALID_ARGUMENT", "{media}");
         assert_eq!(env["error"]["field"], "/request_id");
-        assert!(
-            env["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("approve it first")
-        );
+        assert!(err_message(&env).contains("approve it first"));
         no_write(&h);
     }
     // a 4K reprocess looks at the 4K approval
@@ -872,7 +766,7 @@ async fn reprocess_of_a_request_that_is_not_approved_is_refused_unsent() {
 #[tokio::test]
 async fn reprocess_tv_when_sonarr_throws_is_accepted_as_queued() {
     let h = as_alice().await;
-    fail_send(&h, "sonarr", SendFailure::Throws("timeout".into()));
+    send_throws(&h, "sonarr", "timeout");
     let env = h
         .call(
             "write_request_reprocess",
@@ -882,8 +776,8 @@ async fn reprocess_tv_when_sonarr_throws_is_accepted_as_queued() {
     let d = ok_data(&env);
     assert_eq!(d["outcome"], "accepted");
     assert_eq!(
-        (d["upstream_result"].clone(), d["upstream_is_error"].clone()),
-        (json!(false), json!(false))
+        fields(d, &["upstream_result", "upstream_is_error"]),
+        json!([false, false])
     );
     assert!(d["message"].as_str().unwrap().contains("queued"));
     assert_eq!(env["warnings"], json!([]));
@@ -898,11 +792,7 @@ async fn reprocess_tv_when_sonarr_throws_is_accepted_as_queued() {
 #[tokio::test]
 async fn reprocess_movie_refused_by_radarr_is_rejected() {
     let h = as_alice().await;
-    fail_send(
-        &h,
-        "radarr",
-        SendFailure::Rejects("Movie is already monitored".into()),
-    );
+    send_rejects(&h, "radarr", "Movie is already monitored");
     let env = h
         .call(
             "write_request_reprocess",
@@ -910,12 +800,7 @@ async fn reprocess_movie_refused_by_radarr_is_rejected() {
         )
         .await;
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("already monitored")
-    );
+    assert!(err_message(&env).contains("already monitored"));
 }
 
 // ------------------------------------------------------------ delete
@@ -933,10 +818,7 @@ async fn delete_movie_and_album_use_their_routes_never_delete_all() {
                 json!({"target": {"kind": kind, "id": id}}),
             )
             .await;
-        assert_eq!(
-            wire(&the_write(&h)),
-            ("DELETE".into(), path.into(), alice(), Value::Null)
-        );
+        assert_sent(&h, "DELETE", path, Value::Null);
         let d = ok_data(&env);
         assert_eq!(d["outcome"], "completed");
         assert_eq!(d["target"], json!({"kind": kind, "id": id}));
@@ -972,15 +854,7 @@ async fn delete_tv_child_keeps_a_parent_with_other_children() {
             json!({"target": {"kind": "tv_child", "id": 12}}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "DELETE".into(),
-            "/api/v1/Request/tv/child/12".into(),
-            alice(),
-            Value::Null
-        )
-    );
+    assert_sent(&h, "DELETE", "/api/v1/Request/tv/child/12", Value::Null);
     let d = ok_data(&env);
     assert_eq!(d["target"], json!({"kind": "tv_child", "id": 12}));
     assert_eq!(d["affected_count"], 1);
@@ -1066,12 +940,7 @@ async fn manage_own_requests_may_delete_only_their_own() {
         .await;
     // `errorCode: NoPermissions` (BaseMediaEngine.cs CheckCanManageRequest).
     assert_eq!(err_code(&env), "FORBIDDEN");
-    assert!(
-        env["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("NoPermissions")
-    );
+    assert!(err_message(&env).contains("NoPermissions"));
     assert!(movie(&h, 3).is_some());
     // movie 2 is bob's
     h.ok(
@@ -1098,20 +967,14 @@ async fn set_status_posts_the_status_code() {
             json!({"action": "set_status", "issue_id": 1, "status": "resolved"}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v1/Issues/status".into(),
-            alice(),
-            json!({"issueId": 1, "status": 2})
-        )
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v1/Issues/status",
+        json!({"issueId": 1, "status": 2}),
     );
     let d = ok_data(&env);
-    assert_eq!(
-        (d["outcome"].clone(), d["issue_id"].clone()),
-        (json!("completed"), json!(1))
-    );
+    assert_eq!(fields(d, &["outcome", "issue_id"]), json!(["completed", 1]));
     assert!(
         d["message"]
             .as_str()
@@ -1152,15 +1015,7 @@ async fn delete_issue_takes_its_comments() {
             json!({"action": "delete", "issue_id": 1}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "DELETE".into(),
-            "/api/v1/Issues/1".into(),
-            alice(),
-            Value::Null
-        )
-    );
+    assert_sent(&h, "DELETE", "/api/v1/Issues/1", Value::Null);
     assert_eq!(ok_data(&env)["issue_id"], 1);
     assert!(issue(&h, 1).is_none());
     assert!(
@@ -1186,14 +1041,11 @@ async fn create_category_resolves_the_new_id_by_reading_before_and_after() {
             "GET /api/v1/Issues/categories".to_string()
         ]
     );
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "POST".into(),
-            "/api/v1/Issues/categories".into(),
-            alice(),
-            json!({"value": "Video"})
-        )
+    assert_sent(
+        &h,
+        "POST",
+        "/api/v1/Issues/categories",
+        json!({"value": "Video"}),
     );
     let d = ok_data(&env);
     let new_id = h.fake.with_data(|d| {
@@ -1241,7 +1093,7 @@ async fn delete_category_with_issues_is_refused_naming_the_count() {
         )
         .await;
     assert_eq!(err_code(&env), "CONFLICT");
-    let msg = env["error"]["message"].as_str().unwrap();
+    let msg = err_message(&env);
     assert!(
         msg.contains(&format!("still has {in_one} issue(s)")),
         "{msg}"
@@ -1263,19 +1115,11 @@ async fn delete_empty_category_and_unknown_category() {
             json!({"action": "delete_category", "category_id": 3}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "DELETE".into(),
-            "/api/v1/Issues/categories/3".into(),
-            alice(),
-            Value::Null
-        )
-    );
+    assert_sent(&h, "DELETE", "/api/v1/Issues/categories/3", Value::Null);
     let d = ok_data(&env);
     assert_eq!(
-        (d["outcome"].clone(), d["category_id"].clone()),
-        (json!("completed"), json!(3))
+        fields(d, &["outcome", "category_id"]),
+        json!(["completed", 3])
     );
     assert!(h.fake.with_data(|d| {
         d.writes
@@ -1304,15 +1148,7 @@ async fn delete_comment_and_an_unknown_comment() {
             json!({"action": "delete_comment", "comment_id": 2}),
         )
         .await;
-    assert_eq!(
-        wire(&the_write(&h)),
-        (
-            "DELETE".into(),
-            "/api/v1/Issues/comments/2".into(),
-            alice(),
-            Value::Null
-        )
-    );
+    assert_sent(&h, "DELETE", "/api/v1/Issues/comments/2", Value::Null);
     assert_eq!(ok_data(&env)["comment_id"], 2);
     assert!(
         h.fake

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::support::fake_ombi::state_requests::{HIDDEN_WORDS, ISSUE_4_VISIBLE, tag_spelled};
 use crate::support::fake_ombi::{Fault, Options};
-use crate::support::rig::{Rig, items, ok_data};
+use crate::support::rig::{Rig, fields, items, ok_data};
 use ombi_mcp::config::{Config, Env};
 use ombi_mcp::text::untrusted::{clean, is_hidden};
 use ombi_mcp::tools::lockdown::WITHHELD;
@@ -278,12 +278,8 @@ async fn lockdown_withholds_a_strangers_comment_and_shows_mine_and_an_admins() {
     assert_eq!(carol["comment"], WITHHELD);
     // Ids, dates and authors stay.
     assert_eq!(
-        (
-            carol["author_name"].clone(),
-            carol["admin_comment"].clone(),
-            carol["issue_id"].clone()
-        ),
-        (json!("Caz"), json!(false), json!(2))
+        fields(carol, &["author_name", "admin_comment", "issue_id"]),
+        json!(["Caz", false, 2])
     );
     assert!(carol["created_date"].is_string());
     assert_eq!(by_id(&env, 4)["comment"], "Same here"); // bob's own

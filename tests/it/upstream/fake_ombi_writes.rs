@@ -11,6 +11,7 @@ use crate::support::fake_ombi::routes::media::data::{EMPTY_COLLECTION, HYBRID_TH
 use crate::support::fake_ombi::state::{NEVER, Vote, user_id};
 use crate::support::fake_ombi::state_writes::{SendFailure, Subscription};
 use crate::support::fake_ombi::{API_KEY, Data, FakeOmbi, Fault, Options};
+use crate::support::rig::fields;
 
 struct Ombi {
     fake: FakeOmbi,
@@ -24,6 +25,9 @@ enum As {
     Api,
     User(&'static str),
 }
+
+const BOB: As = As::User("bob");
+const ALICE: As = As::User("alice");
 
 struct Answer {
     status: u16,
@@ -56,6 +60,22 @@ fn engine(result: bool, message: Value, error: Value, code: Value, id: i64) -> V
 
 fn success(id: i64) -> Value {
     engine(true, Value::Null, Value::Null, Value::Null, id)
+}
+
+/// An engine result with only a message: no error, no id.
+fn answer(result: bool, message: &str) -> Value {
+    engine(result, json!(message), Value::Null, Value::Null, 0)
+}
+
+/// A refused engine result: `result: false` with this error (and code).
+fn refused(error: &str, code: Option<&str>) -> Value {
+    engine(false, Value::Null, json!(error), json!(code), 0)
+}
+
+/// A request saved, then refused by the *arr: result false, the message as
+/// both message and error, no id.
+fn send_refused(message: &str) -> Value {
+    engine(false, json!(message), json!(message), Value::Null, 0)
 }
 
 fn vote_answer(error: Option<&str>) -> Value {
@@ -104,6 +124,21 @@ impl Ombi {
         })
     }
 
+    /// A movie request by TMDB id, as it comes: a fault may cut the answer.
+    async fn try_request_movie(&self, who: As, tmdb: i64) -> reqwest::Result<Answer> {
+        let body = json!({"theMovieDbId": tmdb});
+        self.try_call(who, "POST", "api/v1/Request/movie", Some(body))
+            .await
+    }
+
+    /// A movie request by TMDB id that must answer 200: the engine result.
+    async fn request_movie(&self, who: As, tmdb: i64) -> Value {
+        self.try_request_movie(who, tmdb)
+            .await
+            .expect("answered")
+            .ok()
+    }
+
     async fn call(&self, who: As, method: &str, path: &str, body: Option<Value>) -> Answer {
         self.try_call(who, method, path, body)
             .await
@@ -118,8 +153,65 @@ impl Ombi {
         self.call(who, "GET", path, None).await
     }
 
+    async fn put(&self, who: As, path: &str, body: Value) -> Answer {
+        self.call(who, "PUT", path, Some(body)).await
+    }
+
+    async fn delete(&self, who: As, path: &str) -> Answer {
+        self.call(who, "DELETE", path, None).await
+    }
+
+    /// A POST that must answer 200: its JSON body.
+    async fn post_ok(&self, who: As, path: &str, body: Value) -> Value {
+        self.post(who, path, body).await.ok()
+    }
+
+    /// A PUT that must answer 200: its JSON body.
+    async fn put_ok(&self, who: As, path: &str, body: Value) -> Value {
+        self.put(who, path, body).await.ok()
+    }
+
+    /// A GET that must answer 200: its JSON body.
+    async fn get_ok(&self, who: As, path: &str) -> Value {
+        self.get(who, path).await.ok()
+    }
+
     fn data<R>(&self, f: impl FnOnce(&mut Data) -> R) -> R {
         self.fake.with_data(f)
+    }
+
+    /// The *arr `target` refuses every send with `message`.
+    fn send_rejects(&self, target: &str, message: &str) {
+        self.fail_send(target, SendFailure::Rejects(message.into()));
+    }
+
+    /// Every send to the *arr `target` throws `message` (Ombi queues it).
+    fn send_throws(&self, target: &str, message: &str) {
+        self.fail_send(target, SendFailure::Throws(message.into()));
+    }
+
+    /// `user`'s votes as (vote type, request type).
+    fn votes_of(&self, user: &str) -> Vec<(i64, i64)> {
+        self.data(|d| {
+            let mine = d.votes.iter().filter(|v| v.user == user);
+            mine.map(|v| (v.vote_type, v.request_type)).collect()
+        })
+    }
+
+    /// The bare key denies request `id` of `kind` (`Request/movie`,
+    /// `Request/tv`, `request/music`) with `reason`: the 200 body.
+    async fn deny(&self, kind: &str, id: i64, reason: &str) -> Value {
+        let body = json!({"id": id, "reason": reason});
+        self.put_ok(As::Api, &format!("api/v1/{kind}/deny"), body)
+            .await
+    }
+
+    /// The retry-queue entry of request `id`.
+    fn queued(&self, id: i64) -> Option<Value> {
+        self.data(|d| {
+            let retry = &d.requests.retry;
+            retry.iter().find(|q| q["requestId"] == json!(id)).cloned()
+        })
     }
 
     fn fail_send(&self, target: &str, failure: SendFailure) {
@@ -179,14 +271,7 @@ fn seasons(list: &[(i64, &[i64])]) -> Value {
 async fn create_upvotes_as_the_caller_and_a_low_vote_max_approves_at_once() {
     let o = Ombi::start().await;
     o.set_vote_max("movieVoteMax", 1);
-    let r = o
-        .post(
-            As::User("bob"),
-            "api/v1/Request/movie",
-            json!({"theMovieDbId": 496243}),
-        )
-        .await
-        .ok();
+    let r = o.request_movie(BOB, 496243).await;
     let id = r["requestId"].as_i64().unwrap();
     assert_eq!(
         r,
@@ -217,14 +302,7 @@ async fn create_upvotes_as_the_caller_and_a_low_vote_max_approves_at_once() {
     });
     // With the sample's VoteMax (10) a create stays pending.
     o.set_vote_max("movieVoteMax", 10);
-    let r = o
-        .post(
-            As::User("bob"),
-            "api/v1/Request/movie",
-            json!({"theMovieDbId": 27205}),
-        )
-        .await
-        .ok();
+    let r = o.request_movie(BOB, 27205).await;
     assert_eq!(r["result"], true);
     assert_eq!(o.movie_by_tmdb(27205).unwrap()["approved"], false);
 }
@@ -232,20 +310,15 @@ async fn create_upvotes_as_the_caller_and_a_low_vote_max_approves_at_once() {
 #[tokio::test]
 async fn movie_saved_then_failed_send_answers_result_false_without_id() {
     let o = Ombi::start().await;
-    o.fail_send(
-        "radarr",
-        SendFailure::Rejects("Movie is already monitored".into()),
-    );
+    o.send_rejects("radarr", "Movie is already monitored");
     let r = o
-        .post(
-            As::User("alice"),
+        .post_ok(
+            ALICE,
             "api/v1/Request/movie",
             json!({"theMovieDbId": 27205, "languageCode": "en"}),
         )
-        .await
-        .ok();
-    let m = json!("Movie is already monitored");
-    assert_eq!(r, engine(false, m.clone(), m, Value::Null, 0));
+        .await;
+    assert_eq!(r, send_refused("Movie is already monitored"));
     // Saved and approved (alice auto-approves) before the send failed; no upvote.
     let row = o.movie_by_tmdb(27205).expect("the request was saved");
     assert_eq!(row["approved"], true);
@@ -255,52 +328,29 @@ async fn movie_saved_then_failed_send_answers_result_false_without_id() {
 #[tokio::test]
 async fn movie_send_that_throws_is_queued_and_answers_success() {
     let o = Ombi::start().await;
-    o.fail_send("radarr", SendFailure::Throws("Connection refused".into()));
-    let r = o
-        .post(
-            As::User("alice"),
-            "api/v1/Request/movie",
-            json!({"theMovieDbId": 27205}),
-        )
-        .await
-        .ok();
+    o.send_throws("radarr", "Connection refused");
+    let r = o.request_movie(ALICE, 27205).await;
     let id = r["requestId"].as_i64().unwrap();
     assert_eq!(r["result"], true);
-    o.data(|d| {
-        let q = d
-            .requests
-            .retry
-            .iter()
-            .find(|q| q["requestId"] == json!(id))
-            .expect("queued");
-        assert_eq!(
-            (
-                q["type"].clone(),
-                q["error"].clone(),
-                q["retryCount"].clone()
-            ),
-            (json!(1), json!("Connection refused"), json!(0))
-        );
-    });
+    let q = o.queued(id).expect("queued");
+    assert_eq!(
+        fields(&q, &["type", "error", "retryCount"]),
+        json!([1, "Connection refused", 0])
+    );
 }
 
 #[tokio::test]
 async fn album_saved_then_failed_send_answers_result_false_without_id() {
     let o = Ombi::start().await;
-    o.fail_send(
-        "lidarr",
-        SendFailure::Rejects("Album is already monitored".into()),
-    );
+    o.send_rejects("lidarr", "Album is already monitored");
     let r = o
-        .post(
-            As::User("alice"),
+        .post_ok(
+            ALICE,
             "api/v1/request/music",
             json!({"foreignAlbumId": HYBRID_THEORY}),
         )
-        .await
-        .ok();
-    let m = json!("Album is already monitored");
-    assert_eq!(r, engine(false, m.clone(), m, Value::Null, 0));
+        .await;
+    assert_eq!(r, send_refused("Album is already monitored"));
     o.data(|d| {
         let a = d
             .requests
@@ -315,18 +365,14 @@ async fn album_saved_then_failed_send_answers_result_false_without_id() {
 #[tokio::test]
 async fn tv_create_when_sonarr_throws_is_false_not_error_with_the_child_id() {
     let o = Ombi::start().await;
-    o.fail_send(
-        "sonarr",
-        SendFailure::Throws("Connection refused (sonarr.lan:54324)".into()),
-    );
+    o.send_throws("sonarr", "Connection refused (sonarr.lan:54324)");
     let r = o
-        .post(
-            As::User("alice"),
+        .post_ok(
+            ALICE,
             "api/v2/Requests/tv",
             json!({"theMovieDbId": 1399, "requestAll": true}),
         )
-        .await
-        .ok();
+        .await;
     // A brand-new show's child id is the TMDB id.
     assert_eq!(
         r,
@@ -335,32 +381,19 @@ async fn tv_create_when_sonarr_throws_is_false_not_error_with_the_child_id() {
     let child = o.child(1399).expect("saved");
     assert_eq!(child["approved"], true);
     assert_eq!(episodes(&child).len(), 80);
-    o.data(|d| {
-        let q = d
-            .requests
-            .retry
-            .iter()
-            .find(|q| q["requestId"] == json!(1399))
-            .expect("queued");
-        assert_eq!(
-            (q["type"].clone(), q["title"].clone()),
-            (json!(0), json!("Game of Thrones"))
-        );
-        assert!(d.votes.is_empty(), "no upvote after result false");
-    });
+    let q = o.queued(1399).expect("queued");
+    assert_eq!(
+        fields(&q, &["type", "title"]),
+        json!([0, "Game of Thrones"])
+    );
+    o.data(|d| assert!(d.votes.is_empty(), "no upvote after result false"));
 }
 
 #[tokio::test]
 async fn tv_custom_selection_keeps_known_episodes_and_seasons_null_is_500() {
     let o = Ombi::start().await;
     let r = o
-        .post(
-            As::User("bob"),
-            "api/v2/Requests/tv",
-            json!({"theMovieDbId": 1399, "seasons": seasons(&[(1, &[1, 2]), (2, &[99]), (3, &[])])}),
-        )
-        .await
-        .ok();
+        .post_ok(BOB, "api/v2/Requests/tv", json!({"theMovieDbId": 1399, "seasons": seasons(&[(1, &[1, 2]), (2, &[99]), (3, &[])])})).await;
     assert_eq!(r, success(1399));
     let child = o.child(1399).unwrap();
     assert_eq!(
@@ -385,7 +418,7 @@ async fn tv_custom_selection_keeps_known_episodes_and_seasons_null_is_500() {
     });
     let r = o
         .post(
-            As::User("bob"),
+            BOB,
             "api/v2/Requests/tv",
             json!({"theMovieDbId": 66732, "requestAll": true, "seasons": null}),
         )
@@ -407,49 +440,37 @@ async fn tv_duplicates_answer_the_episodes_text_or_already_requested() {
     let o = Ombi::start().await;
     // Breaking Bad: parent 10, first child 1396 (S1 E1-3), child 12 (S2 E1-2).
     let r = o
-        .post(
-            As::User("alice"),
+        .post_ok(
+            ALICE,
             "api/v2/Requests/tv",
             json!({"theMovieDbId": 1396, "seasons": seasons(&[(1, &[1, 2, 3])])}),
         )
-        .await
-        .ok();
+        .await;
     assert_eq!(
         r,
-        engine(
-            false,
-            Value::Null,
-            json!("We already have episodes requested from series Breaking Bad"),
-            Value::Null,
-            0
+        refused(
+            "We already have episodes requested from series Breaking Bad",
+            None
         )
     );
     let r = o
-        .post(
-            As::User("alice"),
+        .post_ok(
+            ALICE,
             "api/v2/Requests/tv",
             json!({"theMovieDbId": 1396, "seasons": seasons(&[(2, &[1, 2])])}),
         )
-        .await
-        .ok();
+        .await;
     assert_eq!(
         r,
-        engine(
-            false,
-            Value::Null,
-            json!("This has already been requested"),
-            json!("AlreadyRequested"),
-            0
-        )
+        refused("This has already been requested", Some("AlreadyRequested"))
     );
     let r = o
-        .post(
-            As::User("alice"),
+        .post_ok(
+            ALICE,
             "api/v2/Requests/tv",
             json!({"theMovieDbId": 1396, "seasons": seasons(&[(2, &[1, 2, 3])])}),
         )
-        .await
-        .ok();
+        .await;
     let id = r["requestId"].as_i64().unwrap();
     assert_eq!(r, success(id));
     assert_ne!(id, 1396);
@@ -461,17 +482,16 @@ async fn tv_duplicates_answer_the_episodes_text_or_already_requested() {
 async fn albums_are_never_deduplicated() {
     let o = Ombi::start().await;
     let v1 = format!("api/v1/Search/music/album/info/{HYBRID_THEORY}");
-    assert_eq!(o.get(As::Api, &v1).await.ok()["requested"], false);
+    assert_eq!(o.get_ok(As::Api, &v1).await["requested"], false);
     let mut ids = Vec::new();
     for _ in 0..2 {
         let r = o
-            .post(
+            .post_ok(
                 As::Api,
                 "api/v1/request/music",
                 json!({"foreignAlbumId": HYBRID_THEORY}),
             )
-            .await
-            .ok();
+            .await;
         let id = r["requestId"].as_i64().unwrap();
         assert_eq!(
             r,
@@ -506,7 +526,7 @@ async fn albums_are_never_deduplicated() {
     // The request state a caller can read first: the first request's.
     let lookup = format!("api/v1/Search/music/album/lidarr:{HYBRID_THEORY}");
     for path in [lookup, v1] {
-        let mut a = o.get(As::Api, &path).await.ok();
+        let mut a = o.get_ok(As::Api, &path).await;
         if a.is_array() {
             a = a[0].clone();
         }
@@ -524,21 +544,13 @@ async fn collection_answers_the_first_parts_id_and_500_when_empty_or_unknown() {
     let o = Ombi::start().await;
     // Part 603 is already requested (request 1): the answer's id is its 0.
     let r = o
-        .post(
-            As::User("bob"),
-            "api/v2/Requests/movie/collection/2344",
-            json!({}),
-        )
-        .await
-        .ok();
+        .post_ok(BOB, "api/v2/Requests/movie/collection/2344", json!({}))
+        .await;
     assert_eq!(
         r,
-        engine(
+        answer(
             true,
-            json!("The collection The Matrix Collection has been successfully added!"),
-            Value::Null,
-            Value::Null,
-            0
+            "The collection The Matrix Collection has been successfully added!"
         )
     );
     for tmdb in [604, 605] {
@@ -549,18 +561,13 @@ async fn collection_answers_the_first_parts_id_and_500_when_empty_or_unknown() {
     let fresh = Ombi::start().await;
     fresh.data(|d| d.movie_requests.retain(|r| r["id"] != json!(1)));
     let r = fresh
-        .post(
-            As::User("bob"),
-            "api/v2/Requests/movie/collection/2344",
-            json!({}),
-        )
-        .await
-        .ok();
+        .post_ok(BOB, "api/v2/Requests/movie/collection/2344", json!({}))
+        .await;
     assert_eq!(r["requestId"], fresh.movie_by_tmdb(603).unwrap()["id"]);
     for id in [EMPTY_COLLECTION, 1] {
         let r = o
             .post(
-                As::User("bob"),
+                BOB,
                 &format!("api/v2/Requests/movie/collection/{id}"),
                 json!({}),
             )
@@ -580,10 +587,7 @@ async fn subscribe_is_always_true_without_an_existence_check() {
         "api/v1/Request/movie/subscribe/999",
         "api/v1/Request/tv/subscribe/12",
     ] {
-        assert_eq!(
-            o.post(As::User("bob"), path, json!(null)).await.ok(),
-            json!(true)
-        );
+        assert_eq!(o.post_ok(BOB, path, json!(null)).await, json!(true));
     }
     o.data(|d| {
         assert_eq!(
@@ -603,11 +607,7 @@ async fn subscribe_is_always_true_without_an_existence_check() {
         )
     });
     let r = o
-        .post(
-            As::User("bob"),
-            "api/v1/Request/movie/unsubscribe/999",
-            json!(null),
-        )
+        .post(BOB, "api/v1/Request/movie/unsubscribe/999", json!(null))
         .await;
     assert_eq!(r.ok(), json!(true));
     o.data(|d| assert_eq!(d.writes.subscriptions.len(), 1));
@@ -625,41 +625,16 @@ async fn vote_existing_vote_lookup_ignores_the_media_type() {
         })
     });
     // bob's movie downvote on id 2 is found for an ALBUM vote on id 2 and removed.
-    let r = o
-        .post(As::User("bob"), "api/v1/Vote/up/album/2", json!(null))
-        .await
-        .ok();
+    let r = o.post_ok(BOB, "api/v1/Vote/up/album/2", json!(null)).await;
     assert_eq!(r, vote_answer(None));
-    o.data(|d| {
-        let mine: Vec<(i64, i64)> = d
-            .votes
-            .iter()
-            .filter(|v| v.user == "bob")
-            .map(|v| (v.vote_type, v.request_type))
-            .collect();
-        assert_eq!(mine, vec![(0, 2)]);
-    });
+    assert_eq!(o.votes_of("bob"), vec![(0, 2)]);
     // ...and that album upvote now blocks a TV upvote on id 2.
-    let r = o
-        .post(As::User("bob"), "api/v1/Vote/up/tv/2", json!(null))
-        .await
-        .ok();
+    let r = o.post_ok(BOB, "api/v1/Vote/up/tv/2", json!(null)).await;
     assert_eq!(r, vote_answer(Some("You have already voted!")));
     // A downvote replaces it and unsubscribes.
-    let r = o
-        .post(As::User("bob"), "api/v1/Vote/down/tv/2", json!(null))
-        .await
-        .ok();
+    let r = o.post_ok(BOB, "api/v1/Vote/down/tv/2", json!(null)).await;
     assert_eq!(r, vote_answer(None));
-    o.data(|d| {
-        let mine: Vec<(i64, i64)> = d
-            .votes
-            .iter()
-            .filter(|v| v.user == "bob")
-            .map(|v| (v.vote_type, v.request_type))
-            .collect();
-        assert_eq!(mine, vec![(1, 0)]);
-    });
+    assert_eq!(o.votes_of("bob"), vec![(1, 0)]);
 }
 
 #[tokio::test]
@@ -667,9 +642,8 @@ async fn votes_approve_at_vote_max_and_disabled_voting_records_nothing() {
     let o = Ombi::start().await;
     o.set_vote_max("movieVoteMax", 2);
     assert_eq!(
-        o.post(As::User("alice"), "api/v1/Vote/up/movie/2", json!(null))
-            .await
-            .ok(),
+        o.post_ok(ALICE, "api/v1/Vote/up/movie/2", json!(null))
+            .await,
         vote_answer(None)
     );
     assert_eq!(
@@ -677,9 +651,7 @@ async fn votes_approve_at_vote_max_and_disabled_voting_records_nothing() {
         false
     );
     assert_eq!(
-        o.post(As::User("bob"), "api/v1/Vote/up/movie/2", json!(null))
-            .await
-            .ok(),
+        o.post_ok(BOB, "api/v1/Vote/up/movie/2", json!(null)).await,
         vote_answer(None)
     );
     assert_eq!(
@@ -689,9 +661,8 @@ async fn votes_approve_at_vote_max_and_disabled_voting_records_nothing() {
     // No existence check: the vote on a missing album is kept, the approval fails.
     o.set_vote_max("musicVoteMax", 0);
     let r = o
-        .post(As::User("bob"), "api/v1/Vote/up/album/999", json!(null))
-        .await
-        .ok();
+        .post_ok(BOB, "api/v1/Vote/up/album/999", json!(null))
+        .await;
     assert_eq!(
         r,
         vote_answer(Some("Voted succesfully but could not approve!"))
@@ -700,14 +671,13 @@ async fn votes_approve_at_vote_max_and_disabled_voting_records_nothing() {
     // Voting off: `true`, nothing stored.
     o.data(|d| d.admin.settings.get_mut("vote").unwrap()["enabled"] = json!(false));
     assert_eq!(
-        o.get(As::Api, "api/v1/Settings/voteenabled").await.ok(),
+        o.get_ok(As::Api, "api/v1/Settings/voteenabled").await,
         json!(false)
     );
     let before = o.data(|d| d.votes.len());
     assert_eq!(
-        o.post(As::User("alice"), "api/v1/Vote/up/movie/3", json!(null))
-            .await
-            .ok(),
+        o.post_ok(ALICE, "api/v1/Vote/up/movie/3", json!(null))
+            .await,
         vote_answer(None)
     );
     assert_eq!(o.data(|d| d.votes.len()), before);
@@ -722,32 +692,20 @@ async fn issue_create_stores_status_id_and_resolved_date_from_the_body() {
         "status": 2, "resovledDate": "2020-01-01T00:00:00Z"
     });
     assert_eq!(
-        o.post(As::User("bob"), "api/v1/Issues", body.clone())
-            .await
-            .ok(),
+        o.post_ok(BOB, "api/v1/Issues", body.clone()).await,
         json!(500)
     );
-    let i = o.get(As::User("bob"), "api/v1/Issues/500").await.ok();
+    let i = o.get_ok(BOB, "api/v1/Issues/500").await;
     assert_eq!(i["status"], 2);
     assert_eq!(i["resovledDate"], "2020-01-01T00:00:00Z");
     assert_eq!(i["userReportedId"], json!(user_id("bob")));
     assert_eq!(i["issueCategory"], json!({"id": 2, "value": "Subtitles"}));
     // The same id again, or an unknown category: the database refuses (500).
-    assert_eq!(
-        o.post(As::User("bob"), "api/v1/Issues", body.clone())
-            .await
-            .status,
-        500
-    );
+    assert_eq!(o.post(BOB, "api/v1/Issues", body.clone()).await.status, 500);
     let mut unknown = body;
     unknown["id"] = json!(0);
     unknown["issueCategoryId"] = json!(77);
-    assert_eq!(
-        o.post(As::User("bob"), "api/v1/Issues", unknown)
-            .await
-            .status,
-        500
-    );
+    assert_eq!(o.post(BOB, "api/v1/Issues", unknown).await.status, 500);
     assert_eq!(o.data(|d| d.issues.len()), 6);
 }
 
@@ -755,20 +713,15 @@ async fn issue_create_stores_status_id_and_resolved_date_from_the_body() {
 async fn issue_comment_needs_a_user_row_and_unknown_issue_is_204() {
     let o = Ombi::start().await;
     let c = o
-        .post(
-            As::User("bob"),
+        .post_ok(
+            BOB,
             "api/v1/Issues/comments",
             json!({"issueId": 1, "comment": "Still broken"}),
         )
-        .await
-        .ok();
+        .await;
     assert_eq!(
-        (
-            c["comment"].clone(),
-            c["userId"].clone(),
-            c["issuesId"].clone()
-        ),
-        (json!("Still broken"), json!(user_id("bob")), json!(1))
+        fields(&c, &["comment", "userId", "issuesId"]),
+        json!(["Still broken", user_id("bob"), 1])
     );
     let r = o
         .post(
@@ -783,7 +736,7 @@ async fn issue_comment_needs_a_user_row_and_unknown_issue_is_204() {
     );
     let r = o
         .post(
-            As::User("bob"),
+            BOB,
             "api/v1/Issues/comments",
             json!({"issueId": 404, "comment": "x"}),
         )
@@ -797,25 +750,21 @@ async fn issue_comment_needs_a_user_row_and_unknown_issue_is_204() {
 async fn preferences_change_the_callers_row_and_other_users_need_power_user() {
     let o = Ombi::start().await;
     let r = o
-        .post(
-            As::User("bob"),
-            "api/v1/Identity/language",
-            json!({"lang": "de"}),
-        )
+        .post(BOB, "api/v1/Identity/language", json!({"lang": "de"}))
         .await;
     assert_eq!((r.status, r.body.as_str()), (200, ""));
     let r = o
         .post(
-            As::User("bob"),
+            BOB,
             "api/v1/Identity/streamingcountry",
             json!({"code": "DE"}),
         )
         .await;
     assert_eq!(r.status, 200);
-    let me = o.get(As::User("bob"), "api/v1/Identity").await.ok();
+    let me = o.get_ok(BOB, "api/v1/Identity").await;
     assert_eq!(
-        (me["language"].clone(), me["streamingCountry"].clone()),
-        (json!("de"), json!("DE"))
+        fields(&me, &["language", "streamingCountry"]),
+        json!(["de", "DE"])
     );
     // The bare API key writes Ombi's own `Api` user.
     o.post(As::Api, "api/v1/Identity/language", json!({"lang": "fr"}))
@@ -826,26 +775,20 @@ async fn preferences_change_the_callers_row_and_other_users_need_power_user() {
     let (bob, alice) = (user_id("bob"), user_id("alice"));
     let own = json!([{"agent": 4, "userId": bob, "value": "12345", "enabled": true}]);
     assert_eq!(
-        o.post(
-            As::User("bob"),
-            "api/v1/Identity/NotificationPreferences",
-            own
-        )
-        .await
-        .ok(),
+        o.post_ok(BOB, "api/v1/Identity/NotificationPreferences", own)
+            .await,
         json!(true)
     );
     let rows = o
-        .get(As::User("bob"), "api/v1/Identity/notificationpreferences")
-        .await
-        .ok();
+        .get_ok(BOB, "api/v1/Identity/notificationpreferences")
+        .await;
     assert_eq!(rows[0]["agent"], 4);
     assert_eq!(
-        (rows[0]["value"].clone(), rows[0]["enabled"].clone()),
-        (json!("12345"), json!(false))
+        fields(&rows[0], &["value", "enabled"]),
+        json!(["12345", false])
     );
     let other = json!([{"agent": 4, "userId": alice, "value": "x"}]);
-    for who in [As::User("bob"), As::Api] {
+    for who in [BOB, As::Api] {
         let r = o
             .post(
                 who,
@@ -857,13 +800,8 @@ async fn preferences_change_the_callers_row_and_other_users_need_power_user() {
     }
     let by_admin = json!([{"agent": 4, "userId": bob, "value": "999"}]);
     assert_eq!(
-        o.post(
-            As::User("alice"),
-            "api/v1/Identity/NotificationPreferences",
-            by_admin
-        )
-        .await
-        .ok(),
+        o.post_ok(ALICE, "api/v1/Identity/NotificationPreferences", by_admin)
+            .await,
         json!(true)
     );
     let stored = o.data(|d| {
@@ -878,13 +816,9 @@ async fn preferences_change_the_callers_row_and_other_users_need_power_user() {
     assert_eq!(stored[0]["value"], "999");
     let unknown = json!([{"agent": 4, "userId": "no-such-user", "value": "x"}]);
     assert_eq!(
-        o.post(
-            As::User("alice"),
-            "api/v1/Identity/NotificationPreferences",
-            unknown
-        )
-        .await
-        .status,
+        o.post(ALICE, "api/v1/Identity/NotificationPreferences", unknown)
+            .await
+            .status,
         404
     );
 }
@@ -892,14 +826,7 @@ async fn preferences_change_the_callers_row_and_other_users_need_power_user() {
 #[tokio::test]
 async fn api_key_user_name_attribution() {
     let o = Ombi::start().await;
-    let r = o
-        .post(
-            As::User("BOB"),
-            "api/v1/Request/movie",
-            json!({"theMovieDbId": 27205}),
-        )
-        .await
-        .ok();
+    let r = o.request_movie(As::User("BOB"), 27205).await;
     let id = r["requestId"].as_i64().unwrap();
     let row = o.movie_by_tmdb(27205).unwrap();
     assert_eq!(row["requestedUserId"], json!(user_id("bob")));
@@ -913,29 +840,15 @@ async fn api_key_user_name_attribution() {
     });
     // An unknown user: Ombi writes 401 "Invalid User", then dereferences the
     // missing user and the connection is cut mid-answer (docs/ombi-notes.md).
-    let r = o
-        .try_call(
-            As::User("mallory"),
-            "POST",
-            "api/v1/Request/movie",
-            Some(json!({"theMovieDbId": 157336})),
-        )
-        .await;
+    let r = o.try_request_movie(As::User("mallory"), 157336).await;
     assert!(r.is_err(), "the answer is cut");
     // The bare key is Ombi's system user: auto-approved at once.
-    let r = o
-        .post(
-            As::Api,
-            "api/v1/Request/movie",
-            json!({"theMovieDbId": 496243}),
-        )
-        .await
-        .ok();
+    let r = o.request_movie(As::Api, 496243).await;
     assert_eq!(r["result"], true);
     let row = o.movie_by_tmdb(496243).unwrap();
     assert_eq!(
-        (row["requestedUserId"].clone(), row["approved"].clone()),
-        (json!(user_id("Api")), json!(true))
+        fields(&row, &["requestedUserId", "approved"]),
+        json!([user_id("Api"), true])
     );
 }
 
@@ -944,121 +857,59 @@ async fn api_key_user_name_attribution() {
 #[tokio::test]
 async fn album_deny_answers_result_false_request_successfully_deleted() {
     let o = Ombi::start().await;
-    let r = o
-        .call(
-            As::Api,
-            "PUT",
-            "api/v1/request/music/deny",
-            Some(json!({"id": 5, "reason": "No"})),
-        )
-        .await
-        .ok();
-    assert_eq!(
-        r,
-        engine(
-            false,
-            json!("Request successfully deleted"),
-            Value::Null,
-            Value::Null,
-            0
-        )
-    );
-    o.data(|d| {
-        let a = d
-            .requests
+    let r = o.deny("request/music", 5, "No").await;
+    assert_eq!(r, answer(false, "Request successfully deleted"));
+    let album = o.data(|d| {
+        d.requests
             .albums
             .iter()
             .find(|a| a["id"] == json!(5))
-            .unwrap();
-        assert_eq!(
-            (
-                a["denied"].clone(),
-                a["deniedReason"].clone(),
-                a["requestStatus"].clone()
-            ),
-            (json!(true), json!("No"), json!("Common.Denied"))
-        );
+            .cloned()
     });
+    assert_eq!(
+        fields(
+            &album.unwrap(),
+            &["denied", "deniedReason", "requestStatus"]
+        ),
+        json!([true, "No", "Common.Denied"])
+    );
 }
 
 #[tokio::test]
 async fn moderation_answers_per_media() {
     let o = Ombi::start().await;
-    let r = o
-        .call(
-            As::Api,
-            "PUT",
-            "api/v1/Request/movie/deny",
-            Some(json!({"id": 2, "reason": "x"})),
-        )
-        .await
-        .ok();
-    assert_eq!(
-        r,
-        engine(
-            true,
-            json!("Request successfully deleted"),
-            Value::Null,
-            Value::Null,
-            0
-        )
-    );
+    let r = o.deny("Request/movie", 2, "x").await;
+    assert_eq!(r, answer(true, "Request successfully deleted"));
     assert_eq!(
         o.data(|d| d.movie_request(2).unwrap()["markedAsDenied"].clone()),
         NEVER,
         "deny stamps no date"
     );
-    let r = o
-        .call(
-            As::Api,
-            "PUT",
-            "api/v1/Request/tv/deny",
-            Some(json!({"id": 12, "reason": "x"})),
-        )
-        .await
-        .ok();
+    let r = o.deny("Request/tv", 12, "x").await;
     assert_eq!(r, success(0));
     // TV approve ignores the send: a throwing Sonarr is queued, the answer is true.
-    o.fail_send("sonarr", SendFailure::Throws("timeout".into()));
+    o.send_throws("sonarr", "timeout");
     let r = o
-        .post(As::Api, "api/v1/Request/tv/approve", json!({"id": 12}))
-        .await
-        .ok();
+        .post_ok(As::Api, "api/v1/Request/tv/approve", json!({"id": 12}))
+        .await;
     assert_eq!(r, success(0));
     let c = o.child(12).unwrap();
-    assert_eq!(
-        (c["approved"].clone(), c["denied"].clone()),
-        (json!(true), json!(false))
-    );
+    assert_eq!(fields(&c, &["approved", "denied"]), json!([true, false]));
     assert!(o.data(|d| d.requests.retry.iter().any(|q| q["requestId"] == json!(12))));
     let r = o
-        .post(As::Api, "api/v1/Request/tv/approve", json!({"id": 777}))
-        .await
-        .ok();
+        .post_ok(As::Api, "api/v1/Request/tv/approve", json!({"id": 777}))
+        .await;
     assert_eq!(
         r,
-        engine(
-            false,
-            Value::Null,
-            json!("Child Request does not exist"),
-            json!("ChildRequestDoesNotExist"),
-            0
+        refused(
+            "Child Request does not exist",
+            Some("ChildRequestDoesNotExist")
         )
     );
     let r = o
-        .post(As::Api, "api/v1/Request/tv/available", json!({"id": 12}))
-        .await
-        .ok();
-    assert_eq!(
-        r,
-        engine(
-            true,
-            json!("Request is now available"),
-            Value::Null,
-            Value::Null,
-            0
-        )
-    );
+        .post_ok(As::Api, "api/v1/Request/tv/available", json!({"id": 12}))
+        .await;
+    assert_eq!(r, answer(true, "Request is now available"));
     assert!(
         o.child(12).unwrap()["seasonRequests"][0]["episodes"]
             .as_array()
@@ -1067,45 +918,21 @@ async fn moderation_answers_per_media() {
             .all(|e| e["available"] == true)
     );
     let r = o
-        .post(
+        .post_ok(
             As::Api,
             "api/v1/Request/movie/unavailable",
             json!({"id": 1}),
         )
-        .await
-        .ok();
-    assert_eq!(
-        r,
-        engine(
-            true,
-            json!("Request is now unavailable"),
-            Value::Null,
-            Value::Null,
-            0
-        )
-    );
+        .await;
+    assert_eq!(r, answer(true, "Request is now unavailable"));
     let r = o
-        .post(As::Api, "api/v1/request/music/approve", json!({"id": 404}))
-        .await
-        .ok();
+        .post_ok(As::Api, "api/v1/request/music/approve", json!({"id": 404}))
+        .await;
+    assert_eq!(r, refused("Request does not exist", None));
     assert_eq!(
-        r,
-        engine(
-            false,
-            Value::Null,
-            json!("Request does not exist"),
-            Value::Null,
-            0
-        )
-    );
-    assert_eq!(
-        o.post(
-            As::User("bob"),
-            "api/v1/Request/movie/approve",
-            json!({"id": 2})
-        )
-        .await
-        .status,
+        o.post(BOB, "api/v1/Request/movie/approve", json!({"id": 2}))
+            .await
+            .status,
         403
     );
 }
@@ -1115,60 +942,47 @@ async fn advanced_options_overwrite_root_and_quality_and_tv_language_only_above_
     let o = Ombi::start().await;
     let path = "api/v2/Requests/movie/advancedoptions";
     assert_eq!(
-        o.post(
+        o.post_ok(
             As::Api,
             path,
             json!({"requestId": 2, "rootPathOverride": 5, "qualityOverride": 7})
         )
-        .await
-        .ok(),
+        .await,
         success(0)
     );
     assert_eq!(
-        o.post(As::Api, path, json!({"requestId": 2, "qualityOverride": 9}))
-            .await
-            .ok(),
+        o.post_ok(As::Api, path, json!({"requestId": 2, "qualityOverride": 9}))
+            .await,
         success(0)
     );
     let m = o.data(|d| d.movie_request(2).cloned().unwrap());
     assert_eq!(
-        (m["rootPathOverride"].clone(), m["qualityOverride"].clone()),
-        (json!(0), json!(9)),
+        fields(&m, &["rootPathOverride", "qualityOverride"]),
+        json!([0, 9]),
         "omitted root = 0"
     );
     let path = "api/v2/Requests/tv/advancedoptions";
     let body =
         json!({"requestId": 10, "rootPathOverride": 2, "qualityOverride": 1, "languageProfile": 3});
-    assert_eq!(o.post(As::Api, path, body).await.ok(), success(0));
+    assert_eq!(o.post_ok(As::Api, path, body).await, success(0));
     assert_eq!(
-        o.post(
+        o.post_ok(
             As::Api,
             path,
             json!({"requestId": 10, "languageProfile": 0})
         )
-        .await
-        .ok(),
+        .await,
         success(0)
     );
     let p = o.data(|d| d.requests.tv_parents[0].clone());
     assert_eq!(
-        (
-            p["rootFolder"].clone(),
-            p["qualityOverride"].clone(),
-            p["languageProfile"].clone()
-        ),
-        (json!(0), json!(0), json!(3))
+        fields(&p, &["rootFolder", "qualityOverride", "languageProfile"]),
+        json!([0, 0, 3])
     );
-    let r = o.post(As::Api, path, json!({"requestId": 999})).await.ok();
+    let r = o.post_ok(As::Api, path, json!({"requestId": 999})).await;
     assert_eq!(
         r,
-        engine(
-            false,
-            Value::Null,
-            json!("Request does not exist"),
-            json!("RequestDoesNotExist"),
-            0
-        )
+        refused("Request does not exist", Some("RequestDoesNotExist"))
     );
     // root / quality by parent id: always `true`; unknown parent → 500.
     assert_eq!(
@@ -1193,51 +1007,38 @@ async fn advanced_options_overwrite_root_and_quality_and_tv_language_only_above_
 async fn reprocess_of_an_unapproved_request_answers_true_and_sends_nothing() {
     let o = Ombi::start().await;
     assert_eq!(
-        o.post(As::Api, "api/v2/Requests/reprocess/1/2/false", json!(null))
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v2/Requests/reprocess/1/2/false", json!(null))
+            .await,
         success(0)
     );
     assert_eq!(
-        o.post(
+        o.post_ok(
             As::Api,
             "api/v2/Requests/reprocess/TvShow/12/true",
             json!(null)
         )
-        .await
-        .ok(),
+        .await,
         success(12)
     );
     o.data(|d| assert!(d.writes.sent.is_empty()));
     assert_eq!(
-        o.post(
+        o.post_ok(
             As::Api,
             "api/v2/Requests/reprocess/Movie/1/false",
             json!(null)
         )
-        .await
-        .ok(),
+        .await,
         success(0)
     );
     o.data(|d| assert_eq!(d.writes.sent, vec![("radarr".to_string(), 1)]));
     let r = o
-        .post(
+        .post_ok(
             As::Api,
             "api/v2/Requests/reprocess/1/9999/false",
             json!(null),
         )
-        .await
-        .ok();
-    assert_eq!(
-        r,
-        engine(
-            false,
-            Value::Null,
-            json!("Request does not exist"),
-            Value::Null,
-            0
-        )
-    );
+        .await;
+    assert_eq!(r, refused("Request does not exist", None));
     assert_eq!(
         o.post(As::Api, "api/v2/Requests/reprocess/2/5/false", json!(null))
             .await
@@ -1250,9 +1051,7 @@ async fn reprocess_of_an_unapproved_request_answers_true_and_sends_nothing() {
 async fn deleting_the_last_tv_child_deletes_the_parent() {
     let o = Ombi::start().await;
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Request/tv/child/21", None)
-            .await
-            .ok(),
+        o.delete(As::Api, "api/v1/Request/tv/child/21").await.ok(),
         success(0)
     );
     assert!(
@@ -1260,9 +1059,7 @@ async fn deleting_the_last_tv_child_deletes_the_parent() {
         "parent 20 went with its only child"
     );
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Request/tv/child/12", None)
-            .await
-            .ok(),
+        o.delete(As::Api, "api/v1/Request/tv/child/12").await.ok(),
         success(0)
     );
     let kids = o.data(|d| {
@@ -1277,22 +1074,15 @@ async fn deleting_the_last_tv_child_deletes_the_parent() {
     });
     assert_eq!(kids, 1);
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Request/tv/child/9999", None)
+        o.delete(As::Api, "api/v1/Request/tv/child/9999")
             .await
             .status,
         500
     );
     // The parent route answers an empty 200.
-    o.call(As::Api, "DELETE", "api/v1/Request/tv/10", None)
-        .await
-        .ok_empty();
+    o.delete(As::Api, "api/v1/Request/tv/10").await.ok_empty();
     assert!(o.data(|d| d.requests.tv_parents.is_empty()));
-    assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Request/tv/10", None)
-            .await
-            .status,
-        500
-    );
+    assert_eq!(o.delete(As::Api, "api/v1/Request/tv/10").await.status, 500);
 }
 
 #[tokio::test]
@@ -1305,7 +1095,7 @@ async fn manage_own_requests_deletes_only_the_callers_own() {
     ));
     let o = Ombi::with(options).await;
     let r = o
-        .call(As::User("mo"), "DELETE", "api/v1/Request/movie/2", None)
+        .delete(As::User("mo"), "api/v1/Request/movie/2")
         .await
         .ok();
     assert_eq!(
@@ -1313,43 +1103,22 @@ async fn manage_own_requests_deletes_only_the_callers_own() {
         engine(false, Value::Null, Value::Null, json!("NoPermissions"), 0)
     );
     assert!(o.data(|d| d.movie_request(2).is_some()));
-    let id = o
-        .post(
-            As::User("mo"),
-            "api/v1/Request/movie",
-            json!({"theMovieDbId": 27205}),
-        )
-        .await
-        .ok()["requestId"]
+    let id = o.request_movie(As::User("mo"), 27205).await["requestId"]
         .as_i64()
         .unwrap();
     assert_eq!(
-        o.call(
-            As::User("mo"),
-            "DELETE",
-            &format!("api/v1/Request/movie/{id}"),
-            None
-        )
-        .await
-        .ok(),
-        success(0)
-    );
-    assert_eq!(
-        o.call(As::User("bob"), "DELETE", "api/v1/Request/movie/2", None)
-            .await
-            .status,
-        403
-    );
-    assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/request/music/5", None)
+        o.delete(As::User("mo"), &format!("api/v1/Request/movie/{id}"))
             .await
             .ok(),
         success(0)
     );
+    assert_eq!(o.delete(BOB, "api/v1/Request/movie/2").await.status, 403);
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/request/music/5", None)
-            .await
-            .status,
+        o.delete(As::Api, "api/v1/request/music/5").await.ok(),
+        success(0)
+    );
+    assert_eq!(
+        o.delete(As::Api, "api/v1/request/music/5").await.status,
         500
     );
 }
@@ -1358,55 +1127,42 @@ async fn manage_own_requests_deletes_only_the_callers_own() {
 async fn issue_status_by_any_user_and_resolved_stamps_the_date() {
     let o = Ombi::start().await;
     assert_eq!(
-        o.post(
-            As::User("bob"),
+        o.post_ok(
+            BOB,
             "api/v1/Issues/status",
             json!({"issueId": 1, "status": 2})
         )
-        .await
-        .ok(),
+        .await,
         json!(true)
     );
     let i = o.data(|d| d.issues[0].clone());
     assert_eq!(i["status"], 2);
     assert!(i["resovledDate"].is_string());
     assert_eq!(
-        o.post(
-            As::User("bob"),
+        o.post_ok(
+            BOB,
             "api/v1/Issues/status",
             json!({"issueId": 999, "status": 1})
         )
-        .await
-        .ok(),
+        .await,
         json!(false)
     );
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Issues/999", None)
-            .await
-            .ok(),
+        o.delete(As::Api, "api/v1/Issues/999").await.ok(),
         json!(false)
     );
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Issues/comments/999", None)
-            .await
-            .status,
+        o.delete(As::Api, "api/v1/Issues/comments/999").await.status,
         500
     );
-    assert_eq!(
-        o.call(As::User("bob"), "DELETE", "api/v1/Issues/2", None)
-            .await
-            .status,
-        403
-    );
+    assert_eq!(o.delete(BOB, "api/v1/Issues/2").await.status, 403);
 }
 
 #[tokio::test]
 async fn delete_category_cascades_to_its_issues_and_fails_on_comments() {
     let o = Ombi::start().await;
     // Every sample issue is in category 1; issue 1 has comments.
-    let r = o
-        .call(As::Api, "DELETE", "api/v1/Issues/categories/1", None)
-        .await;
+    let r = o.delete(As::Api, "api/v1/Issues/categories/1").await;
     assert_eq!(r.status, 500);
     o.data(|d| {
         assert_eq!(d.issues.len(), 5);
@@ -1417,12 +1173,7 @@ async fn delete_category_cascades_to_its_issues_and_fails_on_comments() {
                 .any(|c| c["id"] == json!(1))
         );
     });
-    assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Issues/1", None)
-            .await
-            .ok(),
-        json!(true)
-    );
+    assert_eq!(o.delete(As::Api, "api/v1/Issues/1").await.ok(), json!(true));
     o.data(|d| {
         assert!(
             d.comments.iter().all(|c| c["issuesId"] != json!(1)),
@@ -1431,37 +1182,29 @@ async fn delete_category_cascades_to_its_issues_and_fails_on_comments() {
     });
     // Issue 2 carries the seed's other comments: delete it too, so the
     // category's remaining issues have none.
-    assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Issues/2", None)
-            .await
-            .ok(),
-        json!(true)
-    );
+    assert_eq!(o.delete(As::Api, "api/v1/Issues/2").await.ok(), json!(true));
     o.data(|d| assert!(d.comments.is_empty(), "no comment is left"));
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Issues/categories/1", None)
-            .await
-            .ok(),
+        o.delete(As::Api, "api/v1/Issues/categories/1").await.ok(),
         json!(true)
     );
     o.data(|d| assert!(d.issues.is_empty(), "the category took its issues"));
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/Issues/categories/12345", None)
+        o.delete(As::Api, "api/v1/Issues/categories/12345")
             .await
             .status,
         500
     );
     assert_eq!(
-        o.post(
+        o.post_ok(
             As::Api,
             "api/v1/Issues/categories",
             json!({"value": "Video"})
         )
-        .await
-        .ok(),
+        .await,
         json!(true)
     );
-    let cats = o.get(As::Api, "api/v1/Issues/categories").await.ok();
+    let cats = o.get_ok(As::Api, "api/v1/Issues/categories").await;
     assert!(
         cats.as_array()
             .unwrap()
@@ -1476,31 +1219,29 @@ async fn delete_category_cascades_to_its_issues_and_fails_on_comments() {
 async fn settings_post_overwrites_the_whole_object() {
     let o = Ombi::start().await;
     assert_eq!(
-        o.post(As::Api, "api/v1/Settings/vote", json!({"enabled": true}))
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Settings/vote", json!({"enabled": true}))
+            .await,
         json!(true)
     );
     assert_eq!(
-        o.get(As::Api, "api/v1/Settings/vote").await.ok(),
+        o.get_ok(As::Api, "api/v1/Settings/vote").await,
         json!({"id": 6, "enabled": true, "movieVoteMax": 0, "musicVoteMax": 0, "tvShowVoteMax": 0})
     );
     // ombi: `wizard` forced on; a changed apiKey is the key from now on.
-    let mut ombi = o.get(As::Api, "api/v1/Settings/ombi").await.ok();
+    let mut ombi = o.get_ok(As::Api, "api/v1/Settings/ombi").await;
     ombi["wizard"] = json!(false);
     assert_eq!(
-        o.post(As::Api, "api/v1/Settings/ombi", ombi.clone())
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Settings/ombi", ombi.clone())
+            .await,
         json!(true)
     );
     assert_eq!(
-        o.get(As::Api, "api/v1/Settings/ombi").await.ok()["wizard"],
+        o.get_ok(As::Api, "api/v1/Settings/ombi").await["wizard"],
         true
     );
     ombi["apiKey"] = json!("");
     assert_eq!(
-        o.post(As::Api, "api/v1/Settings/ombi", ombi).await.ok(),
+        o.post_ok(As::Api, "api/v1/Settings/ombi", ombi).await,
         json!(true)
     );
     let r = o.get(As::Api, "api/v1/Settings/ombi").await;
@@ -1510,26 +1251,25 @@ async fn settings_post_overwrites_the_whole_object() {
 #[tokio::test]
 async fn radarr_needs_its_4k_twin_and_agents_their_templates() {
     let o = Ombi::start().await;
-    let saved = o.get(As::Api, "api/v1/Settings/radarr").await.ok();
+    let saved = o.get_ok(As::Api, "api/v1/Settings/radarr").await;
     let mut hd = saved["radarr"].clone();
     hd["enabled"] = json!(false);
     let r = o
         .post(As::Api, "api/v1/Settings/radarr", json!({"radarr": hd}))
         .await;
     assert_eq!(r.status, 500);
-    let now = o.get(As::Api, "api/v1/Settings/radarr").await.ok();
+    let now = o.get_ok(As::Api, "api/v1/Settings/radarr").await;
     assert_eq!(now["radarr"]["enabled"], false, "the first save landed");
     assert_eq!(now["radarr4K"], saved["radarr4K"]);
     assert_eq!(
-        o.post(As::Api, "api/v1/Settings/radarr", now).await.ok(),
+        o.post_ok(As::Api, "api/v1/Settings/radarr", now).await,
         json!(true)
     );
     o.data(|d| assert!(d.writes.triggered_jobs.contains(&"IRadarrSync".to_string())));
 
     let mut discord = o
-        .get(As::Api, "api/v1/Settings/notifications/discord")
-        .await
-        .ok();
+        .get_ok(As::Api, "api/v1/Settings/notifications/discord")
+        .await;
     let templates = discord["notificationTemplates"].clone();
     discord["username"] = json!("Butler");
     discord
@@ -1545,9 +1285,8 @@ async fn radarr_needs_its_4k_twin_and_agents_their_templates() {
         .await;
     assert_eq!(r.status, 500);
     let now = o
-        .get(As::Api, "api/v1/Settings/notifications/discord")
-        .await
-        .ok();
+        .get_ok(As::Api, "api/v1/Settings/notifications/discord")
+        .await;
     assert_eq!(
         now["username"], "Butler",
         "saved before the templates failed"
@@ -1555,38 +1294,36 @@ async fn radarr_needs_its_4k_twin_and_agents_their_templates() {
     assert_eq!(now["notificationTemplates"], templates);
     discord["notificationTemplates"] = json!([templates[0].clone()]);
     assert_eq!(
-        o.post(As::Api, "api/v1/Settings/notifications/discord", discord)
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Settings/notifications/discord", discord)
+            .await,
         json!(true)
     );
     let now = o
-        .get(As::Api, "api/v1/Settings/notifications/discord")
-        .await
-        .ok();
+        .get_ok(As::Api, "api/v1/Settings/notifications/discord")
+        .await;
     assert_eq!(now["notificationTemplates"].as_array().unwrap().len(), 1);
 }
 
 #[tokio::test]
 async fn emby_with_enable_true_is_probed_and_a_failure_saves_nothing() {
     let o = Ombi::start().await;
-    let mut emby = o.get(As::Api, "api/v1/Settings/emby").await.ok();
+    let mut emby = o.get_ok(As::Api, "api/v1/Settings/emby").await;
     emby["servers"][0]["name"] = json!("Attic");
     o.data(|d| d.writes.down.insert("emby".into()));
-    let before = o.get(As::Api, "api/v1/Settings/emby").await.ok();
+    let before = o.get_ok(As::Api, "api/v1/Settings/emby").await;
     assert_eq!(
         o.post(As::Api, "api/v1/Settings/emby", emby.clone())
             .await
             .status,
         500
     );
-    assert_eq!(o.get(As::Api, "api/v1/Settings/emby").await.ok(), before);
+    assert_eq!(o.get_ok(As::Api, "api/v1/Settings/emby").await, before);
     o.data(|d| d.writes.down.clear());
     assert_eq!(
-        o.post(As::Api, "api/v1/Settings/emby", emby).await.ok(),
+        o.post_ok(As::Api, "api/v1/Settings/emby", emby).await,
         json!(true)
     );
-    let now = o.get(As::Api, "api/v1/Settings/emby").await.ok();
+    let now = o.get_ok(As::Api, "api/v1/Settings/emby").await;
     assert_eq!(
         (
             now["servers"][0]["name"].clone(),
@@ -1600,13 +1337,12 @@ async fn emby_with_enable_true_is_probed_and_a_failure_saves_nothing() {
 async fn features_switch_one_named_feature_case_sensitively() {
     let o = Ombi::start().await;
     let r = o
-        .post(
+        .post_ok(
             As::Api,
             "api/v2/Features/enable",
             json!({"name": "Movie4KRequests"}),
         )
-        .await
-        .ok();
+        .await;
     assert_eq!(
         r,
         json!([{"name": "Movie4KRequests", "enabled": true}, {"name": "PlayedSync", "enabled": false}])
@@ -1622,13 +1358,12 @@ async fn features_switch_one_named_feature_case_sensitively() {
         500
     );
     let r = o
-        .post(
+        .post_ok(
             As::Api,
             "api/v2/Features/disable",
             json!({"name": "Movie4KRequests"}),
         )
-        .await
-        .ok();
+        .await;
     assert_eq!(r[0]["enabled"], false);
 }
 
@@ -1637,22 +1372,20 @@ async fn jobs_answer_true_even_when_skipped_because_running() {
     let o = Ombi::start().await;
     o.data(|d| d.writes.running_jobs.insert("IPlexUserImporter".into()));
     assert_eq!(
-        o.post(As::Api, "api/v1/Job/plexuserimporter", json!(null))
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Job/plexuserimporter", json!(null))
+            .await,
         json!(true)
     );
     assert_eq!(
-        o.post(As::Api, "api/v1/Job/newsletter", json!(null))
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Job/newsletter", json!(null))
+            .await,
         json!(true)
     );
     o.data(|d| assert_eq!(d.writes.triggered_jobs, vec!["INewsletterJob".to_string()]));
     // Jobs settings validate every CRON.
-    let mut jobs = o.get(As::Api, "api/v1/Settings/jobs").await.ok();
+    let mut jobs = o.get_ok(As::Api, "api/v1/Settings/jobs").await;
     jobs["radarrSync"] = json!("every day");
-    let r = o.post(As::Api, "api/v1/Settings/jobs", jobs).await.ok();
+    let r = o.post_ok(As::Api, "api/v1/Settings/jobs", jobs).await;
     assert_eq!(
         r,
         json!({"result": false, "message": "RadarrSync does not have a valid CRON Expression"})
@@ -1663,68 +1396,58 @@ async fn jobs_answer_true_even_when_skipped_because_running() {
 async fn the_nine_swallowing_testers_answer_true_whatever_happened() {
     let o = Ombi::start().await;
     let discord = o
-        .get(As::Api, "api/v1/Settings/notifications/discord")
-        .await
-        .ok();
+        .get_ok(As::Api, "api/v1/Settings/notifications/discord")
+        .await;
     o.data(|d| d.writes.down.insert("discord".into()));
     assert_eq!(
-        o.post(As::Api, "api/v1/Tester/discord", discord.clone())
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Tester/discord", discord.clone())
+            .await,
         json!(true)
     );
     assert_eq!(
-        o.post(As::Api, "api/v1/Tester/slack", json!({"webhookUrl": ""}))
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Tester/slack", json!({"webhookUrl": ""}))
+            .await,
         json!(true)
     );
     o.data(|d| assert!(d.writes.outbox.is_empty(), "nothing was delivered"));
     o.data(|d| d.writes.down.clear());
     assert_eq!(
-        o.post(As::Api, "api/v1/Tester/discord", discord).await.ok(),
+        o.post_ok(As::Api, "api/v1/Tester/discord", discord).await,
         json!(true)
     );
     o.data(|d| assert_eq!(d.writes.outbox.len(), 1));
     // Email goes to the caller; the bare key's `Api` user has no address.
     let email = o
-        .get(As::Api, "api/v1/Settings/notifications/email")
-        .await
-        .ok();
+        .get_ok(As::Api, "api/v1/Settings/notifications/email")
+        .await;
     assert_eq!(
-        o.post(As::Api, "api/v1/Tester/email", email.clone())
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Tester/email", email.clone())
+            .await,
         json!(false)
     );
     assert_eq!(
-        o.post(As::User("alice"), "api/v1/Tester/email", email.clone())
-            .await
-            .ok(),
+        o.post_ok(ALICE, "api/v1/Tester/email", email.clone()).await,
         json!(true)
     );
     o.data(|d| assert_eq!(d.writes.outbox[1]["to"], d.admin.users[0]["emailAddress"]));
     o.data(|d| d.writes.down.insert("smtp".into()));
     assert_eq!(
-        o.post(As::User("alice"), "api/v1/Tester/email", email)
-            .await
-            .ok(),
+        o.post_ok(ALICE, "api/v1/Tester/email", email).await,
         json!(false)
     );
-    let radarr = o.get(As::Api, "api/v1/Settings/radarr").await.ok()["radarr"].clone();
-    let r = o.post(As::Api, "api/v1/Tester/radarr", radarr).await.ok();
+    let radarr = o.get_ok(As::Api, "api/v1/Settings/radarr").await["radarr"].clone();
+    let r = o.post_ok(As::Api, "api/v1/Tester/radarr", radarr).await;
     assert_eq!(
         r,
         json!({"isValid": true, "version": null, "expectedSubDir": "zz-leak-subdir", "additionalInformation": null})
     );
     let r = o
-        .post(
+        .post_ok(
             As::Api,
             "api/v1/Tester/sonarr",
             json!({"ip": "sonarr.lan", "port": 8989}),
         )
-        .await
-        .ok();
+        .await;
     assert_eq!(r["additionalInformation"], "NullApiKey");
 }
 
@@ -1737,14 +1460,13 @@ async fn user_update_replaces_every_role_and_overwrites_the_fields() {
         "claims": [{"value": "RequestMovie", "enabled": true}, {"value": "RequestTv", "enabled": true}, {"value": "Admin", "enabled": false}]
     });
     assert_eq!(
-        o.post(As::Api, "api/v1/Identity", create).await.ok(),
+        o.post_ok(As::Api, "api/v1/Identity", create).await,
         json!({"successful": true, "errors": null})
     );
     let id = user_id("dave");
     let dave = o
-        .get(As::Api, &format!("api/v1/Identity/User/{id}"))
-        .await
-        .ok();
+        .get_ok(As::Api, &format!("api/v1/Identity/User/{id}"))
+        .await;
     assert_eq!(
         dave["movieRequestLimitType"], 1,
         "a null limit type reads as Week"
@@ -1758,31 +1480,21 @@ async fn user_update_replaces_every_role_and_overwrites_the_fields() {
         .unwrap()
         .remove("movieRequestLimitType");
     assert_eq!(
-        o.call(As::Api, "PUT", "api/v1/Identity", Some(update))
-            .await
-            .ok(),
+        o.put_ok(As::Api, "api/v1/Identity", update).await,
         json!({"successful": true, "errors": null})
     );
     let row = o.user("dave");
     let roles = support::fake_ombi::state_writes::row_roles(&row);
     assert_eq!(roles, vec!["RequestTv".to_string()]);
     assert_eq!(
-        (
-            row["alias"].clone(),
-            row["movieRequestLimitType"].clone(),
-            row["movieRequestLimit"].clone()
+        fields(
+            &row,
+            &["alias", "movieRequestLimitType", "movieRequestLimit"]
         ),
-        (Value::Null, json!(0), json!(3))
+        json!([null, 0, 3])
     );
     // The login table follows: dave now has RequestTv only.
-    let r = o
-        .post(
-            As::User("dave"),
-            "api/v1/Request/movie",
-            json!({"theMovieDbId": 27205}),
-        )
-        .await
-        .ok();
+    let r = o.request_movie(As::User("dave"), 27205).await;
     assert_eq!(r["errorCode"], "NoPermissionsRequestMovie");
     // A role that does not exist throws after the user was created.
     let wizard = json!({"userName": "wiz", "password": "pw",
@@ -1811,11 +1523,10 @@ async fn user_update_replaces_every_role_and_overwrites_the_fields() {
         .await;
     assert_eq!(r.status, 500);
     let r = o
-        .call(
+        .put(
             As::Api,
-            "PUT",
             "api/v1/Identity",
-            Some(json!({"id": "nobody", "claims": []})),
+            json!({"id": "nobody", "claims": []}),
         )
         .await;
     assert_eq!(r.status, 500);
@@ -1826,16 +1537,15 @@ async fn power_user_cannot_update_a_user_listing_admin_even_disabled() {
     let o = Ombi::start().await;
     let pat = json!({"userName": "pat", "password": "pw", "claims": [{"value": "PowerUser", "enabled": true}]});
     assert_eq!(
-        o.post(As::Api, "api/v1/Identity", pat).await.ok()["successful"],
+        o.post_ok(As::Api, "api/v1/Identity", pat).await["successful"],
         true
     );
     let bob = o
-        .get(
+        .get_ok(
             As::User("pat"),
             &format!("api/v1/Identity/User/{}", user_id("bob")),
         )
-        .await
-        .ok();
+        .await;
     assert!(
         bob["claims"]
             .as_array()
@@ -1846,14 +1556,8 @@ async fn power_user_cannot_update_a_user_listing_admin_even_disabled() {
     let mut update = bob.clone();
     update["alias"] = json!("Bobby");
     let r = o
-        .call(
-            As::User("pat"),
-            "PUT",
-            "api/v1/Identity",
-            Some(update.clone()),
-        )
-        .await
-        .ok();
+        .put_ok(As::User("pat"), "api/v1/Identity", update.clone())
+        .await;
     assert_eq!(
         r,
         json!({"successful": false, "errors": ["You do not have the correct permissions to create this user"]})
@@ -1869,9 +1573,7 @@ async fn power_user_cannot_update_a_user_listing_admin_even_disabled() {
             .collect::<Vec<_>>()
     );
     assert_eq!(
-        o.call(As::User("pat"), "PUT", "api/v1/Identity", Some(update))
-            .await
-            .ok()["successful"],
+        o.put_ok(As::User("pat"), "api/v1/Identity", update).await["successful"],
         true
     );
     assert_eq!(o.user("bob")["alias"], "Bobby");
@@ -1881,12 +1583,7 @@ async fn power_user_cannot_update_a_user_listing_admin_even_disabled() {
 async fn user_delete_removes_their_tv_children_and_keeps_the_parents() {
     let o = Ombi::start().await;
     let r = o
-        .call(
-            As::Api,
-            "DELETE",
-            &format!("api/v1/Identity/{}", user_id("bob")),
-            None,
-        )
+        .delete(As::Api, &format!("api/v1/Identity/{}", user_id("bob")))
         .await;
     // bob reported issue 1, which alice commented on: the delete fails halfway.
     assert_eq!(r.status, 500);
@@ -1904,21 +1601,13 @@ async fn user_delete_removes_their_tv_children_and_keeps_the_parents() {
                 .is_empty()
         );
     });
-    let r = o
-        .call(As::Api, "DELETE", "api/v1/Identity/nobody", None)
-        .await
-        .ok();
+    let r = o.delete(As::Api, "api/v1/Identity/nobody").await.ok();
     assert_eq!(
         r,
         json!({"successful": false, "errors": ["Could not find user to delete."]})
     );
     let r = o
-        .call(
-            As::Api,
-            "DELETE",
-            &format!("api/v1/Identity/{}", user_id("carol")),
-            None,
-        )
+        .delete(As::Api, &format!("api/v1/Identity/{}", user_id("carol")))
         .await
         .ok();
     assert_eq!(r["successful"], true);
@@ -1931,9 +1620,8 @@ async fn mass_email_smtp_failure_is_500_and_unknown_user_500_after_earlier_mails
     let users = json!([{"id": user_id("alice")}, {"id": user_id("carol")}]);
     let body = json!({"subject": "Hi", "body": "Movie night", "bcc": false, "users": users});
     assert_eq!(
-        o.post(As::Api, "api/v1/Notifications/massemail", body.clone())
-            .await
-            .ok(),
+        o.post_ok(As::Api, "api/v1/Notifications/massemail", body.clone())
+            .await,
         json!(true)
     );
     o.data(|d| assert_eq!(d.writes.outbox.len(), 2));
@@ -1982,7 +1670,7 @@ async fn mobile_push_is_an_empty_200_even_without_devices() {
             vec![json!({"channel": "mobile", "to": "fcm-token-bob-1", "message": "Hi"})]
         )
     });
-    let users = o.get(As::Api, "api/v2/Mobile/Users").await.ok();
+    let users = o.get_ok(As::Api, "api/v2/Mobile/Users").await;
     assert_eq!(users[0]["userId"], json!(user_id("bob")));
     assert_eq!(users[0]["devices"][0]["token"], "fcm-token-bob-1");
 }
@@ -1991,16 +1679,10 @@ async fn mobile_push_is_an_empty_200_even_without_devices() {
 async fn retry_remove_takes_the_queue_id_and_the_queue_fails_on_deleted_requests() {
     let o = Ombi::start().await;
     // Queue entry 7 is for movie request 2.
+    assert_eq!(o.delete(As::Api, "api/v1/RequestRetry/2").await.status, 500);
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/RequestRetry/2", None)
+        o.get_ok(As::Api, "api/v1/RequestRetry")
             .await
-            .status,
-        500
-    );
-    assert_eq!(
-        o.get(As::Api, "api/v1/RequestRetry")
-            .await
-            .ok()
             .as_array()
             .unwrap()
             .len(),
@@ -2009,62 +1691,27 @@ async fn retry_remove_takes_the_queue_id_and_the_queue_fails_on_deleted_requests
     o.data(|d| d.movie_requests.retain(|r| r["id"] != json!(2)));
     assert_eq!(o.get(As::Api, "api/v1/RequestRetry").await.status, 500);
     assert_eq!(
-        o.call(As::Api, "DELETE", "api/v1/RequestRetry/7", None)
-            .await
-            .ok(),
+        o.delete(As::Api, "api/v1/RequestRetry/7").await.ok(),
         json!(true)
     );
-    assert_eq!(o.get(As::Api, "api/v1/RequestRetry").await.ok(), json!([]));
+    assert_eq!(o.get_ok(As::Api, "api/v1/RequestRetry").await, json!([]));
 }
 
 #[tokio::test]
 async fn faults_can_apply_a_write_and_then_never_answer_or_drop() {
     let o = Ombi::start().await;
-    o.fake.add_fault(
-        Fault::on("POST", "/api/v1/Request/movie")
-            .apply_then_hang()
-            .times(1),
-    );
-    let r = o
-        .try_call(
-            As::User("bob"),
-            "POST",
-            "api/v1/Request/movie",
-            Some(json!({"theMovieDbId": 27205})),
-        )
-        .await;
+    let once = || Fault::on("POST", "/api/v1/Request/movie");
+    o.fake.add_fault(once().apply_then_hang().times(1));
+    let r = o.try_request_movie(BOB, 27205).await;
     assert!(r.is_err_and(|e| e.is_timeout()));
     assert_eq!(o.fake.hits("POST", "/api/v1/Request/movie"), 1);
     assert!(o.movie_by_tmdb(27205).is_some(), "the write happened");
-    o.fake
-        .add_fault(Fault::on("POST", "/api/v1/Request/movie").hang().times(1));
-    let r = o
-        .try_call(
-            As::User("bob"),
-            "POST",
-            "api/v1/Request/movie",
-            Some(json!({"theMovieDbId": 496243})),
-        )
-        .await;
-    assert!(r.is_err());
-    assert!(
-        o.movie_by_tmdb(496243).is_none(),
-        "received, never processed"
-    );
-    o.fake.add_fault(
-        Fault::on("POST", "/api/v1/Request/movie")
-            .apply_then_drop()
-            .times(1),
-    );
-    let r = o
-        .try_call(
-            As::User("bob"),
-            "POST",
-            "api/v1/Request/movie",
-            Some(json!({"theMovieDbId": 129})),
-        )
-        .await;
-    assert!(r.is_err());
+    o.fake.add_fault(once().hang().times(1));
+    assert!(o.try_request_movie(BOB, 496243).await.is_err());
+    let never = o.movie_by_tmdb(496243);
+    assert!(never.is_none(), "received, never processed");
+    o.fake.add_fault(once().apply_then_drop().times(1));
+    assert!(o.try_request_movie(BOB, 129).await.is_err());
     assert!(o.movie_by_tmdb(129).is_some());
     assert_eq!(o.fake.hits("POST", "/api/v1/Request/movie"), 3);
 }

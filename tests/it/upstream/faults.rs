@@ -26,6 +26,14 @@ async fn approve(up: &Upstream) -> Result<RequestEngineResult, ToolError> {
     .await
 }
 
+/// The approve fails with UnknownOutcome, not retryable, and reached Ombi once.
+async fn approve_is_unknown_outcome_sent_once(fake: &FakeOmbi, up: &Upstream) {
+    let e = approve(up).await.unwrap_err();
+    let got = (e.code, e.retryable);
+    assert_eq!(got, (ErrorCode::UnknownOutcome, false), "{e:?}");
+    assert_eq!(fake.hits("POST", APPROVE), 1);
+}
+
 fn assert_clean(e: &ToolError, extra: &[&str]) {
     for bad in NASTY_FRAGMENTS.iter().chain(extra) {
         assert!(!e.message.contains(bad), "{bad:?} leaked: {}", e.message);
@@ -41,67 +49,22 @@ async fn jwt_fake() -> (FakeOmbi, Upstream) {
 #[tokio::test]
 async fn each_status_fault_maps_to_its_code_with_status_and_clean_message() {
     let (fake, up) = jwt_fake().await;
+    use ErrorCode::{Conflict, Forbidden, NotFound, RateLimited};
+    use ErrorCode::{UpstreamRejected as Rejected, UpstreamSchemaMismatch as Mismatch};
+    let count = || Fault::on("GET", COUNT);
     // (fault, expected code, status, retryable, hits on a read)
     let cases: Vec<(Fault, ErrorCode, u16, bool, usize)> = vec![
+        (count().nasty_500(), Rejected, 500, false, 1),
+        (count().problem_400(), Rejected, 400, false, 1),
+        (count().status(403), Forbidden, 403, false, 1),
+        (count().status(404), NotFound, 404, false, 1),
+        (count().status(409), Conflict, 409, false, 1),
+        (count().rate_limited(1), RateLimited, 429, true, 2),
+        (count().unavailable(), Rejected, 503, true, 2),
+        (count().html_200(), Mismatch, 200, false, 1),
         (
-            Fault::on("GET", COUNT).nasty_500(),
-            ErrorCode::UpstreamRejected,
-            500,
-            false,
-            1,
-        ),
-        (
-            Fault::on("GET", COUNT).problem_400(),
-            ErrorCode::UpstreamRejected,
-            400,
-            false,
-            1,
-        ),
-        (
-            Fault::on("GET", COUNT).status(403),
-            ErrorCode::Forbidden,
-            403,
-            false,
-            1,
-        ),
-        (
-            Fault::on("GET", COUNT).status(404),
-            ErrorCode::NotFound,
-            404,
-            false,
-            1,
-        ),
-        (
-            Fault::on("GET", COUNT).status(409),
-            ErrorCode::Conflict,
-            409,
-            false,
-            1,
-        ),
-        (
-            Fault::on("GET", COUNT).rate_limited(1),
-            ErrorCode::RateLimited,
-            429,
-            true,
-            2,
-        ),
-        (
-            Fault::on("GET", COUNT).unavailable(),
-            ErrorCode::UpstreamRejected,
-            503,
-            true,
-            2,
-        ),
-        (
-            Fault::on("GET", COUNT).html_200(),
-            ErrorCode::UpstreamSchemaMismatch,
-            200,
-            false,
-            1,
-        ),
-        (
-            Fault::on("GET", COUNT).respond(200, Some("application/json"), "{\"pending\":"),
-            ErrorCode::UpstreamSchemaMismatch,
+            count().respond(200, Some("application/json"), "{\"pending\":"),
+            Mismatch,
             200,
             false,
             1,
@@ -222,14 +185,8 @@ async fn a_write_that_times_out_is_unknown_outcome_sent_once() {
     up.probe().await.unwrap();
     fake.add_fault(Fault::on("POST", APPROVE).delay(Duration::from_secs(3)));
     let started = std::time::Instant::now();
-    let e = approve(&up).await.unwrap_err();
+    approve_is_unknown_outcome_sent_once(&fake, &up).await;
     assert!(started.elapsed() < Duration::from_millis(2500));
-    assert_eq!(
-        (e.code, e.retryable),
-        (ErrorCode::UnknownOutcome, false),
-        "{e:?}"
-    );
-    assert_eq!(fake.hits("POST", APPROVE), 1);
 }
 
 #[tokio::test]
@@ -257,13 +214,7 @@ async fn a_dropped_connection_retries_a_read_and_is_unknown_for_a_write() {
     fake.add_fault(Fault::on("GET", COUNT).drop_connection().times(1));
     assert!(read(&up).await.unwrap().is_some(), "the retry succeeds");
     fake.add_fault(Fault::on("POST", APPROVE).drop_connection());
-    let e = approve(&up).await.unwrap_err();
-    assert_eq!(
-        (e.code, e.retryable),
-        (ErrorCode::UnknownOutcome, false),
-        "{e:?}"
-    );
-    assert_eq!(fake.hits("POST", APPROVE), 1);
+    approve_is_unknown_outcome_sent_once(&fake, &up).await;
 }
 
 #[tokio::test]

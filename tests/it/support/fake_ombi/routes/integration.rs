@@ -7,129 +7,72 @@ use serde_json::{Value, json};
 
 use super::super::state_admin::AdminData;
 use super::super::{json, no_content};
-use super::{Access, Ctx, RouteDef};
+use super::{Access, Ctx, RouteDef, route};
 
 pub fn routes() -> Vec<RouteDef> {
     use Access::{Admin, PowerUser};
     vec![
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Radarr/enabled",
-            access: PowerUser,
-            handler: |c| flag(c, |a| a.radarr_enabled),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Radarr/Profiles",
-            access: PowerUser,
-            handler: |c| empty_when_off(c, |a| (a.radarr_enabled, &a.radarr_profiles)),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Radarr/Profiles/4k",
-            access: PowerUser,
-            handler: |c| {
-                empty_when_off(c, |a| {
-                    (a.radarr4k_root_folders.is_some(), &a.radarr4k_profiles)
-                })
-            },
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Radarr/RootFolders",
-            access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.radarr_enabled, &a.radarr_root_folders)),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Radarr/RootFolders/4k",
-            access: PowerUser,
-            handler: radarr4k_folders,
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Radarr/tags",
-            access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.radarr_enabled, &a.radarr_tags)),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Sonarr/enabled",
-            access: PowerUser,
-            handler: |c| flag(c, |a| a.sonarr_enabled),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Sonarr/Profiles",
-            access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_profiles)),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Sonarr/RootFolders",
-            access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_root_folders)),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Sonarr/v3/LanguageProfiles",
-            access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_language_profiles)),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Sonarr/tags",
-            access: PowerUser,
-            handler: |c| null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_tags)),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Sonarr/version",
-            access: PowerUser,
-            handler: sonarr_version,
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Lidarr/Profiles",
-            access: PowerUser,
-            handler: |c| lidarr_list(c, |a| &a.lidarr_profiles),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Lidarr/RootFolders",
-            access: PowerUser,
-            handler: |c| lidarr_list(c, |a| &a.lidarr_root_folders),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Plex/servers",
-            access: Admin,
-            handler: plex_servers,
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Plex/Libraries/{machineId}",
-            access: Admin,
-            handler: plex_libraries,
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Plex/friends",
-            access: Admin,
-            handler: |c| list(c, |a| &a.plex_friends),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Emby/users",
-            access: Admin,
-            handler: |c| list(c, |a| &a.emby_users),
-        },
-        RouteDef {
-            method: "GET",
-            template: "api/v1/Jellyfin/users",
-            access: Admin,
-            handler: |c| list(c, |a| &a.jellyfin_users),
-        },
+        route("GET", "api/v1/Radarr/enabled", PowerUser, |c| {
+            flag(c, |a| a.radarr_enabled)
+        }),
+        route("GET", "api/v1/Radarr/Profiles", PowerUser, |c| {
+            empty_when_off(c, |a| (a.radarr_enabled, &a.radarr_profiles))
+        }),
+        route("GET", "api/v1/Radarr/Profiles/4k", PowerUser, |c| {
+            empty_when_off(c, |a| {
+                (a.radarr4k_root_folders.is_some(), &a.radarr4k_profiles)
+            })
+        }),
+        route("GET", "api/v1/Radarr/RootFolders", PowerUser, |c| {
+            null_when_off(c, |a| (a.radarr_enabled, &a.radarr_root_folders))
+        }),
+        route(
+            "GET",
+            "api/v1/Radarr/RootFolders/4k",
+            PowerUser,
+            radarr4k_folders,
+        ),
+        route("GET", "api/v1/Radarr/tags", PowerUser, |c| {
+            null_when_off(c, |a| (a.radarr_enabled, &a.radarr_tags))
+        }),
+        route("GET", "api/v1/Sonarr/enabled", PowerUser, |c| {
+            flag(c, |a| a.sonarr_enabled)
+        }),
+        route("GET", "api/v1/Sonarr/Profiles", PowerUser, |c| {
+            null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_profiles))
+        }),
+        route("GET", "api/v1/Sonarr/RootFolders", PowerUser, |c| {
+            null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_root_folders))
+        }),
+        route("GET", "api/v1/Sonarr/v3/LanguageProfiles", PowerUser, |c| {
+            null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_language_profiles))
+        }),
+        route("GET", "api/v1/Sonarr/tags", PowerUser, |c| {
+            null_when_off(c, |a| (a.sonarr_enabled, &a.sonarr_tags))
+        }),
+        route("GET", "api/v1/Sonarr/version", PowerUser, sonarr_version),
+        route("GET", "api/v1/Lidarr/Profiles", PowerUser, |c| {
+            lidarr_list(c, |a| &a.lidarr_profiles)
+        }),
+        route("GET", "api/v1/Lidarr/RootFolders", PowerUser, |c| {
+            lidarr_list(c, |a| &a.lidarr_root_folders)
+        }),
+        route("GET", "api/v1/Plex/servers", Admin, plex_servers),
+        route(
+            "GET",
+            "api/v1/Plex/Libraries/{machineId}",
+            Admin,
+            plex_libraries,
+        ),
+        route("GET", "api/v1/Plex/friends", Admin, |c| {
+            list(c, |a| &a.plex_friends)
+        }),
+        route("GET", "api/v1/Emby/users", Admin, |c| {
+            list(c, |a| &a.emby_users)
+        }),
+        route("GET", "api/v1/Jellyfin/users", Admin, |c| {
+            list(c, |a| &a.jellyfin_users)
+        }),
     ]
 }
 

@@ -103,20 +103,31 @@ fn one(ctx: &Ctx) -> Response {
     }
 }
 
+/// The issues with the path's `status`, `skip` (the path parameter so
+/// named) skipped and `take` taken; None for a status Ombi cannot bind.
+fn status_window(ctx: &Ctx, skip: &str) -> Option<Vec<Value>> {
+    let s = status(ctx)?;
+    Some(
+        issues(ctx)
+            .into_iter()
+            .filter(|i| i["status"] == json!(s))
+            .skip(ctx.int(skip).max(0) as usize)
+            .take(ctx.int("take").max(0) as usize)
+            .collect(),
+    )
+}
+
+/// Ombi's 400 for a `status` it cannot bind.
+fn bad_status(ctx: &Ctx) -> Response {
+    let message = format!("The value '{}' is not valid.", ctx.param("status"));
+    problem_400("status", &message)
+}
+
 fn paged(ctx: &Ctx) -> Response {
-    let Some(s) = status(ctx) else {
-        return problem_400(
-            "status",
-            &format!("The value '{}' is not valid.", ctx.param("status")),
-        );
-    };
-    let page: Vec<Value> = issues(ctx)
-        .into_iter()
-        .filter(|i| i["status"] == json!(s))
-        .skip(ctx.int("skip").max(0) as usize)
-        .take(ctx.int("take").max(0) as usize)
-        .collect();
-    json(Value::Array(page))
+    match status_window(ctx, "skip") {
+        Some(page) => json(Value::Array(page)),
+        None => bad_status(ctx),
+    }
 }
 
 fn by_request(ctx: &Ctx) -> Response {
@@ -191,19 +202,10 @@ fn groups(rows: Vec<Value>, with_issues: bool) -> Vec<Value> {
 }
 
 fn summary(ctx: &Ctx) -> Response {
-    let Some(s) = status(ctx) else {
-        return problem_400(
-            "status",
-            &format!("The value '{}' is not valid.", ctx.param("status")),
-        );
-    };
-    let page: Vec<Value> = issues(ctx)
-        .into_iter()
-        .filter(|i| i["status"] == json!(s))
-        .skip(ctx.int("position").max(0) as usize)
-        .take(ctx.int("take").max(0) as usize)
-        .collect();
-    json(Value::Array(groups(page, false)))
+    match status_window(ctx, "position") {
+        Some(page) => json(Value::Array(groups(page, false))),
+        None => bad_status(ctx),
+    }
 }
 
 fn details(ctx: &Ctx) -> Response {

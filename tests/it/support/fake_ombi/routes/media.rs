@@ -16,248 +16,129 @@ use serde_json::{Value, json};
 
 use super::super::state::Data;
 use super::super::{error_500, json, no_content, problem_400};
-use super::{Access, Ctx, RouteDef};
+use super::{Access, Ctx, RouteDef, get, post, route};
 
 const AUTH: Access = Access::Authenticated;
 
+/// The fanart image routes (anonymous): `image_by_path` reads the kind from
+/// the path.
+const IMAGES: &[&str] = &[
+    "api/v1/Images/poster/movie/{movieDbId}",
+    "api/v1/Images/background/movie/{movieDbId}",
+    "api/v1/Images/banner/movie/{movieDbId}",
+    "api/v1/Images/poster/tv/tmdb/{tmdbId}",
+    "api/v1/Images/background/tv/tmdb/{id}",
+    "api/v1/Images/poster/tv/{tvdbid:int}",
+    "api/v1/Images/background/tv/{tvdbid:int}",
+    "api/v1/Images/tv/{tvdbid:int}",
+];
+
 pub fn routes() -> Vec<RouteDef> {
-    let r = |method: &'static str,
-             template: &'static str,
-             access: Access,
-             handler: super::Handler| RouteDef {
-        method,
-        template,
-        access,
-        handler,
-    };
-    vec![
+    let mut t = vec![
         // v1 search
-        r("POST", "api/v1/Search/movie", AUTH, movie_search),
-        r("POST", "api/v1/Search/movie/actor", AUTH, actor_search),
-        r("GET", "api/v1/Search/tv/info/{tvdbId}", AUTH, tv_v1_info),
-        r(
-            "GET",
-            "api/v1/Search/music/artist/{searchTerm}",
-            AUTH,
-            |c| lidarr_or_500(c, data::artist_search),
-        ),
-        r(
-            "GET",
-            "api/v1/Search/music/album/{searchTerm}",
-            AUTH,
-            album_lookup,
-        ),
-        r(
-            "GET",
+        post("api/v1/Search/movie", movie_search),
+        post("api/v1/Search/movie/actor", actor_search),
+        get("api/v1/Search/tv/info/{tvdbId}", tv_v1_info),
+        get("api/v1/Search/music/artist/{searchTerm}", |c| {
+            lidarr_or_500(c, data::artist_search)
+        }),
+        get("api/v1/Search/music/album/{searchTerm}", album_lookup),
+        get(
             "api/v1/Search/music/album/info/{foreignAlbumId}",
-            AUTH,
             album_info,
         ),
         // v2 lists
-        r(
-            "GET",
+        get(
             "api/v2/Search/movie/{list}/{currentPosition:int}/{amountToLoad:int}",
-            AUTH,
             movie_list,
         ),
-        r(
-            "GET",
+        get(
             "api/v2/Search/tv/{list}/{currentPosition:int}/{amountToLoad:int}",
-            AUTH,
             tv_list,
         ),
-        r(
-            "POST",
+        post(
             "api/v2/Search/advancedSearch/movie/{currentPosition:int}/{amountToLoad:int}",
-            AUTH,
             advanced,
         ),
-        r("POST", "api/v2/Search/movie/similar", AUTH, similar),
-        r(
-            "GET",
-            "api/v2/Search/actor/{actorId:int}/movie",
-            AUTH,
-            |c| credits(c, "movie"),
-        ),
-        r("GET", "api/v2/Search/actor/{actorId:int}/tv", AUTH, |c| {
-            credits(c, "tv")
+        post("api/v2/Search/movie/similar", similar),
+        get("api/v2/Search/actor/{actorId:int}/movie", |c| {
+            credits(c, "movie")
         }),
-        r(
-            "GET",
+        get("api/v2/Search/actor/{actorId:int}/tv", |c| credits(c, "tv")),
+        get(
             "api/v2/Search/movie/collection/{collectionId:int}",
-            AUTH,
             collection,
         ),
         // v2 details
-        r(
-            "GET",
-            "api/v2/Search/movie/{movieDbId:int}",
-            AUTH,
-            movie_details,
-        ),
-        r(
-            "GET",
-            "api/v2/Search/movie/imdb/{imdbid}",
-            AUTH,
-            movie_by_imdb,
-        ),
-        r(
-            "GET",
+        get("api/v2/Search/movie/{movieDbId:int}", movie_details),
+        get("api/v2/Search/movie/imdb/{imdbid}", movie_by_imdb),
+        get(
             "api/v2/Search/movie/request/{requestId:int}",
-            AUTH,
             movie_by_request,
         ),
-        r(
-            "GET",
-            "api/v2/Search/tv/moviedb/{moviedbid}",
-            AUTH,
-            tv_details,
-        ),
-        r(
-            "GET",
-            "api/v2/Search/tv/request/{requestId:int}",
-            AUTH,
-            tv_by_request,
-        ),
-        r("GET", "api/v2/Search/artist/{artistId}", AUTH, artist),
-        r("GET", "api/v2/Search/artist/album/{albumId}", AUTH, album),
-        r(
-            "GET",
+        get("api/v2/Search/tv/moviedb/{moviedbid}", tv_details),
+        get("api/v2/Search/tv/request/{requestId:int}", tv_by_request),
+        get("api/v2/Search/artist/{artistId}", artist),
+        get("api/v2/Search/artist/album/{albumId}", album),
+        get(
             "api/v2/Search/artist/request/{requestId:int}",
-            AUTH,
             artist_by_request,
         ),
-        r(
-            "GET",
-            "api/v2/Search/ratings/movie/{name}/{year:int}",
-            AUTH,
-            |c| ratings(c, "movie"),
-        ),
-        r(
-            "GET",
-            "api/v2/Search/ratings/tv/{name}/{year:int}",
-            AUTH,
-            |c| ratings(c, "tv"),
-        ),
-        r(
-            "GET",
-            "api/v2/Search/stream/movie/{movieDbId:int}",
-            AUTH,
-            |_| json(data::streaming()),
-        ),
-        r(
-            "GET",
-            "api/v2/Search/stream/tv/{movieDbId:int}",
-            AUTH,
-            |_| json(data::streaming()),
-        ),
+        get("api/v2/Search/ratings/movie/{name}/{year:int}", |c| {
+            ratings(c, "movie")
+        }),
+        get("api/v2/Search/ratings/tv/{name}/{year:int}", |c| {
+            ratings(c, "tv")
+        }),
+        get("api/v2/Search/stream/movie/{movieDbId:int}", |_| {
+            json(data::streaming())
+        }),
+        get("api/v2/Search/stream/tv/{movieDbId:int}", |_| {
+            json(data::streaming())
+        }),
         // library
-        r("GET", "api/v1/RecentlyAdded/movies", AUTH, |c| {
+        get("api/v1/RecentlyAdded/movies", |c| {
             recently_added(c, "movie", false)
         }),
-        r("GET", "api/v1/RecentlyAdded/tv", AUTH, |c| {
+        get("api/v1/RecentlyAdded/tv", |c| {
             recently_added(c, "series", false)
         }),
-        r("GET", "api/v1/RecentlyAdded/tv/grouped", AUTH, |c| {
+        get("api/v1/RecentlyAdded/tv/grouped", |c| {
             recently_added(c, "series", true)
         }),
-        r("GET", "api/v2/Calendar", AUTH, |_| json(data::calendar())),
-        r(
-            "GET",
-            "api/v1/Images/poster/movie/{movieDbId}",
-            Access::Anonymous,
-            |c| image(c, "movieposter"),
-        ),
-        r(
-            "GET",
-            "api/v1/Images/background/movie/{movieDbId}",
-            Access::Anonymous,
-            |c| image(c, "moviebackground"),
-        ),
-        r(
-            "GET",
-            "api/v1/Images/banner/movie/{movieDbId}",
-            Access::Anonymous,
-            |c| image(c, "moviebackground"),
-        ),
-        r(
-            "GET",
-            "api/v1/Images/poster/tv/tmdb/{tmdbId}",
-            Access::Anonymous,
-            |c| image(c, "tvposter"),
-        ),
-        r(
-            "GET",
-            "api/v1/Images/background/tv/tmdb/{id}",
-            Access::Anonymous,
-            |c| image(c, "showbackground"),
-        ),
-        r(
-            "GET",
-            "api/v1/Images/poster/tv/{tvdbid:int}",
-            Access::Anonymous,
-            |c| image(c, "tvposter"),
-        ),
-        r(
-            "GET",
-            "api/v1/Images/background/tv/{tvdbid:int}",
-            Access::Anonymous,
-            |c| image(c, "showbackground"),
-        ),
-        r(
-            "GET",
-            "api/v1/Images/tv/{tvdbid:int}",
-            Access::Anonymous,
-            |c| image(c, "tvbanner"),
-        ),
-        r(
-            "GET",
-            "api/v2/Search/releasegroupart/{musicBrainzId}",
-            AUTH,
-            |c| {
-                json(
-                    json!({"image": format!("https://coverartarchive.org/release-group/{}/front.jpg", c.param("musicBrainzId"))}),
-                )
-            },
-        ),
+        get("api/v2/Calendar", |_| json(data::calendar())),
+        get("api/v2/Search/releasegroupart/{musicBrainzId}", |c| {
+            json(
+                json!({"image": format!("https://coverartarchive.org/release-group/{}/front.jpg", c.param("musicBrainzId"))}),
+            )
+        }),
         // reference lists
-        r("GET", "api/v2/Search/Genres/{media}", AUTH, |c| {
+        get("api/v2/Search/Genres/{media}", |c| {
             json(data::genres(c.param("media")))
         }),
-        r("GET", "api/v2/Search/Languages", AUTH, |_| {
-            json(data::languages())
-        }),
-        r("GET", "api/v1/Identity/streamingcountry", AUTH, |_| {
+        get("api/v2/Search/Languages", |_| json(data::languages())),
+        get("api/v1/Identity/streamingcountry", |_| {
             json(json!(["US", "GB", "DE", "NL"]))
         }),
-        r("GET", "api/v1/TheMovieDb/Keywords", AUTH, keyword_search),
-        r(
-            "GET",
-            "api/v1/TheMovieDb/Keywords/{keywordId:int}",
-            AUTH,
-            keyword,
-        ),
-        r(
-            "GET",
-            "api/v1/TheMovieDb/WatchProviders/movie",
-            AUTH,
-            watch_providers,
-        ),
-        r(
-            "GET",
-            "api/v1/TheMovieDb/WatchProviders/tv",
-            AUTH,
-            watch_providers,
-        ),
-        r("GET", "api/v1/Issues/categories", AUTH, |c| {
+        get("api/v1/TheMovieDb/Keywords", keyword_search),
+        get("api/v1/TheMovieDb/Keywords/{keywordId:int}", keyword),
+        get("api/v1/TheMovieDb/WatchProviders/movie", watch_providers),
+        get("api/v1/TheMovieDb/WatchProviders/tv", watch_providers),
+        get("api/v1/Issues/categories", |c| {
             json(json!(c.shared.data.lock().unwrap().writes.issue_categories))
         }),
-        r("GET", "api/v1/Identity/claims", Access::PowerUser, |_| {
+        route("GET", "api/v1/Identity/claims", Access::PowerUser, |_| {
             json(
                 json!([{"value": "Admin", "enabled": false}, {"value": "RequestMovie", "enabled": false}, {"value": "PowerUser", "enabled": false}]),
             )
         }),
-    ]
+    ];
+    t.extend(
+        IMAGES
+            .iter()
+            .map(|&template| route("GET", template, Access::Anonymous, image_by_path)),
+    );
+    t
 }
 
 fn query<'a>(ctx: &'a Ctx, key: &str) -> Option<&'a str> {
@@ -303,7 +184,12 @@ struct SearchBody {
     year: Option<i64>,
 }
 
-fn movie_search(ctx: &Ctx) -> Response {
+/// A movie search POST: 400 without a body, no hits without `searchTerm`,
+/// else what `hits` keeps of the movies for the lowercased term (and year).
+fn search_movies(
+    ctx: &Ctx,
+    hits: impl FnOnce(Vec<Value>, &str, Option<i64>) -> Vec<Value>,
+) -> Response {
     let Some(body) = ctx.body::<SearchBody>() else {
         return problem_400("model", "The model field is required.");
     };
@@ -313,46 +199,45 @@ fn movie_search(ctx: &Ctx) -> Response {
         return json(json!([]));
     };
     let movies = ctx.shared.data.lock().unwrap().movies.clone();
-    let hits: Vec<Value> = movies
-        .into_iter()
-        .filter(|m| {
-            m["title"]
-                .as_str()
-                .unwrap_or("")
-                .to_lowercase()
-                .contains(&term)
-        })
-        .filter(|m| {
-            body.year.is_none_or(|y| {
-                m["releaseDate"]
+    json(Value::Array(hits(movies, &term, body.year)))
+}
+
+fn movie_search(ctx: &Ctx) -> Response {
+    search_movies(ctx, |movies, term, year| {
+        movies
+            .into_iter()
+            .filter(|m| {
+                m["title"]
                     .as_str()
                     .unwrap_or("")
-                    .starts_with(&y.to_string())
+                    .to_lowercase()
+                    .contains(term)
             })
-        })
-        // `MovieSearchEngine.Search`: `Take(ResultLimit)`, 10.
-        .take(10)
-        .collect();
-    json(Value::Array(hits))
+            .filter(|m| {
+                year.is_none_or(|y| {
+                    m["releaseDate"]
+                        .as_str()
+                        .unwrap_or("")
+                        .starts_with(&y.to_string())
+                })
+            })
+            // `MovieSearchEngine.Search`: `Take(ResultLimit)`, 10.
+            .take(10)
+            .collect()
+    })
 }
 
 fn actor_search(ctx: &Ctx) -> Response {
-    let Some(body) = ctx.body::<SearchBody>() else {
-        return problem_400("model", "The model field is required.");
-    };
-    let Some(term) = body.search_term.map(|t| t.to_lowercase()) else {
-        return json(json!([]));
-    };
-    let movies = ctx.shared.data.lock().unwrap().movies.clone();
-    let hits: Vec<Value> = if term.contains("keanu") {
-        movies
-            .into_iter()
-            .filter(|m| m["id"] == json!(603))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    json(Value::Array(hits))
+    search_movies(ctx, |movies, term, _| {
+        if term.contains("keanu") {
+            movies
+                .into_iter()
+                .filter(|m| m["id"] == json!(603))
+                .collect()
+        } else {
+            Vec::new()
+        }
+    })
 }
 
 fn movie_list(ctx: &Ctx) -> Response {
@@ -495,16 +380,18 @@ fn movie_details(ctx: &Ctx) -> Response {
     })
 }
 
-/// Ombi's null dereference on an unknown id is a 500, which is not cached.
+/// The details `answer` gives for the TMDB id `tmdb_of` finds, cached under
+/// `key`. Ombi's null dereference on an unknown id is a 500, which is not
+/// cached.
 fn cached_or_500(
     ctx: &Ctx,
     key: String,
-    tmdb: Option<i64>,
+    tmdb_of: impl FnOnce(&Data) -> Option<i64>,
     answer: fn(&Data, i64) -> Option<Value>,
 ) -> Response {
     let known = {
         let d = ctx.shared.data.lock().unwrap();
-        tmdb.filter(|t| answer(&d, *t).is_some())
+        tmdb_of(&d).filter(|t| answer(&d, *t).is_some())
     };
     match known {
         Some(t) => super::media_cached(ctx.shared, key, |d| answer(d, t)),
@@ -514,29 +401,16 @@ fn cached_or_500(
 
 fn movie_by_imdb(ctx: &Ctx) -> Response {
     let imdb = ctx.param("imdbid");
-    cached_or_500(
-        ctx,
-        format!("GetMovieInfoByImdbId{imdb}"),
-        data::imdb_to_tmdb(imdb),
-        super::writes_core_search::movie_details,
-    )
+    let key = format!("GetMovieInfoByImdbId{imdb}");
+    let tmdb = |_: &Data| data::imdb_to_tmdb(imdb);
+    cached_or_500(ctx, key, tmdb, super::writes_core_search::movie_details)
 }
 
 fn movie_by_request(ctx: &Ctx) -> Response {
     let id = ctx.int("requestId");
-    let tmdb = ctx
-        .shared
-        .data
-        .lock()
-        .unwrap()
-        .movie_request(id)
-        .and_then(|r| r["theMovieDbId"].as_i64());
-    cached_or_500(
-        ctx,
-        format!("GetMovieByRequest{id}"),
-        tmdb,
-        super::writes_core_search::movie_details,
-    )
+    let key = format!("GetMovieByRequest{id}");
+    let tmdb = |d: &Data| d.movie_request(id)?["theMovieDbId"].as_i64();
+    cached_or_500(ctx, key, tmdb, super::writes_core_search::movie_details)
 }
 
 fn tv_details(ctx: &Ctx) -> Response {
@@ -549,22 +423,12 @@ fn tv_details(ctx: &Ctx) -> Response {
 fn tv_by_request(ctx: &Ctx) -> Response {
     // The PARENT request's TMDB id (`externalProviderId`) → the show.
     let id = ctx.int("requestId");
-    let tmdb = ctx
-        .shared
-        .data
-        .lock()
-        .unwrap()
-        .requests
-        .tv_parents
-        .iter()
-        .find(|p| p["id"] == json!(id))
-        .and_then(|p| p["externalProviderId"].as_i64());
-    cached_or_500(
-        ctx,
-        format!("GetTvInfoByRequest{id}"),
-        tmdb,
-        super::writes_core_search::tv_details,
-    )
+    let key = format!("GetTvInfoByRequest{id}");
+    let tmdb = |d: &Data| {
+        let parent = d.requests.tv_parents.iter().find(|p| p["id"] == json!(id));
+        parent?["externalProviderId"].as_i64()
+    };
+    cached_or_500(ctx, key, tmdb, super::writes_core_search::tv_details)
 }
 
 fn tv_v1_info(ctx: &Ctx) -> Response {
@@ -683,6 +547,21 @@ fn ratings(ctx: &Ctx, kind: &str) -> Response {
 }
 
 /// Each Images route answers a JSON string: a fanart.tv URL, or `""`.
+/// An image route's fanart kind follows from `Images/<what>/<media>`
+/// (`Images/tv/{tvdbid}` is the TV banner).
+fn image_by_path(ctx: &Ctx) -> Response {
+    let path = ctx.call.path.to_ascii_lowercase();
+    let after = path.split("images/").nth(1).unwrap_or("");
+    let kind = match after.split('/').take(2).collect::<Vec<_>>()[..] {
+        ["poster", "movie"] => "movieposter",
+        ["background" | "banner", "movie"] => "moviebackground",
+        ["poster", "tv"] => "tvposter",
+        ["background", "tv"] => "showbackground",
+        _ => "tvbanner",
+    };
+    image(ctx, kind)
+}
+
 fn image(ctx: &Ctx, kind: &str) -> Response {
     let id = ctx.params.values().next().cloned().unwrap_or_default();
     if id == "999999" {

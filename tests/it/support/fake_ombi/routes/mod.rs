@@ -44,6 +44,31 @@ pub struct RouteDef {
     pub handler: Handler,
 }
 
+/// One row of a route table.
+pub fn route(
+    method: &'static str,
+    template: &'static str,
+    access: Access,
+    handler: Handler,
+) -> RouteDef {
+    RouteDef {
+        method,
+        template,
+        access,
+        handler,
+    }
+}
+
+/// An authenticated GET route.
+pub fn get(template: &'static str, handler: Handler) -> RouteDef {
+    route("GET", template, Access::Authenticated, handler)
+}
+
+/// An authenticated POST route.
+pub fn post(template: &'static str, handler: Handler) -> RouteDef {
+    route("POST", template, Access::Authenticated, handler)
+}
+
 /// What a handler gets.
 pub struct Ctx<'a> {
     pub shared: &'a Shared,

@@ -10,9 +10,9 @@ use super::super::faults::SPA_INDEX;
 use super::super::{json, no_content};
 use super::{Access, Ctx, RouteDef};
 
-const ANONYMOUS: &[&str] = &["customization", "authentication", "Issues", "landingpage"];
-const POWER_USER: &[&str] = &["sonarr", "radarr"];
-const ADMIN: &[&str] = &[
+pub(crate) const ANONYMOUS: &[&str] = &["customization", "authentication", "Issues", "landingpage"];
+pub(crate) const POWER_USER: &[&str] = &["sonarr", "radarr"];
+pub(crate) const ADMIN: &[&str] = &[
     "ombi",
     "UserManagement",
     "vote",
@@ -52,8 +52,9 @@ pub fn routes() -> Vec<RouteDef> {
     t
 }
 
-/// The agents SettingsController has `notifications/<agent>` GETs for.
-const AGENTS: &[&str] = &[
+/// The agents SettingsController has `notifications/<agent>` GETs (and
+/// POSTs: writes_admin.rs) for.
+pub(crate) const AGENTS: &[&str] = &[
     "email",
     "discord",
     "telegram",

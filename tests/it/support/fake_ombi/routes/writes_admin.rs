@@ -13,42 +13,9 @@ use super::super::{Shared, error_500, json, ok_empty, problem, problem_400};
 use super::requests::NRE;
 use super::{Access, Ctx, RouteDef};
 
-/// Settings sections with a `POST /api/v1/Settings/<name>` (all Admin).
-const SECTIONS: &[&str] = &[
-    "ombi",
-    "customization",
-    "authentication",
-    "UserManagement",
-    "Issues",
-    "vote",
-    "landingpage",
-    "themoviedb",
-    "jobs",
-    "Update",
-    "plex",
-    "emby",
-    "jellyfin",
-    "sonarr",
-    "radarr",
-    "lidarr",
-];
-
-/// Agents with a `POST /api/v1/Settings/notifications/<agent>`.
-const AGENTS: &[&str] = &[
-    "email",
-    "discord",
-    "telegram",
-    "pushbullet",
-    "pushover",
-    "slack",
-    "mattermost",
-    "twilio",
-    "mobile",
-    "gotify",
-    "ntfy",
-    "webhook",
-    "newsletter",
-];
+// The settings sections and notification agents: each GET (settings.rs) has
+// its POST here.
+use super::settings::{ADMIN, AGENTS, ANONYMOUS, POWER_USER};
 
 /// The testers that swallow every send error (and return early on an
 /// invalid configuration): their `true` proves nothing.
@@ -136,7 +103,8 @@ pub fn routes() -> Vec<RouteDef> {
                 handler,
             });
         };
-    for s in SECTIONS {
+    // Every section with a GET (settings.rs) has a POST, all Admin.
+    for s in ANONYMOUS.iter().chain(POWER_USER).chain(ADMIN) {
         r(
             "POST",
             leak(format!("api/v1/Settings/{s}")),

@@ -13,93 +13,53 @@ use super::super::state::{self, Data, NEVER, ombi_user, user_id};
 use super::super::state_writes::{self as w, now};
 use super::super::{error_500, json, no_content, ok_empty, problem, problem_400};
 use super::requests::NRE;
-use super::{Access, Ctx, RouteDef};
+use super::{Access, Ctx, RouteDef, get, post};
 
 /// What EF Core on SQLite throws when a row names a missing parent row.
 pub(crate) const FK_FAILED: &str =
     "An error occurred while saving the entity changes. See the inner exception for details.";
 
 pub fn routes() -> Vec<RouteDef> {
-    let r =
-        |method: &'static str, template: &'static str, access: Access, handler: super::Handler| {
-            RouteDef {
-                method,
-                template,
-                access,
-                handler,
-            }
-        };
-    use Access::Authenticated as Auth;
     vec![
-        r("POST", "api/v1/Request/movie", Auth, movie_create),
-        r("POST", "api/v2/Requests/tv", Auth, tv_create),
-        r("POST", "api/v1/request/music", Auth, album_create),
-        r(
-            "POST",
+        post("api/v1/Request/movie", movie_create),
+        post("api/v2/Requests/tv", tv_create),
+        post("api/v1/request/music", album_create),
+        post(
             "api/v2/Requests/movie/collection/{collectionId}",
-            Auth,
             collection_create,
         ),
-        r(
-            "POST",
-            "api/v1/Request/movie/subscribe/{requestId:int}",
-            Auth,
-            |c| subscription(c, 1, true),
-        ),
-        r(
-            "POST",
-            "api/v1/Request/tv/subscribe/{requestId:int}",
-            Auth,
-            |c| subscription(c, 0, true),
-        ),
-        r(
-            "POST",
-            "api/v1/Request/movie/unsubscribe/{requestId:int}",
-            Auth,
-            |c| subscription(c, 1, false),
-        ),
-        r(
-            "POST",
-            "api/v1/Request/tv/unsubscribe/{requestId:int}",
-            Auth,
-            |c| subscription(c, 0, false),
-        ),
-        r("POST", "api/v1/Vote/up/movie/{requestId:int}", Auth, |c| {
-            vote(c, 1, true)
+        post("api/v1/Request/movie/subscribe/{requestId:int}", |c| {
+            subscription(c, 1, true)
         }),
-        r("POST", "api/v1/Vote/up/tv/{requestId:int}", Auth, |c| {
-            vote(c, 0, true)
+        post("api/v1/Request/tv/subscribe/{requestId:int}", |c| {
+            subscription(c, 0, true)
         }),
-        r("POST", "api/v1/Vote/up/album/{requestId:int}", Auth, |c| {
-            vote(c, 2, true)
+        post("api/v1/Request/movie/unsubscribe/{requestId:int}", |c| {
+            subscription(c, 1, false)
         }),
-        r(
-            "POST",
-            "api/v1/Vote/down/movie/{requestId:int}",
-            Auth,
-            |c| vote(c, 1, false),
-        ),
-        r("POST", "api/v1/Vote/down/tv/{requestId:int}", Auth, |c| {
-            vote(c, 0, false)
+        post("api/v1/Request/tv/unsubscribe/{requestId:int}", |c| {
+            subscription(c, 0, false)
         }),
-        r(
-            "POST",
-            "api/v1/Vote/down/album/{requestId:int}",
-            Auth,
-            |c| vote(c, 2, false),
-        ),
-        r("POST", "api/v1/Issues", Auth, issue_create),
-        r("POST", "api/v1/Issues/comments", Auth, add_comment),
-        r("POST", "api/v1/Identity/language", Auth, |c| {
+        post("api/v1/Vote/up/movie/{requestId:int}", |c| vote(c, 1, true)),
+        post("api/v1/Vote/up/tv/{requestId:int}", |c| vote(c, 0, true)),
+        post("api/v1/Vote/up/album/{requestId:int}", |c| vote(c, 2, true)),
+        post("api/v1/Vote/down/movie/{requestId:int}", |c| {
+            vote(c, 1, false)
+        }),
+        post("api/v1/Vote/down/tv/{requestId:int}", |c| vote(c, 0, false)),
+        post("api/v1/Vote/down/album/{requestId:int}", |c| {
+            vote(c, 2, false)
+        }),
+        post("api/v1/Issues", issue_create),
+        post("api/v1/Issues/comments", add_comment),
+        post("api/v1/Identity/language", |c| {
             profile_field(c, "lang", "language")
         }),
-        r("POST", "api/v1/Identity/streamingcountry", Auth, |c| {
+        post("api/v1/Identity/streamingcountry", |c| {
             profile_field(c, "code", "streamingCountry")
         }),
-        r(
-            "POST",
+        post(
             "api/v1/Identity/NotificationPreferences",
-            Auth,
             notification_preferences,
         ),
     ]

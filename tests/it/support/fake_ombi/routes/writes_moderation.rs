@@ -15,15 +15,7 @@ use super::writes_core::ISSUE_STATUS;
 use super::{Access, Ctx, RouteDef};
 
 pub fn routes() -> Vec<RouteDef> {
-    let r =
-        |method: &'static str, template: &'static str, access: Access, handler: super::Handler| {
-            RouteDef {
-                method,
-                template,
-                access,
-                handler,
-            }
-        };
+    use super::route as r;
     use Access::{Authenticated as Auth, PowerUser as PU};
     vec![
         r("POST", "api/v1/Request/movie/approve", PU, |c| {
