@@ -14,7 +14,7 @@ use crate::definition::{Bundle, ToolDef, action};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+pub static TOOL: Tool = Tool::new::<Follow>(ToolDef {
     name: "write_request_subscribe",
     title: "Subscribe to a request",
     bundle: Bundle::Core,
@@ -40,22 +40,27 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "subscribe", "media": "album", "request_id": 1}"#, "/media"),
 ]);
 
-/// The actions, as validated arguments deserialize into them.
+/// The validated arguments: both actions take the same request, only
+/// whether to follow it differs.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
-enum Action {
-    Subscribe { media: MediaKind, request_id: i64 },
-    Unsubscribe { media: MediaKind, request_id: i64 },
+#[serde(deny_unknown_fields)]
+struct Follow {
+    action: Choice,
+    media: MediaKind,
+    request_id: i64,
 }
 
-impl Actions for Action {
+#[derive(Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Choice {
+    Subscribe,
+    Unsubscribe,
+}
+
+impl Actions for Follow {
     async fn run(self, ctx: &CallCtx) -> Outcome {
-        match self {
-            Action::Subscribe { media, request_id } => follow(ctx, media, request_id, true).await,
-            Action::Unsubscribe { media, request_id } => {
-                follow(ctx, media, request_id, false).await
-            }
-        }
+        let on = self.action == Choice::Subscribe;
+        follow(ctx, self.media, self.request_id, on).await
     }
 }
 

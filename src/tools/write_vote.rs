@@ -21,7 +21,7 @@ use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::votes::VoteRow;
 use crate::upstream::{Route, VoteEngineResult};
 
-pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+pub static TOOL: Tool = Tool::new::<Ballot>(ToolDef {
     name: "write_vote",
     title: "Vote on a request",
     bundle: Bundle::Core,
@@ -42,20 +42,27 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "sideways", "media": "movie", "request_id": 1}"#, "/action"),
 ]);
 
-/// The actions, as validated arguments deserialize into them.
+/// A ballot, as validated arguments deserialize into it: both actions take
+/// the same request, only the direction differs.
 #[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
-enum Action {
-    Up { media: MediaKind, request_id: i64 },
-    Down { media: MediaKind, request_id: i64 },
+#[serde(deny_unknown_fields)]
+struct Ballot {
+    action: Direction,
+    media: MediaKind,
+    request_id: i64,
 }
 
-impl Actions for Action {
+#[derive(Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Direction {
+    Up,
+    Down,
+}
+
+impl Actions for Ballot {
     async fn run(self, ctx: &CallCtx) -> Outcome {
-        match self {
-            Action::Up { media, request_id } => vote(ctx, media, request_id, true).await,
-            Action::Down { media, request_id } => vote(ctx, media, request_id, false).await,
-        }
+        let up = self.action == Direction::Up;
+        vote(ctx, self.media, self.request_id, up).await
     }
 }
 
