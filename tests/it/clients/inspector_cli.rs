@@ -9,8 +9,9 @@ use std::process::Command;
 use ombi_mcp::definition::{Bundle, BundleSet};
 use serde_json::Value;
 
-use crate::harness::{Daemon, DaemonOpts, SHIM};
-use crate::support::fake_ombi::{API_KEY, FakeOmbi, Options};
+use crate::harness::{DaemonOpts, SHIM};
+use crate::support::fake_ombi::Options;
+use crate::support::rig::Rig;
 
 fn inspector() -> Option<(PathBuf, PathBuf)> {
     let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".inspector/node_modules/.bin");
@@ -43,20 +44,6 @@ fn run(cli: &Path, bin: &Path, socket: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("inspector prints JSON")
 }
 
-/// The daemon in `api_key` mode against `fake`, with `extra` variables.
-fn api_key_daemon(fake: &FakeOmbi, extra: &[(&str, &str)]) -> Daemon {
-    let mut env: Vec<(String, String)> = vec![
-        ("OMBI_URL".into(), fake.url.clone()),
-        ("OMBI_AUTH_MODE".into(), "api_key".into()),
-        ("OMBI_API_KEY".into(), API_KEY.into()),
-    ];
-    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    Daemon::start(DaemonOpts {
-        env,
-        ..DaemonOpts::default()
-    })
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn inspector_cli_lists_and_calls_through_the_shim() {
     let Some((cli, bin)) = inspector() else {
@@ -64,9 +51,8 @@ async fn inspector_cli_lists_and_calls_through_the_shim() {
         eprintln!("SKIP: the MCP Inspector CLI in .inspector/ (run .ci/run)");
         return;
     };
-    let fake = FakeOmbi::start(Options::default()).await;
-    let d = api_key_daemon(&fake, &[]);
-    let socket = d.socket.clone();
+    let h = Rig::binaries(Options::default(), &[], DaemonOpts::default()).await;
+    let socket = h.daemon().socket.clone();
     let (list, call) = tokio::task::spawn_blocking(move || {
         let list = run(&cli, &bin, &socket, &["--method", "tools/list"]);
         let call = run(
@@ -205,15 +191,16 @@ async fn inspector_cli_calls_every_write_tool() {
     let mut want = writes.clone();
     want.sort();
     assert_eq!(covered, want);
-    let fake = FakeOmbi::start(Options::default()).await;
-    let d = api_key_daemon(
-        &fake,
+    let h = Rig::binaries(
+        Options::default(),
         &[
             ("OMBI_USER_NAME", "alice"),
             ("OMBI_BUNDLES", "core,moderation,administration"),
         ],
-    );
-    let socket = d.socket.clone();
+        DaemonOpts::default(),
+    )
+    .await;
+    let socket = h.daemon().socket.clone();
     // Each call is a Node process of its own (about a second to start): four run at a time. The
     // assertions below hold whatever order the writes reach the fake in.
     let answers = tokio::task::spawn_blocking(move || {
@@ -247,7 +234,7 @@ async fn inspector_cli_calls_every_write_tool() {
         assert!(!message.contains("must be"), "{tool}: {answer}");
     }
     // The writes reached Ombi.
-    assert!(fake.requests().iter().any(|r| r.method != "GET"));
+    assert!(h.fake.requests().iter().any(|r| r.method != "GET"));
 }
 
 /// The Inspector lists the prompts a core session sees (and reads a resource).
@@ -257,17 +244,13 @@ async fn inspector_cli_lists_prompts_and_reads_a_resource() {
         eprintln!("SKIP: the MCP Inspector CLI in .inspector/ (run .ci/run)");
         return;
     };
-    let fake = FakeOmbi::start(Options::default()).await;
-    let d = Daemon::start(DaemonOpts {
-        env: vec![
-            ("OMBI_URL".into(), fake.url.clone()),
-            ("OMBI_AUTH_MODE".into(), "api_key".into()),
-            ("OMBI_API_KEY".into(), API_KEY.into()),
-            ("OMBI_USER_NAME".into(), "bob".into()),
-        ],
-        ..DaemonOpts::default()
-    });
-    let socket = d.socket.clone();
+    let h = Rig::binaries(
+        Options::default(),
+        &[("OMBI_USER_NAME", "bob")],
+        DaemonOpts::default(),
+    )
+    .await;
+    let socket = h.daemon().socket.clone();
     let (prompts, read) = tokio::task::spawn_blocking(move || {
         let prompts = run(&cli, &bin, &socket, &["--method", "prompts/list"]);
         let read = run(

@@ -10,6 +10,7 @@ use crate::harness::*;
 use crate::support;
 use crate::support::bad_args;
 use crate::support::fake_ombi::{API_KEY, FakeOmbi, Options};
+use crate::support::rig::Rig;
 
 fn env_for(fake: &FakeOmbi, bundles: &str) -> Vec<(String, String)> {
     vec![
@@ -30,12 +31,14 @@ fn call(tool: &str, args: &Value) -> CallToolRequestParams {
 /// INVALID_ARGUMENT with the exact `field`, and nothing reaches Ombi.
 #[tokio::test(flavor = "multi_thread")]
 async fn invalid_arguments_are_refused_before_anything_leaves_the_process() {
-    let fake = FakeOmbi::start(Options::default()).await;
-    let d = Daemon::start(DaemonOpts {
-        env: env_for(&fake, "core,moderation,administration"),
-        ..DaemonOpts::default()
-    });
-    let client = connect(&d).await;
+    let h = Rig::binaries(
+        Options::default(),
+        &[("OMBI_BUNDLES", "core,moderation,administration")],
+        DaemonOpts::default(),
+    )
+    .await;
+    let (fake, d) = (&h.fake, h.daemon());
+    let client = connect(d).await;
     let listed: Vec<String> = client
         .list_all_tools()
         .await
@@ -93,14 +96,14 @@ async fn invalid_arguments_are_refused_before_anything_leaves_the_process() {
 /// The session's bundles and read-only flag decide what is listed and callable.
 #[tokio::test(flavor = "multi_thread")]
 async fn bundles_and_read_only_filter_list_and_call() {
-    let fake = FakeOmbi::start(Options::default()).await;
-    let mut env = env_for(&fake, "core");
-    env.push(("OMBI_READ_ONLY".into(), "true".into()));
-    let d = Daemon::start(DaemonOpts {
-        env,
-        ..DaemonOpts::default()
-    });
-    let client = connect(&d).await;
+    let h = Rig::binaries(
+        Options::default(),
+        &[("OMBI_BUNDLES", "core"), ("OMBI_READ_ONLY", "true")],
+        DaemonOpts::default(),
+    )
+    .await;
+    let d = h.daemon();
+    let client = connect(d).await;
     let tools = client.list_all_tools().await.unwrap();
     for t in &tools {
         assert!(

@@ -17,6 +17,7 @@ use ombi_mcp::upstream::Upstream;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use crate::harness::{Daemon, DaemonOpts};
 use crate::support::fake_ombi::state_admin::LEAK;
 use crate::support::fake_ombi::{self, FakeOmbi, LoggedRequest, Options};
 
@@ -31,9 +32,15 @@ pub const PLANTED: &[&str] = &[
     LEAK,                               // settings secrets, tokens, webhooks
 ];
 
+/// A fake Ombi with ombi-mcp in front of it: in process (`start*`: every
+/// call through `tools::call`, checked) or as the real binaries
+/// (`binaries`: `ombi-mcpd` on its socket, reached directly or through the
+/// `ombi-mcp` shim by real clients), the in-process path staying usable
+/// beside them.
 pub struct Rig {
     pub fake: FakeOmbi,
     pub ctx: CallCtx,
+    daemon: Option<Daemon>,
 }
 
 impl Rig {
@@ -75,7 +82,35 @@ impl Rig {
             // Nobody to ask in process; tests of confirmations set their own.
             confirmer: Confirmer::off(),
         };
-        Rig { fake, ctx }
+        Rig {
+            fake,
+            ctx,
+            daemon: None,
+        }
+    }
+
+    /// The real binaries in front of the fake: `ombi-mcpd` in api_key mode
+    /// against it, with `extra` variables after those (a later value wins),
+    /// self-bound or socket-activated as `opts` says (its `env` is replaced).
+    pub async fn binaries(options: Options, extra: &[(&str, &str)], opts: DaemonOpts) -> Rig {
+        let mut rig = Rig::start_with(options, None).await;
+        let mut env: Vec<(String, String)> = vec![
+            ("OMBI_URL".into(), rig.fake.url.clone()),
+            ("OMBI_AUTH_MODE".into(), "api_key".into()),
+            ("OMBI_API_KEY".into(), fake_ombi::API_KEY.into()),
+        ];
+        env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        rig.daemon = Some(Daemon::start(DaemonOpts { env, ..opts }));
+        rig
+    }
+
+    /// The daemon of [`Rig::binaries`].
+    pub fn daemon(&self) -> &Daemon {
+        self.daemon.as_ref().expect("a Rig::binaries rig")
+    }
+
+    pub fn daemon_mut(&mut self) -> &mut Daemon {
+        self.daemon.as_mut().expect("a Rig::binaries rig")
     }
 
     /// Calls `tool` with `args` through `tools::call`; returns the envelope
