@@ -1128,31 +1128,21 @@ fn live_updates(rt: &tokio::runtime::Runtime, t: &mut Table) {
     // every URI once (the poller's read path, warm): what the
     // subscriptions themselves then add is measured against this.
     let mut sessions: Vec<Socket> = (0..WATCH_SESSIONS).map(|_| session(&d.socket)).collect();
-    for s in &mut sessions {
-        for i in 0..WATCH_URIS {
-            let line = rpc(
-                10 + i,
-                "resources/read",
-                &format!(r#"{{"uri":"ombi://request/movie/{}"}}"#, 100 + i),
-            );
-            let reply = s.call(&line).to_string();
-            assert!(reply.contains("\"result\""), "read: {reply}");
+    // Every session sends `method` for each watched URI.
+    let each_uri = |sessions: &mut Vec<Socket>, method: &str| {
+        for s in sessions.iter_mut() {
+            for i in 0..WATCH_URIS {
+                let uri = format!(r#"{{"uri":"ombi://request/movie/{}"}}"#, 100 + i);
+                let reply = s.call(&rpc(10 + i, method, &uri)).to_string();
+                assert!(reply.contains("\"result\""), "{method}: {reply}");
+            }
         }
-    }
+    };
+    each_uri(&mut sessions, "resources/read");
     settle();
     let sessions_rss = rss(pid);
     // 8 sessions × the same 32 URIs = 256 subscriptions.
-    for s in &mut sessions {
-        for i in 0..WATCH_URIS {
-            let line = rpc(
-                10 + i,
-                "resources/subscribe",
-                &format!(r#"{{"uri":"ombi://request/movie/{}"}}"#, 100 + i),
-            );
-            let reply = s.call(&line).to_string();
-            assert!(reply.contains("\"result\""), "subscribe: {reply}");
-        }
-    }
+    each_uri(&mut sessions, "resources/subscribe");
     let polls = || upstream_hits(&fake, "/api/v1/Request/movie/info/1");
     let start = polls();
     std::thread::sleep(Duration::from_secs(POLL_SECS * 2 + 2));
