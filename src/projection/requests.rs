@@ -30,11 +30,22 @@ pub struct WireRequestsViewModel<T> {
     pub total: Option<i64>,
 }
 
-/// The lifecycle and requester fields Ombi's movie, TV child and album
-/// request models share.
+/// Ombi's request models as one wire type: `MovieRequests`, `ChildRequests`
+/// and `AlbumRequest` derive from its `BaseRequest` (lifecycle and
+/// requester), and each adds fields of its own, absent (`None`) from the
+/// other two. One plain struct rather than a shared part with
+/// `#[serde(flatten)]`: flatten buffers every field it does not name, which
+/// doubled the cost of reading a request list (measured: 100 movie requests,
+/// 0.22–0.30 ms plain against 0.49–0.60 ms flattened). `S` is how a child's
+/// seasons are read: `Option<Vec<WireSeason>>` where they are projected,
+/// [`IgnoredAny`] where they are skipped unparsed.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WireRequestState {
+pub struct WireRequest<S = IgnoredAny> {
+    pub id: Option<i64>,
+    pub request_id: Option<i64>,
+    pub title: Option<String>,
+    // BaseRequest
     pub approved: Option<bool>,
     pub available: Option<bool>,
     pub denied: Option<bool>,
@@ -44,17 +55,7 @@ pub struct WireRequestState {
     pub requested_user: Option<UserRef>,
     pub request_status: Option<String>,
     pub can_approve: Option<bool>,
-}
-
-/// `MovieRequests`, only what we project.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireMovieRequest {
-    pub id: Option<i64>,
-    pub request_id: Option<i64>,
-    pub title: Option<String>,
-    #[serde(flatten)]
-    pub state: WireRequestState,
+    // MovieRequests
     pub subscribed: Option<bool>,
     pub show_subscribe: Option<bool>,
     pub the_movie_db_id: Option<i64>,
@@ -74,7 +75,22 @@ pub struct WireMovieRequest {
     /// Radarr overrides (advanced options; 0 = none).
     pub root_path_override: Option<i64>,
     pub quality_override: Option<i64>,
+    // ChildRequests
+    pub parent_request_id: Option<i64>,
+    pub parent_request: Option<WireParentRef>,
+    #[serde(default)]
+    pub season_requests: S,
+    // AlbumRequest (no `subscribed`: docs/ombi-notes.md)
+    pub artist_name: Option<String>,
+    pub foreign_album_id: Option<String>,
 }
+
+/// `MovieRequests`, only what we project.
+pub type WireMovieRequest = WireRequest;
+/// `ChildRequests`, with its seasons read as `S`.
+pub type WireChildRequest<S = IgnoredAny> = WireRequest<S>;
+/// `AlbumRequest`.
+pub type WireAlbumRequest = WireRequest;
 
 /// The `TvRequests` parent as embedded in a child (`parentRequest`). Its
 /// `childRequests` are the child's siblings (the child itself is dropped as a
@@ -109,36 +125,7 @@ impl WireParentRef {
     }
 }
 
-/// `ChildRequests`. `S` is `Option<Vec<WireSeason>>` where
-/// seasons are projected, [`IgnoredAny`] where they are skipped unparsed.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireChildRequest<S = IgnoredAny> {
-    pub id: Option<i64>,
-    pub request_id: Option<i64>,
-    pub parent_request_id: Option<i64>,
-    pub parent_request: Option<WireParentRef>,
-    pub title: Option<String>,
-    #[serde(flatten)]
-    pub state: WireRequestState,
-    #[serde(default)]
-    pub season_requests: S,
-}
-
 pub type WireChildWithSeasons = WireChildRequest<Option<Vec<WireSeason>>>;
-
-/// `AlbumRequest` (no `subscribed`: docs/ombi-notes.md).
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireAlbumRequest {
-    pub id: Option<i64>,
-    pub request_id: Option<i64>,
-    pub title: Option<String>,
-    pub artist_name: Option<String>,
-    #[serde(flatten)]
-    pub state: WireRequestState,
-    pub foreign_album_id: Option<String>,
-}
 
 /// `TvRequests` (the v1 parent, Ombi's model) with its children `C`.
 #[derive(Debug, Deserialize)]
@@ -333,18 +320,18 @@ fn requester(id: Option<String>, user: Option<UserRef>) -> (Option<String>, Opti
     (text(id).or_else(|| user.and_then(|u| text(u.id))), name)
 }
 
-impl WireRequestState {
+impl<S> WireRequest<S> {
     /// The record's standard lifecycle (state, reason, status text, date),
-    /// its requester and `can_approve`, as Ombi sent them.
-    fn fill(self, r: &mut RequestRecord) {
+    /// its requester and `can_approve`, as Ombi sent them (taken out).
+    fn fill(&mut self, r: &mut RequestRecord) {
         r.approved = self.approved;
         r.available = self.available;
         r.denied = self.denied;
-        r.denied_reason = text(self.denied_reason);
-        r.status_text = status_text(self.request_status);
-        r.requested_date = date(self.requested_date);
+        r.denied_reason = text(self.denied_reason.take());
+        r.status_text = status_text(self.request_status.take());
+        r.requested_date = date(self.requested_date.take());
         (r.requested_user_id, r.requested_user_name) =
-            requester(self.requested_user_id, self.requested_user);
+            requester(self.requested_user_id.take(), self.requested_user.take());
         r.can_approve = self.can_approve;
     }
 }
@@ -353,26 +340,24 @@ fn missing_id(what: &str) -> String {
     format!("skipped a {what} request without a usable id")
 }
 
-pub fn movie(m: WireMovieRequest) -> Projected {
+pub fn movie(mut m: WireMovieRequest) -> Projected {
     let id = target_id(m.request_id, m.id).ok_or_else(|| missing_id("movie"))?;
     let mut r = RequestRecord::new(TargetKind::Movie, id);
-    r.title = text(m.title);
+    r.title = text(m.title.take());
     let mut ids = Ids::default();
     ids.add_id("tmdb", m.the_movie_db_id);
-    ids.add("imdb", text(m.imdb_id));
+    ids.add("imdb", text(m.imdb_id.take()));
     r.identifiers = ids.0;
     // A 4K-only request has no standard request: its standard flags are
     // defaults, not state (Ombi's model: requestedDate 0001-01-01).
-    let four_k_only =
-        m.has_4k_request == Some(true) && date(m.state.requested_date.clone()).is_none();
-    let (approved, available) = (m.state.approved, m.state.available);
+    let four_k_only = m.has_4k_request == Some(true) && date(m.requested_date.clone()).is_none();
+    let (approved, available) = (m.approved, m.available);
     if four_k_only {
-        let s = m.state;
         (r.requested_user_id, r.requested_user_name) =
-            requester(s.requested_user_id, s.requested_user);
-        r.requested_date = date(m.requested_date_4k);
+            requester(m.requested_user_id.take(), m.requested_user.take());
+        r.requested_date = date(m.requested_date_4k.take());
     } else {
-        m.state.fill(&mut r);
+        m.fill(&mut r);
     }
     r.is_4k = m.has_4k_request;
     if m.has_4k_request == Some(true) {
@@ -423,12 +408,12 @@ fn parent_ids(ids: &mut Ids, p: &WireParentRef) {
 }
 
 /// A TV child (v2 list item or v1 `child` route); seasons when `S` carries them.
-pub fn child<S: IntoSeasons>(c: WireChildRequest<S>) -> Projected {
+pub fn child<S: IntoSeasons>(mut c: WireChildRequest<S>) -> Projected {
     let id = target_id(c.request_id, c.id).ok_or_else(|| missing_id("TV child"))?;
     let mut r = RequestRecord::new(TargetKind::TvChild, id);
     r.parent_request_id = positive_id(c.parent_request_id)
         .or_else(|| c.parent_request.as_ref().and_then(|p| positive_id(p.id)));
-    r.title = text(c.title).or_else(|| {
+    r.title = text(c.title.take()).or_else(|| {
         c.parent_request
             .as_ref()
             .and_then(|p| text(p.title.clone()))
@@ -438,23 +423,23 @@ pub fn child<S: IntoSeasons>(c: WireChildRequest<S>) -> Projected {
         parent_ids(&mut ids, p);
     }
     r.identifiers = ids.0;
-    c.state.fill(&mut r);
+    c.fill(&mut r);
     // TV `subscribed` is unreliable upstream (it compares a subscription id):
     // left out rather than reported wrong.
     r.seasons = c.season_requests.into_seasons();
     Ok(r)
 }
 
-pub fn album(a: WireAlbumRequest) -> Projected {
+pub fn album(mut a: WireAlbumRequest) -> Projected {
     let id = target_id(a.request_id, a.id).ok_or_else(|| missing_id("album"))?;
     let mut r = RequestRecord::new(TargetKind::Album, id);
     // The album's own title, as Ombi sends it: the request record has no
     // artist field, and an artist name is not a title.
-    r.title = text(a.title);
+    r.title = text(a.title.take());
     let mut ids = Ids::default();
-    ids.add("musicbrainz", text(a.foreign_album_id));
+    ids.add("musicbrainz", text(a.foreign_album_id.take()));
     r.identifiers = ids.0;
-    a.state.fill(&mut r);
+    a.fill(&mut r);
     // Ombi's album lists compute `subscribed` against movie subscriptions
     // (docs/ombi-notes.md): left out rather than reported wrong.
     Ok(r)

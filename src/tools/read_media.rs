@@ -413,7 +413,7 @@ async fn current_request_state(ctx: &CallCtx, items: &mut [Media], notes: &mut N
     let read = match target.kind {
         TargetKind::Movie => read_requests::movie(ctx, target.id)
             .await
-            .map(|r| media::movie_from_request(m, r.state.available)),
+            .map(|r| media::movie_from_request(m, r.available)),
         TargetKind::TvParent => read_requests::tv_parent::<WireChildWithSeasons>(ctx, target.id)
             .await
             .map(|p| {

@@ -314,7 +314,7 @@ async fn approved_now(ctx: &CallCtx, on: &On) -> bool {
             if on.is_4k {
                 m.approved_4k == Some(true)
             } else {
-                m.state.approved == Some(true)
+                m.approved == Some(true)
             }
         }),
         MediaKind::Album => album_by_id(ctx, on.request_id)
