@@ -221,7 +221,7 @@ async fn details(
 ) -> Outcome {
     let mut notes = Notes::default();
     language_ignored(language.as_deref(), &mut notes.warnings);
-    let items = match (media, id) {
+    let mut items = match (media, id) {
         (DetailsMedia::Movie, Some(DetailsId::Tmdb(id))) => {
             let route = Route::get("api/v2/Search/movie").seg(id);
             movie_full(
@@ -296,7 +296,6 @@ async fn details(
             .into());
         }
     };
-    let mut items = items;
     current_request_state(ctx, &mut items, &mut notes).await;
     Ok(single_page(items, notes))
 }
@@ -348,7 +347,7 @@ async fn by_request(ctx: &CallCtx, target: Target, language: Option<String>) -> 
     let Target { kind, id } = target;
     let mut notes = Notes::default();
     language_ignored(language.as_deref(), &mut notes.warnings);
-    let items = match kind {
+    let mut items = match kind {
         TargetKind::Movie => {
             let route = Route::get("api/v2/Search/movie/request").seg(id);
             movie_full(
@@ -394,7 +393,6 @@ async fn by_request(ctx: &CallCtx, target: Target, language: Option<String>) -> 
             .into());
         }
     };
-    let mut items = items;
     current_request_state(ctx, &mut items, &mut notes).await;
     Ok(single_page(items, notes))
 }

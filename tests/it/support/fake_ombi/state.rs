@@ -72,7 +72,7 @@ pub struct Data {
     /// answers of `V2/SearchController.cs`, rules included, by route and id
     /// alone (not by user), for 12 hours: longer than any test. A 204 is
     /// cached as `None`; a 500 is not cached. Purged by the movie and TV
-    /// request writes (`routes::purges_media_cache`), not by changes made
+    /// request writes (`routes::PURGES_MEDIA_CACHE`), not by changes made
     /// with `FakeOmbi::with_data` (Ombi's Emby/Jellyfin syncs and
     /// availability checkers, which do not purge).
     pub media_cache: std::collections::HashMap<String, Option<Value>>,

@@ -376,7 +376,7 @@ fn collection(ctx: &Ctx) -> Response {
 fn movie_details(ctx: &Ctx) -> Response {
     let id = ctx.int("movieDbId");
     super::media_cached(ctx.shared, format!("GetMovieInfo{id}"), |d| {
-        super::writes_core_search::movie_details(d, id)
+        Ok(super::writes_core_search::movie_details(d, id))
     })
 }
 
@@ -389,14 +389,12 @@ fn cached_or_500(
     tmdb_of: impl FnOnce(&Data) -> Option<i64>,
     answer: fn(&Data, i64) -> Option<Value>,
 ) -> Response {
-    let known = {
-        let d = ctx.shared.data.lock().unwrap();
-        tmdb_of(&d).filter(|t| answer(&d, *t).is_some())
-    };
-    match known {
-        Some(t) => super::media_cached(ctx.shared, key, |d| answer(d, t)),
-        None => error_500("Object reference not set to an instance of an object."),
-    }
+    super::media_cached(ctx.shared, key, |d| {
+        match tmdb_of(d).and_then(|t| answer(d, t)) {
+            Some(v) => Ok(Some(v)),
+            None => Err("Object reference not set to an instance of an object."),
+        }
+    })
 }
 
 fn movie_by_imdb(ctx: &Ctx) -> Response {
@@ -416,7 +414,7 @@ fn movie_by_request(ctx: &Ctx) -> Response {
 fn tv_details(ctx: &Ctx) -> Response {
     let id = ctx.int("moviedbid");
     super::media_cached(ctx.shared, format!("GetTvInfoByMovieId{id}"), |d| {
-        super::writes_core_search::tv_details(d, id)
+        Ok(super::writes_core_search::tv_details(d, id))
     })
 }
 

@@ -167,20 +167,24 @@ const PURGES_MEDIA_CACHE: &[(&str, &str)] = &[
 
 /// Ombi's media cache in front of a details answer (`V2/SearchController.cs`:
 /// `GetOrAddAsync(nameof(route) + id, …, 12 h)`): the first answer for `key`
-/// is kept, whoever asks, until a request write purges it.
+/// is kept, whoever asks, until a request write purges it. `answer` is what
+/// Ombi computes on a miss: a body, `None` for a 204 (cached like a body), or
+/// `Err` with the message of a 500, which is not cached.
 pub fn media_cached(
     shared: &Shared,
     key: String,
-    answer: impl FnOnce(&super::state::Data) -> Option<serde_json::Value>,
+    answer: impl FnOnce(&super::state::Data) -> Result<Option<serde_json::Value>, &'static str>,
 ) -> Response {
     let mut data = shared.data.lock().unwrap();
     let cached = match data.media_cache.get(&key) {
         Some(v) => v.clone(),
-        None => {
-            let v = answer(&data);
-            data.media_cache.insert(key, v.clone());
-            v
-        }
+        None => match answer(&data) {
+            Ok(v) => {
+                data.media_cache.insert(key, v.clone());
+                v
+            }
+            Err(message) => return super::error_500(message),
+        },
     };
     cached.map(super::json).unwrap_or_else(super::no_content)
 }
