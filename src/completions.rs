@@ -5,8 +5,7 @@
 //! read), labels by prefix. An Ombi failure gives no values, never an error.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use rmcp::model::{CompleteResult, CompletionInfo, Reference};
 use serde_json::{Map, Value, json};
@@ -14,44 +13,13 @@ use serde_json::{Map, Value, json};
 use crate::prompts;
 use crate::resources::uri::{MEDIA_KINDS, REQUEST_KINDS};
 use crate::resources::{self, ResourceUri};
-use crate::tools::{self, CallCtx, read_search};
+use crate::tools::media::read_search;
+use crate::tools::{self, CallCtx};
 
 /// Values answered at most.
 pub const MAX_VALUES: usize = 10;
 /// Characters typed before a title is searched.
 pub const MIN_TITLE_CHARS: usize = 2;
-/// How long a title search's values are reused.
-pub const TITLE_TTL: Duration = Duration::from_secs(60);
-/// Cached searches kept at most (expired ones go first).
-const CACHE_ENTRIES: usize = 512;
-
-/// A title search's key: the acting Ombi user and the typed text.
-type TitleKey = (Option<String>, String);
-
-/// Title searches by acting user and typed text, with when they were made.
-#[derive(Default)]
-pub struct TitleCache(Mutex<HashMap<TitleKey, (Instant, Vec<String>)>>);
-
-impl TitleCache {
-    fn get(&self, key: &TitleKey) -> Option<Vec<String>> {
-        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        map.get(key)
-            .filter(|(at, _)| at.elapsed() < TITLE_TTL)
-            .map(|(_, v)| v.clone())
-    }
-
-    fn put(&self, key: TitleKey, values: Vec<String>) {
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= CACHE_ENTRIES {
-            map.retain(|_, (at, _)| at.elapsed() < TITLE_TTL);
-            if map.len() >= CACHE_ENTRIES {
-                map.clear();
-            }
-        }
-        map.insert(key, (Instant::now(), values));
-    }
-}
-
 /// Why a completion was refused: an unknown prompt or template (-32602).
 #[derive(Debug)]
 pub struct UnknownRef(pub String);
@@ -83,7 +51,6 @@ fn by_prefix(labels: &[&str], typed: &str) -> Vec<String> {
 
 pub async fn complete(
     ctx: &CallCtx,
-    cache: &TitleCache,
     reference: &Reference,
     argument: &str,
     typed: &str,
@@ -95,7 +62,7 @@ pub async fn complete(
                 .find(|d| d.name == p.name)
                 .ok_or_else(|| UnknownRef(format!("unknown prompt: {}", p.name)))?;
             match prompt.arg(argument) {
-                Some(a) if a.name == "title" => titles(ctx, cache, typed).await,
+                Some(a) if a.name == "title" => titles(ctx, typed).await,
                 Some(a) => a.values.map(|v| by_prefix(v, typed)).unwrap_or_default(),
                 None => Vec::new(),
             }
@@ -117,14 +84,15 @@ pub async fn complete(
 }
 
 /// Distinct "Title (Year)" of Ombi's multi-search for `typed`.
-async fn titles(ctx: &CallCtx, cache: &TitleCache, typed: &str) -> Vec<String> {
+async fn titles(ctx: &CallCtx, typed: &str) -> Vec<String> {
+    let cache = &ctx.upstream.caches.titles;
     let text = typed.trim();
     if text.chars().count() < MIN_TITLE_CHARS {
         return Vec::new();
     }
     let key = (ctx.identity.ombi_user.clone(), text.to_lowercase());
     if let Some(hit) = cache.get(&key) {
-        return hit;
+        return hit.to_vec();
     }
     let args: Map<String, Value> = match json!({"action": "multi", "query": text}) {
         Value::Object(m) => m,
@@ -157,7 +125,7 @@ async fn titles(ctx: &CallCtx, cache: &TitleCache, typed: &str) -> Vec<String> {
             values.push(shown);
         }
     }
-    cache.put(key, values.clone());
+    cache.put(key, Arc::from(values.as_slice()));
     values
 }
 

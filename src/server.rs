@@ -29,7 +29,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
 use tokio_util::task::TaskTracker;
 
-use crate::completions::{self, TitleCache};
+use crate::completions;
 use crate::confirm::{self, Answer, Asker, Confirmation, Confirmer};
 use crate::policy::Identity;
 use crate::prompts;
@@ -50,8 +50,6 @@ pub struct App {
     pub calls: TaskTracker,
     /// The watched resources and their poller ([`Watches::run`]).
     pub watches: Arc<Watches>,
-    /// Title completions, per acting user and text, for 60 s.
-    pub titles: TitleCache,
     /// `OMBI_CONFIRM` / `OMBI_CONFIRM_TIMEOUT` (a peer's policy may override the mode).
     pub confirm: confirm::Settings,
 }
@@ -63,7 +61,6 @@ impl App {
             upstream: Arc::new(upstream),
             calls: TaskTracker::new(),
             watches: Arc::new(Watches::new(poll_interval)),
-            titles: TitleCache::default(),
             confirm,
         }
     }
@@ -328,7 +325,6 @@ impl ServerHandler for Session {
         let given = request.context.as_ref().and_then(|c| c.arguments.as_ref());
         Ok(completions::complete(
             &ctx,
-            &self.app.titles,
             &request.r#ref,
             &request.argument.name,
             &request.argument.value,

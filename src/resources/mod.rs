@@ -11,7 +11,10 @@ pub mod watch;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Map, Value, json};
 
-use crate::tools::{self, CallCtx, Tool, read_issues, read_media, read_reference, read_requests};
+use crate::tools::issues::read_issues;
+use crate::tools::media::{read_media, read_reference};
+use crate::tools::requests::read_requests;
+use crate::tools::{self, CallCtx, Tool};
 pub use uri::{BadUri, GenreMedia, MediaId, ResourceUri, Touched};
 
 /// Every body is JSON text.

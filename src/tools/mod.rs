@@ -1,7 +1,10 @@
-//! The tools. Each tool is one file named after it: its definition
+//! The tools, by domain (`requests/`, `issues/`, `media/`, `users/`,
+//! `server/`). Each tool is one file named after it: its definition
 //! ([`ToolDef`]: name, description, annotations, bundle, families,
-//! arguments), its typed actions and its handler. [`TOOLS`] is the catalogue
-//! of served tools: a tool exists for clients exactly when it is listed there.
+//! arguments), its typed actions and its handler; what several tools of a
+//! domain share is in the domain's own modules, never in another tool's file.
+//! [`TOOLS`] is the catalogue of served tools: a tool exists for clients
+//! exactly when it is listed there.
 //!
 //! A call runs [`call`]: validate → handler → envelope (with budget). The
 //! daemon and every in-process test use it, so every tool is held to the same
@@ -10,40 +13,15 @@
 mod audit;
 mod ctx;
 pub mod lockdown;
+mod reads;
+mod results;
 mod writes;
 
-pub mod read_discover;
-pub mod read_integration;
-pub mod read_issues;
-pub mod read_library;
-pub mod read_logs;
-pub mod read_media;
-pub mod read_reference;
-pub mod read_request_stats;
-pub mod read_requests;
-pub mod read_search;
-pub mod read_server;
-pub mod read_settings;
-pub mod read_users;
-pub mod read_votes;
-
-pub mod write_integration_test;
-pub mod write_issue_comment;
-pub mod write_issue_create;
-pub mod write_issue_manage;
-pub mod write_job_run;
-pub mod write_notification_send;
-pub mod write_request_create;
-pub mod write_request_delete;
-pub mod write_request_moderate;
-pub mod write_request_options;
-pub mod write_request_reprocess;
-pub mod write_request_subscribe;
-pub mod write_retry_remove;
-pub mod write_settings_patch;
-pub mod write_user_manage;
-pub mod write_user_preferences;
-pub mod write_vote;
+pub mod issues;
+pub mod media;
+pub mod requests;
+pub mod server;
+pub mod users;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
@@ -60,7 +38,11 @@ use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
 use crate::definition::{Args, BundleSet, ToolDef, mcp};
 use crate::text;
 
-pub use ctx::CallCtx;
+pub use ctx::{CallCtx, Me};
+pub(crate) use reads::note_read_limit;
+pub(crate) use results::{
+    language_ignored, local_page, not_found, not_found_on_500, partial, reply,
+};
 
 /// A tool's handler: validated arguments in, a family object or an error out.
 pub type Handler = for<'a> fn(&'a CallCtx, &'a Args) -> BoxFuture<'a, Outcome>;
@@ -119,39 +101,39 @@ fn handle<'a, A: Actions>(ctx: &'a CallCtx, args: &'a Args) -> BoxFuture<'a, Out
 /// The catalogue: every served tool, in `tools/list` order.
 pub static TOOLS: &[&Tool] = &[
     // core
-    &read_search::TOOL,
-    &read_discover::TOOL,
-    &read_media::TOOL,
-    &read_reference::TOOL,
-    &read_requests::TOOL,
-    &read_request_stats::TOOL,
-    &read_issues::TOOL,
-    &read_votes::TOOL,
-    &read_users::TOOL,
-    &read_library::TOOL,
-    &read_server::TOOL,
-    &write_request_create::TOOL,
-    &write_request_subscribe::TOOL,
-    &write_vote::TOOL,
-    &write_issue_create::TOOL,
-    &write_issue_comment::TOOL,
-    &write_user_preferences::TOOL,
+    &media::read_search::TOOL,
+    &media::read_discover::TOOL,
+    &media::read_media::TOOL,
+    &media::read_reference::TOOL,
+    &requests::read_requests::TOOL,
+    &requests::read_request_stats::TOOL,
+    &issues::read_issues::TOOL,
+    &requests::read_votes::TOOL,
+    &users::read_users::TOOL,
+    &media::read_library::TOOL,
+    &server::read_server::TOOL,
+    &requests::write_request_create::TOOL,
+    &requests::write_request_subscribe::TOOL,
+    &requests::write_vote::TOOL,
+    &issues::write_issue_create::TOOL,
+    &issues::write_issue_comment::TOOL,
+    &users::write_user_preferences::TOOL,
     // moderation
-    &read_integration::TOOL,
-    &write_request_moderate::TOOL,
-    &write_request_options::TOOL,
-    &write_request_reprocess::TOOL,
-    &write_request_delete::TOOL,
-    &write_issue_manage::TOOL,
+    &server::read_integration::TOOL,
+    &requests::write_request_moderate::TOOL,
+    &requests::write_request_options::TOOL,
+    &requests::write_request_reprocess::TOOL,
+    &requests::write_request_delete::TOOL,
+    &issues::write_issue_manage::TOOL,
     // administration
-    &read_settings::TOOL,
-    &read_logs::TOOL,
-    &write_settings_patch::TOOL,
-    &write_integration_test::TOOL,
-    &write_job_run::TOOL,
-    &write_user_manage::TOOL,
-    &write_notification_send::TOOL,
-    &write_retry_remove::TOOL,
+    &server::read_settings::TOOL,
+    &server::read_logs::TOOL,
+    &server::write_settings_patch::TOOL,
+    &server::write_integration_test::TOOL,
+    &server::write_job_run::TOOL,
+    &users::write_user_manage::TOOL,
+    &users::write_notification_send::TOOL,
+    &requests::write_retry_remove::TOOL,
 ];
 
 /// Every tool definition, in catalogue order.

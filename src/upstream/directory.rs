@@ -1,26 +1,55 @@
-//! Ombi's user directory as lockdown needs it (`crate::text::lockdown`): who
-//! holds the `Admin` or `PowerUser` role, and each user's display name. Read
-//! from `GET /api/v1/Identity/Users` (PowerUser only; it leaves out system
-//! users) under the read cap, as the acting user, and kept per acting user
-//! for [`FRESH`]; a failed read is remembered for [`FAILED`], so a peer
-//! Ombi refuses does not read it on every call. A missing directory means
-//! "roles unknown": lockdown then withholds.
+//! Who is who in Ombi: the acting user as `GET /api/v1/Identity` shows them
+//! ([`Me`]), and Ombi's user directory as lockdown needs it
+//! (`crate::tools::lockdown`): who holds the `Admin` or `PowerUser` role, and
+//! each user's display name. The directory is read from `GET
+//! /api/v1/Identity/Users` (PowerUser only; it leaves out system users) under
+//! the read cap, as the acting user, and kept per acting user
+//! ([`super::cache::Caches`]); a failed read is remembered for [`FAILED`], so
+//! a peer Ombi refuses does not read it on every call. A missing directory
+//! means "roles unknown": lockdown then withholds.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Deserialize;
-use tokio::time::Instant;
+use serde::{Deserialize, Deserializer};
 
 use super::{Route, Upstream};
 
-/// How long a read directory is used.
-pub const FRESH: Duration = Duration::from_secs(300);
-/// How long a failed read is remembered.
+/// How long a failed directory read is remembered.
 pub const FAILED: Duration = Duration::from_secs(30);
-/// Acting users remembered at once (a policy names few).
-const MAX_ENTRIES: usize = 64;
+
+/// The acting user as `GET /api/v1/Identity` shows them (`UserViewModel`):
+/// only what the tools use.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub id: Option<String>,
+    pub user_name: Option<String>,
+    pub alias: Option<String>,
+    pub language: Option<String>,
+    pub streaming_country: Option<String>,
+    /// Of the e-mail address only whether one is set.
+    #[serde(default, rename = "emailAddress", deserialize_with = "is_set")]
+    pub has_email: bool,
+}
+
+impl Me {
+    /// Ombi's `UserAlias`: the alias when set, else the user name (how
+    /// Ombi's comments route names authors).
+    pub fn display_name(&self) -> Option<&str> {
+        self.alias
+            .as_deref()
+            .filter(|a| !a.is_empty())
+            .or(self.user_name.as_deref())
+            .filter(|n| !n.is_empty())
+    }
+}
+
+/// Whether an optional string is set and not blank; the value itself is
+/// dropped as it is read (an e-mail address is never kept).
+pub fn is_set<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.is_some_and(|s| !s.trim().is_empty()))
+}
 
 /// The roles that make an author's text shown under lockdown.
 const TRUSTED_ROLES: [&str; 2] = ["Admin", "PowerUser"];
@@ -85,36 +114,6 @@ struct WireClaim {
     enabled: bool,
 }
 
-/// A read's time and its directory (`None`: the read failed).
-type Entry = (Instant, Option<Arc<Directory>>);
-
-/// The per-acting-user cache.
-#[derive(Debug, Default)]
-pub struct DirectoryCache {
-    entries: Mutex<HashMap<Option<String>, Entry>>,
-}
-
-impl DirectoryCache {
-    fn get(&self, acting: Option<&str>) -> Option<Option<Arc<Directory>>> {
-        let entries = self.entries.lock().ok()?;
-        let (at, dir) = entries.get(&acting.map(str::to_string))?;
-        let ttl = if dir.is_some() { FRESH } else { FAILED };
-        (at.elapsed() < ttl).then(|| dir.clone())
-    }
-
-    fn put(&self, acting: Option<&str>, dir: Option<Arc<Directory>>) {
-        if let Ok(mut entries) = self.entries.lock() {
-            if entries.len() >= MAX_ENTRIES {
-                entries.retain(|_, (at, _)| at.elapsed() < FRESH);
-                if entries.len() >= MAX_ENTRIES {
-                    entries.clear();
-                }
-            }
-            entries.insert(acting.map(str::to_string), (Instant::now(), dir));
-        }
-    }
-}
-
 impl Directory {
     fn from_wire(rows: Vec<WireDirectoryUser>, complete: bool) -> Directory {
         let users = rows
@@ -148,8 +147,13 @@ impl Upstream {
     /// Ombi's user directory as `acting_user` reads it, or `None` when it
     /// cannot be read (not a power user, Ombi down, an unreadable answer).
     pub async fn directory(&self, acting_user: Option<&str>) -> Option<Arc<Directory>> {
-        if let Some(known) = self.directory_cache.get(acting_user) {
+        let key = acting_user.map(str::to_string);
+        let cache = &self.caches.directory;
+        if let Some(known) = cache.get(&key).filter(Option::is_some) {
             return known;
+        }
+        if let Some(failed) = cache.get_within(&key, FAILED) {
+            return failed;
         }
         let read = self
             .get_array::<WireDirectoryUser>(acting_user, Route::get("api/v1/Identity/Users"))
@@ -157,7 +161,7 @@ impl Upstream {
         let dir = read
             .ok()
             .map(|got| Arc::new(Directory::from_wire(got.value, !got.cut)));
-        self.directory_cache.put(acting_user, dir.clone());
+        cache.put(key, dir.clone());
         dir
     }
 }

@@ -8,8 +8,10 @@
 //! [`RequestEngineResult`], failures already mapped to the contract's errors).
 
 pub mod body;
+pub mod cache;
 pub mod directory;
 pub mod interpret;
+pub mod lists;
 pub mod retry;
 pub mod route;
 pub mod session;
@@ -28,6 +30,7 @@ pub use interpret::{
     BusinessResult, IdentityResult, Payload, RequestEngineResult, UpstreamResponse,
     VoteEngineResult,
 };
+pub use lists::{Collection, parse_array};
 pub use route::{Accept, Kind, Route};
 
 use crate::config::Config;
@@ -47,8 +50,9 @@ pub struct Upstream {
     /// The `UserName` whose latest request was cut at the transport level
     /// (see [`unknown_user`]).
     cut_user: std::sync::Mutex<Option<String>>,
-    /// Ombi's users and roles per acting user, for lockdown.
-    directory_cache: directory::DirectoryCache,
+    /// Answers kept briefly (acting users, Ombi's user directory, title
+    /// completions): the daemon's one home of caches.
+    pub caches: cache::Caches,
 }
 
 impl std::fmt::Debug for Upstream {
@@ -156,7 +160,7 @@ impl Upstream {
             timeout: config.http_timeout,
             session: Session::from_config(&config.auth),
             cut_user: std::sync::Mutex::new(None),
-            directory_cache: directory::DirectoryCache::default(),
+            caches: cache::Caches::default(),
         })
     }
 
@@ -223,29 +227,6 @@ impl Upstream {
     ) -> Result<Option<T>, ToolError> {
         let resp = self.send(acting_user, route).await?;
         resp.json::<T>().map_err(|e| self.scrub(e))
-    }
-
-    /// A top-level JSON array read under the 8 MiB cap, each element parsed
-    /// into `T` on its own (unknown fields are skipped, never allocated). A
-    /// body over the cap yields the elements that fit and `cut: true`.
-    pub async fn get_array<T: DeserializeOwned>(
-        &self,
-        acting_user: Option<&str>,
-        route: Route,
-    ) -> Result<Bounded<Vec<T>>, ToolError> {
-        self.get_array_within(acting_user, route, MAX_BODY_BYTES)
-            .await
-    }
-
-    /// [`Upstream::get_array`] with a smaller byte cap.
-    pub async fn get_array_within<T: DeserializeOwned>(
-        &self,
-        acting_user: Option<&str>,
-        route: Route,
-        max_bytes: usize,
-    ) -> Result<Bounded<Vec<T>>, ToolError> {
-        let resp = self.send_capped(acting_user, route, max_bytes).await?;
-        parse_array(&resp).map_err(|e| self.scrub(e))
     }
 
     /// A text body (logs): `Accept: text/plain`, at most `max_bytes`.
@@ -610,61 +591,6 @@ impl Upstream {
             kind: route.kind,
         })
     }
-}
-
-/// Parses a top-level array answer element by element (see [`Upstream::get_array`]).
-pub fn parse_array<T: DeserializeOwned>(
-    resp: &UpstreamResponse,
-) -> Result<Bounded<Vec<T>>, ToolError> {
-    let bytes = match resp.payload()? {
-        Payload::Null | Payload::Empty => {
-            return Ok(Bounded {
-                value: Vec::new(),
-                cut: false,
-            });
-        }
-        // A JSON `null` list (provider summaries, *arr lists when disabled)
-        // is an empty list, like a 204.
-        Payload::Json(b) if b.trim_ascii() == b"null" => {
-            return Ok(Bounded {
-                value: Vec::new(),
-                cut: false,
-            });
-        }
-        Payload::Json(b) | Payload::Text(b) => b,
-    };
-    let mismatch = |what: String| {
-        ToolError::new(
-            ErrorCode::UpstreamSchemaMismatch,
-            format!("Ombi's answer to {} {what}", resp.route),
-        )
-        .with_status(resp.status)
-    };
-    let mut scan = ArrayScan::new(bytes);
-    let mut items = Vec::new();
-    for (i, element) in scan.by_ref().enumerate() {
-        let element = element.map_err(|e| match e {
-            body::ScanError::NotAnArray if resp.cut => {
-                mismatch("exceeded the 8 MiB read limit and is not a list that can be cut".into())
-            }
-            body::ScanError::NotAnArray => mismatch("is not a JSON array".into()),
-            body::ScanError::Malformed(at) => mismatch(format!("is malformed JSON at byte {at}")),
-        })?;
-        let item = serde_json::from_slice::<T>(element).map_err(|e| {
-            mismatch(format!(
-                "has an element #{i} without the expected shape ({})",
-                message::sanitize(&e.to_string())
-            ))
-        })?;
-        items.push(item);
-    }
-    if scan.incomplete() && !resp.cut {
-        return Err(mismatch("ended in the middle of the list".into()));
-    }
-    Ok(Bounded {
-        value: items,
-        cut: scan.incomplete(),
-    })
 }
 
 /// The call's deadline passed (the whole call, body included).

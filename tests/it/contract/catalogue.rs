@@ -167,7 +167,7 @@ fn read_search_defaults_and_bounds() {
     );
     let logs = &tools::find("read_logs").unwrap().mcp().input_schema;
     assert_eq!(logs["properties"]["limit"]["maximum"], 500);
-    let jobs = mcp::input_schema(&ombi_mcp::tools::write_job_run::TOOL.def);
+    let jobs = mcp::input_schema(&ombi_mcp::tools::server::write_job_run::TOOL.def);
     let jobs: Vec<&str> = jobs["properties"]["job"]["enum"]
         .as_array()
         .unwrap()

@@ -151,11 +151,11 @@ fn closures_match_the_documented_examples() {
         "paging",
     ];
     assert_eq!(
-        def_names(&ombi_mcp::tools::read_search::TOOL.def),
+        def_names(&ombi_mcp::tools::media::read_search::TOOL.def),
         read_search.map(String::from).into()
     );
     assert_eq!(
-        def_names(&ombi_mcp::tools::write_vote::TOOL.def),
+        def_names(&ombi_mcp::tools::requests::write_vote::TOOL.def),
         ["error", "mutation", "target"].map(String::from).into()
     );
 }

@@ -1,0 +1,93 @@
+//! `write_request_subscribe`: follow or stop following a movie or TV request
+//! (notifications about it). Ombi's routes answer `true` for any id, even an
+//! unknown one, so the request is read first (see `docs/ombi-notes.md`,
+//! "Subscriptions and votes").
+
+use serde::Deserialize;
+
+use crate::contract::{Family, Outcome};
+use crate::definition::params::*;
+use crate::definition::{Bundle, ToolDef, action};
+use crate::projection::mutation::{Mutation, Outcome as Done};
+use crate::tools::reply;
+use crate::tools::requests::words::{named_request, request_name};
+use crate::tools::writes::note_api_user;
+use crate::tools::{Actions, CallCtx, Tool};
+use crate::upstream::Route;
+
+pub static TOOL: Tool = Tool::new::<Follow>(ToolDef {
+    name: "write_request_subscribe",
+    title: "Subscribe to a request",
+    bundle: Bundle::Core,
+    destructive: true,
+    description: "Subscribe to (or unsubscribe from) notifications about someone's request, e.g. to hear when a title you also want becomes available.",
+    families: &[Family::Mutation],
+    params: &[MEDIA_MOVIE_TV, REQUEST_ID],
+    actions: &[
+        action("subscribe", "get notified", &["media", "request_id"], &[]),
+        action(
+            "unsubscribe",
+            "stop notifications",
+            &["media", "request_id"],
+            &[],
+        ),
+    ],
+    ..ToolDef::BASE
+})
+.examples(&[
+    (r#"{"action": "subscribe", "media": "movie", "request_id": 2}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "subscribe", "media": "album", "request_id": 1}"#, "/media"),
+]);
+
+/// The validated arguments: both actions take the same request, only
+/// whether to follow it differs.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Follow {
+    action: Choice,
+    media: MediaKind,
+    request_id: i64,
+}
+
+#[derive(Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Choice {
+    Subscribe,
+    Unsubscribe,
+}
+
+impl Actions for Follow {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        let on = self.action == Choice::Subscribe;
+        follow(ctx, self.media, self.request_id, on).await
+    }
+}
+
+async fn follow(ctx: &CallCtx, media: MediaKind, id: i64, on: bool) -> Outcome {
+    let mut warnings = Vec::new();
+    let request = named_request(ctx, media, id, &mut warnings).await?;
+    let path = match (media, on) {
+        (MediaKind::Movie, true) => "api/v1/Request/movie/subscribe",
+        (MediaKind::Movie, false) => "api/v1/Request/movie/unsubscribe",
+        (_, true) => "api/v1/Request/tv/subscribe",
+        (_, false) => "api/v1/Request/tv/unsubscribe",
+    };
+    // Ombi writes (or removes) the subscription, then answers `true`.
+    ctx.upstream
+        .write::<bool>(ctx.acting(), Route::post(path).seg(id))
+        .await?;
+    note_api_user(ctx, "the subscription is", &mut warnings);
+    let what = request_name(media, &request, ctx);
+    let message = if on {
+        format!("subscribed to notifications about {what}")
+    } else {
+        format!("unsubscribed from notifications about {what}")
+    };
+    let mut m = Mutation::new(Done::Completed)
+        .on_request(media.target_kind(), id)
+        .message(message);
+    m.upstream_result = Some(true);
+    Ok(reply(m.into_data(), warnings, false))
+}

@@ -1,0 +1,218 @@
+//! `read_server`: status, about, media_servers, update, features,
+//! cron_validate. Never `GET /api/v1/Status/demo` (it toggles demo mode) and
+//! never `POST /api/v1/Job/update` (it runs the updater).
+
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::contract::Family;
+use crate::contract::{ErrorCode, ToolError};
+use crate::contract::{Failure, Outcome};
+use crate::definition::shape::{Field, Ty};
+use crate::definition::{Bundle, ToolDef, action};
+use crate::projection::paging;
+use crate::projection::reference;
+use crate::projection::server_info::{
+    self, WireAbout, WireCronTest, WireMediaServers, WireUpdate, WireWizard,
+};
+use crate::tools::reply;
+use crate::tools::{Actions, CallCtx, Tool};
+use crate::upstream::Route;
+
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
+    name: "read_server",
+    title: "Server status",
+    bundle: Bundle::Core,
+    destructive: false,
+    description: "About the Ombi server: status and version, about info, media server reachability, available updates, enabled features, and whether a cron expression is valid.",
+    families: &[Family::Metrics, Family::ReferencePage],
+    params: &[Field::opt(
+        "expression",
+        Ty::Str { min: 1, max: 200 },
+        "Quartz cron expression to check.",
+    )],
+    actions: &[
+        action("status", "health and version", &[], &[]),
+        action("about", "version and platform", &[], &[]),
+        action("media_servers", "media server status", &[], &[]),
+        action("update", "update availability", &[], &[]),
+        action("features", "feature flags", &[], &[]),
+        action(
+            "cron_validate",
+            "check a cron expression (admin)",
+            &["expression"],
+            &[],
+        ),
+    ],
+    ..ToolDef::BASE
+})
+.examples(&[
+    (r#"{"action": "status"}"#, true),
+    (r#"{"action": "about"}"#, true),
+    (r#"{"action": "media_servers"}"#, true),
+    (r#"{"action": "update"}"#, true),
+    (r#"{"action": "features"}"#, true),
+    (r#"{"action": "cron_validate", "expression": "0 0 * * *"}"#, true),
+])
+.invalid(&[
+    (r#"{"action": "cron_validate"}"#, "/expression"),
+    (r#"{"action": "status", "verbose": true}"#, "/verbose"),
+]);
+
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    Status,
+    About,
+    MediaServers,
+    Update,
+    Features,
+    CronValidate { expression: String },
+}
+
+impl Actions for Action {
+    async fn run(self, ctx: &CallCtx) -> Outcome {
+        match self {
+            Action::Status => status(ctx).await,
+            Action::About => about(ctx).await,
+            Action::MediaServers => media_servers(ctx).await,
+            Action::Update => update(ctx).await,
+            Action::Features => features(ctx).await,
+            Action::CronValidate { expression } => cron_validate(ctx, &expression).await,
+        }
+    }
+}
+
+/// `GET /api/v1/Status` (the number 200), `Status/info` (version) and
+/// `Status/Wizard`. The first is the health check and must succeed; the
+/// other two are reported as a partial failure when they fail.
+async fn status(ctx: &CallCtx) -> Outcome {
+    let up = &ctx.upstream;
+    let (code, info, wizard) = tokio::join!(
+        up.get_json::<i64>(ctx.acting(), Route::get("api/v1/Status")),
+        up.get_json::<String>(ctx.acting(), Route::get("api/v1/Status/info")),
+        up.get_json::<WireWizard>(ctx.acting(), Route::get("api/v1/Status/Wizard")),
+    );
+    let code = code?;
+    let mut failed = Vec::new();
+    let info = info.unwrap_or_else(|e| {
+        failed.push(format!("version (Status/info): {}", e.message));
+        None
+    });
+    let wizard = wizard.unwrap_or_else(|e| {
+        failed.push(format!("wizard state (Status/Wizard): {}", e.message));
+        None
+    });
+    let data = server_info::status(code, info.as_deref(), wizard.as_ref());
+    if failed.is_empty() {
+        return Ok(reply(data, Vec::new(), false));
+    }
+    Err(Failure {
+        error: ToolError::new(
+            ErrorCode::PartialFailure,
+            format!(
+                "Ombi is up, but part of the status could not be read: {}",
+                failed.join("; ")
+            ),
+        ),
+        data: Some(data),
+        warnings: failed,
+    })
+}
+
+/// `GET /api/v1/Settings/about` (anonymous), without its storage paths.
+async fn about(ctx: &CallCtx) -> Outcome {
+    let a: Option<WireAbout> = ctx
+        .upstream
+        .get_json(ctx.acting(), Route::get("api/v1/Settings/about"))
+        .await?;
+    let a =
+        a.ok_or_else(|| ToolError::new(ErrorCode::NotFound, "Ombi returned no about information"))?;
+    Ok(reply(server_info::about(&a), Vec::new(), false))
+}
+
+/// `GET /api/v1/LandingPage` (anonymous; Ombi probes every media server).
+async fn media_servers(ctx: &CallCtx) -> Outcome {
+    let m: Option<WireMediaServers> = ctx
+        .upstream
+        .get_json(ctx.acting(), Route::get("api/v1/LandingPage"))
+        .await?;
+    let m = m.ok_or_else(|| {
+        ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status")
+    })?;
+    Ok(reply(server_info::media_servers(&m), Vec::new(), false))
+}
+
+/// `GET /api/v1/Update` (anonymous release feed) and the updater's check
+/// `GET /api/v1/Job/update` (admin; a read: it only compares versions). The
+/// second is optional: without admin rights it is left out with a warning.
+async fn update(ctx: &CallCtx) -> Outcome {
+    let up = &ctx.upstream;
+    let (feed, check) = tokio::join!(
+        up.get_json::<WireUpdate>(ctx.acting(), Route::get("api/v1/Update")),
+        up.get_json::<bool>(ctx.acting(), Route::get("api/v1/Job/update")),
+    );
+    let feed = feed?;
+    let mut warnings = Vec::new();
+    let check = match check {
+        Ok(b) => b,
+        Err(e)
+            if matches!(
+                e.code,
+                ErrorCode::Forbidden | ErrorCode::AuthenticationFailed
+            ) =>
+        {
+            warnings.push(
+                "the updater's own check needs an Ombi admin; updater_reports_update is left out"
+                    .into(),
+            );
+            None
+        }
+        Err(e) => {
+            warnings.push(format!("the updater's own check failed: {}", e.message));
+            None
+        }
+    };
+    if feed.is_none() {
+        warnings.push("Ombi returned no release information".into());
+    }
+    if check == Some(false) {
+        warnings
+            .push("updater_reports_update is also false when the updater could not check".into());
+    }
+    Ok(reply(
+        server_info::update(feed.as_ref(), check),
+        warnings,
+        false,
+    ))
+}
+
+/// `GET /api/v2/Features` (anonymous) → references projected exactly as
+/// `read_reference features` does: `value` is the identifier (the name),
+/// the state is the `category` (`enabled`/`disabled`).
+async fn features(ctx: &CallCtx) -> Outcome {
+    let mut warnings = Vec::new();
+    let rows = ctx
+        .read_list::<reference::Feature>(Route::get("api/v2/Features"), &mut warnings)
+        .await?;
+    let candidates = rows.value.into_iter().map(reference::feature).collect();
+    let refs = reference::references(candidates, &mut warnings);
+    let w = paging::first(refs, !rows.cut, "references");
+    Ok(reply(reference::reference_page(w), warnings, rows.cut))
+}
+
+/// `POST /api/v1/Settings/testcron` `{expression}` (admin): a pure
+/// validation that happens to use POST; read-kind, so it may be retried.
+async fn cron_validate(ctx: &CallCtx, expression: &str) -> Outcome {
+    let route =
+        Route::post_read("api/v1/Settings/testcron").json(&json!({"expression": expression}));
+    let c: Option<WireCronTest> = ctx.upstream.get_json(ctx.acting(), route).await?;
+    let c = c.ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::UpstreamSchemaMismatch,
+            "Ombi returned no result for the cron check",
+        )
+    })?;
+    Ok(reply(server_info::cron(&c, expression), Vec::new(), false))
+}
