@@ -1,6 +1,4 @@
 //! `read_issues` → issue_page, comment_page, group_page, metrics.
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use super::{issue_by_id, movie_provider_ids};
 use crate::contract::Family;

@@ -2,8 +2,6 @@
 //! creating and deleting issue categories. Deleting a category would make
 //! Ombi delete every issue in it, so a category that still has issues is
 //! refused (`docs/ombi-notes.md`, "Issues").
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;

@@ -1,7 +1,5 @@
 //! `read_request_stats` → metrics: instance counts, the principal's totals
 //! and quotas, and admin statistics for a date range.
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use super::reads::{QUOTAS, quota_of};
 use serde::Deserialize;

@@ -2,8 +2,6 @@
 //! the retry queue (retry_page); the Ombi quirks they work around are in
 //! docs/ombi-notes.md.
 //! Also the small read helpers the other request-domain tools share.
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use super::reads::{
     SCAN_PAGE, SCAN_PAGES, SORT_DIRECTIONS, SortDirection, add_parent_ids, album_by_id,

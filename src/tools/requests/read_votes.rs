@@ -1,6 +1,4 @@
 //! `read_votes` → vote_page (Ombi's quirks: docs/ombi-notes.md).
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use serde::Deserialize;
 use serde_json::Value;

@@ -2,8 +2,6 @@
 //! album); never Ombi's delete-all route. Deleting a show's last child
 //! request makes Ombi delete the show's (parent) request too: the parent is
 //! read back and the result says so (`docs/ombi-notes.md`, "Deletes").
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use serde::Deserialize;
 use serde_json::Value;

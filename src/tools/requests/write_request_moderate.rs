@@ -2,8 +2,6 @@
 //! request (movie, TV child, album). Deny is a PUT; TV acts on the child id.
 //! Ombi's answers and what they leave unsaid: `docs/ombi-notes.md`
 //! ("Moderation answers", "Requests are saved before they are sent").
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

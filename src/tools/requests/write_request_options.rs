@@ -3,8 +3,6 @@
 //! quality together, because Ombi overwrites both on every call
 //! (`docs/ombi-notes.md`, "Advanced options, root and quality");
 //! `tv_root` / `tv_quality` change one value of a TV parent.
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -2,8 +2,6 @@
 //! Radarr/Sonarr again. Ombi answers `result: true` for a request that is not
 //! approved and does nothing, so the request is read first and such a call
 //! is refused (`docs/ombi-notes.md`, "Reprocess").
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use serde::Deserialize;
 use serde_json::Value;

@@ -4,8 +4,6 @@
 //! alone (whatever the media): all checked or reported here (see
 //! `docs/ombi-notes.md`, "Subscriptions and votes" and "A vote on a request
 //! that is no longer pending re-approves it").
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 use serde::Deserialize;
 

@@ -185,8 +185,6 @@ impl Collected {
         }
     }
 
-    // `Outcome` is the handler contract; its error side is large by design.
-    #[allow(clippy::result_large_err)]
     fn finish(self, lists: usize) -> Outcome {
         let Window { items, page } = paging::first(self.items, !self.cut, "references");
         let mut warnings = Vec::new();

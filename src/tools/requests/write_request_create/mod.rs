@@ -5,8 +5,6 @@
 //! id only), so every outcome reported here is read back from Ombi (see
 //! `docs/ombi-notes.md`, "Requests are saved before they are sent" and
 //! "Details routes show a title's request state").
-// `Outcome`'s error side (`Failure`) is the shared handler contract.
-#![allow(clippy::result_large_err)]
 
 mod album;
 mod collection;
