@@ -14,7 +14,7 @@ rustPlatform.buildRustPackage {
   pname = manifest.name;
   inherit (manifest) version;
 
-  # Every path Cargo.toml names, and only those: edits to docs/, nixos/ or packaging/ do not
+  # Every path Cargo.toml names (the `macros` workspace member included), and only those: edits to docs/, nixos/ or packaging/ do not
   # rebuild the binaries. tests/ holds the integration tests and the `sample` bin's
   # tests/it/support/sample_main.rs; benches/ the two [[bench]] targets (cargo refuses a manifest
   # whose targets are missing). tests/it/packaging.rs copies exactly this set and runs
@@ -27,6 +27,8 @@ rustPlatform.buildRustPackage {
       # Cargo.toml's lints deny unwrap/expect; clippy.toml allows them in tests (the clippy check).
       (root + "/clippy.toml")
       (root + "/src")
+      # The derive behind the tool declarations (a workspace member).
+      (root + "/macros")
       (root + "/tests")
       (root + "/benches")
     ];

@@ -209,7 +209,11 @@ impl ServerHandler for Session {
             ..self.ctx(context.ct.clone())
         };
         let envelope = tools::call(tool, &ctx, request.arguments.as_ref()).await;
-        let links = resources::links(tool.def.name, &envelope.value);
+        let link = tool
+            .def
+            .action_of(request.arguments.as_ref())
+            .and_then(|a| a.links);
+        let links = resources::links(link, &envelope.value);
         if tool.def.is_write() && envelope.ok() {
             // What the write may have changed is read again now.
             let touched = resources::Touched::of(envelope.value.get("data"));

@@ -79,25 +79,25 @@ fn action_doc(tool: &ToolDef) -> String {
         line.push_str(": ");
         line.push_str(a.doc);
         let needed: Vec<&str> = a
-            .required
-            .iter()
-            .copied()
+            .required()
             .filter(|arg| a.sole_label(arg).is_none())
             .collect();
         if !needed.is_empty() {
             line.push_str(&format!("; needs {}", list(&needed)));
         }
-        if !a.one_of.is_empty() {
-            line.push_str(&format!("; needs one of {}", list(a.one_of)));
+        let one_of = a.one_of();
+        if !one_of.is_empty() {
+            line.push_str(&format!("; needs one of {}", list(&one_of)));
         }
-        for (arg, labels) in a.only {
+        for (arg, labels) in a.only() {
             match a.sole_label(arg) {
                 Some(label) => line.push_str(&format!(" (`{arg}` {label}, the default)")),
                 None => line.push_str(&format!(" (`{arg}` {})", labels.join("/"))),
             }
         }
-        if !a.optional.is_empty() {
-            line.push_str(&format!("; optional {}", list(a.optional)));
+        let optional: Vec<&str> = a.optional().collect();
+        if !optional.is_empty() {
+            line.push_str(&format!("; optional {}", list(&optional)));
         }
         lines.push(line);
     }
@@ -117,9 +117,9 @@ pub fn input_schema(tool: &ToolDef) -> JsonObject {
         }
         props.insert("action".into(), a);
     } else {
-        required.extend(tool.actions[0].required);
+        required.extend(tool.actions[0].required());
     }
-    for f in tool.params {
+    for f in tool.params() {
         props.insert(f.name.into(), Value::Object(field_schema(f, None)));
     }
     let mut schema = Map::new();

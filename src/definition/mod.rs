@@ -17,4 +17,5 @@ pub mod validate;
 
 pub use args::{Args, Page};
 pub use bundle::{Bundle, BundleSet, UnknownBundle};
-pub use def::{ActionDef, Check, ToolDef, action};
+pub use def::{ActionDef, ArgDef, Check, Confirm, Declared, Link, ToolDef, same_name};
+pub use ombi_mcp_macros::ToolActions;

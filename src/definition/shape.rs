@@ -3,7 +3,7 @@
 //! flat draft-07-compatible input schema (no combinators, no `prefixItems`).
 
 /// The type of one argument (or of a nested field, or array item).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ty {
     /// A string of `min..=max` characters.
     Str {
@@ -45,7 +45,7 @@ pub enum ArgDefault {
 }
 
 /// A named argument or nested object field.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Field {
     pub name: &'static str,
     pub ty: Ty,

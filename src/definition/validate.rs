@@ -32,13 +32,13 @@ impl ToolDef {
         let mut out = Map::new();
         out.insert("action".into(), Value::String(action.name.into()));
         // Type checks first, in schema order, so the first reported field is stable.
-        for field in self.params {
+        for field in self.params() {
             if let Some(v) = args.get(field.name) {
                 let path = format!("/{}", field.name);
                 out.insert(field.name.into(), check_field(field, v, &path)?);
             }
         }
-        for field in self.params {
+        for field in self.params() {
             if args.contains_key(field.name) && !action.accepts(field.name) {
                 return Err(ToolError::invalid(
                     format!("/{}", field.name),
@@ -51,20 +51,20 @@ impl ToolDef {
                 ));
             }
         }
-        for name in action.required {
-            if args.contains_key(*name) {
+        for name in action.required() {
+            if args.contains_key(name) {
                 continue;
             }
             match action.sole_label(name) {
                 Some(label) => {
-                    out.insert((*name).into(), Value::String(label.into()));
+                    out.insert(name.into(), Value::String(label.into()));
                 }
                 None => return Err(self.missing(action, name)),
             }
         }
-        if !action.one_of.is_empty() {
-            let given: Vec<&str> = action
-                .one_of
+        let one_of = action.one_of();
+        if !one_of.is_empty() {
+            let given: Vec<&str> = one_of
                 .iter()
                 .copied()
                 .filter(|n| args.contains_key(*n))
@@ -73,28 +73,20 @@ impl ToolDef {
                 [_] => {}
                 [] => {
                     return Err(ToolError::invalid(
-                        format!("/{}", action.one_of[0]),
-                        format!(
-                            "action `{}` needs one of {}",
-                            action.name,
-                            list(action.one_of)
-                        ),
+                        format!("/{}", one_of[0]),
+                        format!("action `{}` needs one of {}", action.name, list(&one_of)),
                     ));
                 }
                 [_, second, ..] => {
                     return Err(ToolError::invalid(
                         format!("/{second}"),
-                        format!(
-                            "give only one of {} (got {})",
-                            list(action.one_of),
-                            list(&given)
-                        ),
+                        format!("give only one of {} (got {})", list(&one_of), list(&given)),
                     ));
                 }
             }
         }
-        for (name, allowed) in action.only {
-            if let Some(label) = args.get(*name).and_then(Value::as_str)
+        for (name, allowed) in action.only() {
+            if let Some(label) = args.get(name).and_then(Value::as_str)
                 && !allowed.contains(&label)
             {
                 return Err(ToolError::invalid(
@@ -112,7 +104,7 @@ impl ToolDef {
         }
         // Defaults only for arguments the action takes, so a default never
         // makes an argument look given to another action.
-        for field in self.params {
+        for field in self.params() {
             if action.accepts(field.name)
                 && !out.contains_key(field.name)
                 && let Some(v) = default_value(field)
@@ -121,6 +113,12 @@ impl ToolDef {
             }
         }
         Ok(Args::new(out))
+    }
+
+    /// The action a call's arguments name (its default when they name
+    /// none), if it is one of this tool's.
+    pub fn action_of(&self, args: Option<&Map<String, Value>>) -> Option<&'static ActionDef> {
+        self.resolve_action(args.unwrap_or(&Map::new())).ok()
     }
 
     fn resolve_action(&self, args: &Map<String, Value>) -> Result<&'static ActionDef, ToolError> {
@@ -175,14 +173,13 @@ impl ToolDef {
         if self.has_action_arg() {
             names.push("action");
         }
-        names.extend(self.params.iter().map(|f| f.name));
+        names.extend(self.params().map(|f| f.name));
         list(&names)
     }
 
     fn action_args(&self, action: &ActionDef) -> String {
         let names: Vec<&str> = self
-            .params
-            .iter()
+            .params()
             .map(|f| f.name)
             .filter(|n| action.accepts(n))
             .collect();

@@ -11,6 +11,7 @@ pub mod watch;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Map, Value, json};
 
+use crate::definition::Link;
 use crate::tools::issues::read_issues;
 use crate::tools::media::{read_media, read_reference};
 use crate::tools::requests::read_requests;
@@ -226,25 +227,24 @@ pub async fn read(ctx: &CallCtx, uri: &ResourceUri) -> Result<Value, ReadError> 
     }
 }
 
-/// The resources a write's result links to, after its text block: the
-/// request `write_request_create` made, the issue `write_issue_create` made,
-/// when Ombi told their id.
-pub fn links(tool: &str, envelope: &Map<String, Value>) -> Vec<Resource> {
+/// The resource a write's result links to, after its text block, as its
+/// action declares it (`#[action(links = …)]`): the request or the issue it
+/// made, when Ombi told their id.
+pub fn links(link: Option<Link>, envelope: &Map<String, Value>) -> Vec<Resource> {
     let data = &envelope.get("data");
     let ok = envelope.get("ok") == Some(&Value::Bool(true));
-    let uri = match (tool, data) {
-        (_, None) => None,
+    let uri = match (link, data) {
+        (None, _) | (_, None) => None,
         _ if !ok => None,
-        ("write_request_create", Some(d)) => {
+        (Some(Link::Request), Some(d)) => {
             serde_json::from_value::<crate::contract::Target>(d["target"].clone())
                 .ok()
                 .map(|t| (ResourceUri::Request(t.kind, t.id), "the new request"))
         }
-        ("write_issue_create", Some(d)) => d["issue_id"]
+        (Some(Link::Issue), Some(d)) => d["issue_id"]
             .as_i64()
             .filter(|id| *id > 0)
             .map(|id| (ResourceUri::Issue(id), "the new issue")),
-        _ => None,
     };
     uri.map(|(uri, title)| {
         let uri = uri.to_string();

@@ -17,11 +17,81 @@ mod reads;
 mod results;
 mod writes;
 
-pub mod issues;
-pub mod media;
-pub mod requests;
-pub mod server;
-pub mod users;
+// The catalogue's files, by domain: adding a tool is its file, its line
+// here and its line in `TOOLS` (docs/architecture.md, "Adding a read tool").
+// What several tools of a domain share sits in a file of the domain named
+// for what it holds; a tool file never imports another tool file.
+
+/// Issues reported against titles, and their comments.
+pub mod issues {
+    pub mod filing;
+
+    pub mod read_issues;
+    pub mod write_issue_comment;
+    pub mod write_issue_create;
+    pub mod write_issue_manage;
+}
+
+/// Titles: search, discovery, one title's details, the lookup lists
+/// (genres, languages, ...) and what the media server holds.
+pub mod media {
+    pub mod albums;
+
+    pub mod read_discover;
+    pub mod read_library;
+    pub mod read_media;
+    pub mod read_reference;
+    pub mod read_search;
+}
+
+/// Media requests: reading, creating, voting on, subscribing to,
+/// moderating, re-processing and deleting them, and the retry queue.
+pub mod requests {
+    /// The request reads the request tools share.
+    pub mod reads;
+    /// Ombi's votes route and its voting switch.
+    pub mod votes;
+    /// Requests in words.
+    pub mod words;
+
+    pub mod read_request_stats;
+    pub mod read_requests;
+    pub mod read_votes;
+    pub mod write_request_create;
+    pub mod write_request_delete;
+    pub mod write_request_moderate;
+    pub mod write_request_options;
+    pub mod write_request_reprocess;
+    pub mod write_request_subscribe;
+    pub mod write_retry_remove;
+    pub mod write_vote;
+}
+
+/// The Ombi server's own state and configuration: status, settings, logs,
+/// integrations (Radarr, Sonarr, Lidarr, media servers, notification
+/// agents) and jobs.
+pub mod server {
+    pub mod sections;
+
+    pub mod read_integration;
+    pub mod read_logs;
+    pub mod read_server;
+    pub mod read_settings;
+    pub mod write_integration_test;
+    pub mod write_job_run;
+    pub mod write_settings_patch;
+}
+
+/// Ombi's users: the acting user and the others, their preferences and
+/// roles, and notifications sent to them.
+pub mod users {
+    pub mod accounts;
+
+    pub mod read_users;
+    pub mod write_notification_send;
+    pub mod write_user_manage;
+    pub mod write_user_preferences;
+}
 
 use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
@@ -35,7 +105,7 @@ use serde_json::{Map, Value};
 use tracing::{info, warn};
 
 use crate::contract::{self, Envelope, Failure, Outcome, ToolError};
-use crate::definition::{Args, BundleSet, ToolDef, mcp};
+use crate::definition::{Args, BundleSet, Declared, ToolDef, mcp};
 use crate::text;
 
 pub use ctx::{CallCtx, Me};
@@ -54,8 +124,14 @@ pub struct Tool {
     pub run: Handler,
     /// Example calls: the arguments as JSON text, and whether the call
     /// succeeds (`ok`) against the sample Ombi (the fake of the tests). One
-    /// or more per action of a read tool, one or more per write tool; the
-    /// end-to-end client tests make every one of them, reads first.
+    /// or more per action of a read tool and per action that asks first
+    /// (`#[action(confirm)]`), one or more per write tool. A string
+    /// `"$user(NAME)"` stands for the id of the sample's user NAME and
+    /// `"$revision(SECTION)"` for the section's current revision. They are
+    /// the tool's first tests: each runs in process on a fresh sample
+    /// (`contract::examples`), all of them in a row through the official
+    /// Python SDK (reads first), and a declining client is held to the
+    /// declared confirmations with them (`contract::confirmations`).
     pub examples: &'static [(&'static str, bool)],
     /// Invalid calls: the arguments as JSON text, and the `field` of the
     /// `INVALID_ARGUMENT` error each must answer (the contract and
@@ -66,17 +142,22 @@ pub struct Tool {
 /// A tool's typed actions: one variant per action, naming exactly the
 /// arguments it takes, as validated arguments deserialize into them
 /// (`#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]`),
-/// and what each one does.
-pub trait Actions: DeserializeOwned + Send + 'static {
+/// declared once with `#[derive(ToolActions)]` (the action's description,
+/// argument shapes, confirmation and resource link: [`Declared`]), and what
+/// each one does.
+pub trait Actions: DeserializeOwned + Declared + Send + 'static {
     fn run(self, ctx: &CallCtx) -> impl Future<Output = Outcome> + Send;
 }
 
 impl Tool {
-    /// The tool of a definition whose handler parses the validated
-    /// arguments into `A` and runs it.
+    /// The tool of a definition whose actions are `A`'s: its handler parses
+    /// the validated arguments into `A` and runs it.
     pub const fn new<A: Actions>(def: ToolDef) -> Tool {
         Tool {
-            def,
+            def: ToolDef {
+                actions: A::ACTIONS,
+                ..def
+            },
             run: handle::<A>,
             examples: &[],
             invalid: &[],

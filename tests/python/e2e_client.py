@@ -6,7 +6,8 @@ SDK validates every `structuredContent` against the tool's `outputSchema`.
 
 Usage: e2e_client.py SHIM SOCKET [TOOL JSON_ARGS]...
 A string argument "$revision(SECTION)" is replaced by the `revision` read_settings
-returns for SECTION just before the call (a settings patch needs a fresh one).
+returns for SECTION just before the call (a settings patch needs a fresh one), and
+"$user(NAME)" (also inside a list) by the id read_users lists for user NAME.
 Prints one JSON document: {"protocol": ..., "server": ..., "tools": [...], "calls": [...]}.
 """
 
@@ -21,18 +22,32 @@ from mcp.client.stdio import stdio_client
 
 
 REVISION = re.compile(r"^\$revision\((.+)\)$")
+USER = re.compile(r"^\$user\((.+)\)$")
+
+
+async def resolve_value(session: ClientSession, value):
+    """One argument value with its placeholders filled."""
+    if isinstance(value, list):
+        return [await resolve_value(session, v) for v in value]
+    if not isinstance(value, str):
+        return value
+    m = REVISION.match(value)
+    if m:
+        read = await session.call_tool("read_settings", {"section": m.group(1)})
+        return read.structured_content["data"]["revision"]
+    m = USER.match(value)
+    if m:
+        read = await session.call_tool("read_users", {"action": "list", "page": {"limit": 100}})
+        for user in read.structured_content["data"]["items"]:
+            if user.get("user_name") == m.group(1):
+                return user["id"]
+        raise SystemExit(f"no user {m.group(1)} in read_users list")
+    return value
 
 
 async def resolve(session: ClientSession, args: dict) -> dict:
-    """Replaces "$revision(SECTION)" values by the section's current revision."""
-    out = {}
-    for key, value in args.items():
-        m = REVISION.match(value) if isinstance(value, str) else None
-        if m:
-            read = await session.call_tool("read_settings", {"section": m.group(1)})
-            value = read.structured_content["data"]["revision"]
-        out[key] = value
-    return out
+    """Fills "$revision(SECTION)" and "$user(NAME)" placeholders."""
+    return {key: await resolve_value(session, value) for key, value in args.items()}
 
 
 async def main() -> None:

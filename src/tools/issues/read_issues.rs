@@ -1,6 +1,6 @@
 //! `read_issues` → issue_page, comment_page, group_page, metrics.
 
-use super::{issue_by_id, movie_provider_ids};
+use super::filing::{issue_by_id, movie_provider_ids};
 use crate::contract::Family;
 use serde::Deserialize;
 use serde_json::Value;
@@ -10,7 +10,7 @@ use crate::contract::budget::MAX_NESTED;
 use crate::contract::{ErrorCode, ToolError};
 use crate::definition::Page;
 use crate::definition::params::*;
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
 use crate::projection::metrics::{self, IssueCounts};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, Window, page_object};
@@ -34,49 +34,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         Family::CommentPage,
         Family::GroupPage,
         Family::Metrics,
-    ],
-    params: &[
-        ISSUE_STATUS_OPT,
-        ISSUE_ID,
-        REQUEST_TYPE,
-        REQUEST_ID,
-        PROVIDER_ID,
-        PAGE,
-    ],
-    actions: &[
-        action(
-            "list",
-            "issues, optionally by status",
-            &[],
-            &["status", "page"],
-        ),
-        action("get", "one issue", &["issue_id"], &[]),
-        action(
-            "by_request",
-            "issues of a request (TV: the show's parent request id, under which Ombi's UI files TV issues)",
-            &["request_type", "request_id"],
-            PAGE_ONLY,
-        ),
-        action(
-            "by_provider",
-            "issues of a title by provider id (TMDB, IMDb); for a movie (an IMDb id or request_type movie) both its TMDB- and IMDb-filed issues",
-            &["provider_id"],
-            &["request_type", "page"],
-        ),
-        action("comments", "an issue's comments", &["issue_id"], PAGE_ONLY),
-        action(
-            "provider_summary",
-            "issues grouped per title",
-            &[],
-            &["status", "page"],
-        ),
-        action(
-            "provider_details",
-            "one title's issue group",
-            &["provider_id"],
-            PAGE_ONLY,
-        ),
-        action("counts", "issue counts by status", &[], &[]),
     ],
     ..ToolDef::BASE
 })
@@ -102,40 +59,45 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// issues, optionally by status
     List {
+        #[arg(ISSUE_STATUS_OPT)]
         status: Option<IssueStatus>,
         page: Page,
     },
-    Get {
-        issue_id: i64,
-    },
+    /// one issue
+    Get { issue_id: i64 },
+    /// issues of a request (TV: the show's parent request id, under which Ombi's UI files TV issues)
     ByRequest {
         request_type: MediaKind,
         request_id: i64,
         page: Page,
     },
+    /// issues of a title by provider id (TMDB, IMDb); for a movie (an IMDb id or request_type movie) both its TMDB- and IMDb-filed issues
     ByProvider {
         provider_id: String,
         request_type: Option<MediaKind>,
         page: Page,
     },
-    Comments {
-        issue_id: i64,
-        page: Page,
-    },
+    /// an issue's comments
+    Comments { issue_id: i64, page: Page },
+    /// issues grouped per title
     ProviderSummary {
+        #[arg(ISSUE_STATUS_OPT)]
         status: Option<IssueStatus>,
         page: Page,
     },
-    /// `page` is accepted, but one title's group is always one record.
+    // `page` is accepted, but one title's group is always one record.
+    /// one title's issue group
     ProviderDetails {
         provider_id: String,
         #[serde(rename = "page")]
         _page: Page,
     },
+    /// issue counts by status
     Counts,
 }
 

@@ -9,11 +9,13 @@ use serde::{Deserialize, Serialize};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{not_found, reply};
 use crate::upstream::Route;
+
+const COMMENT: Field = Field::opt("comment", Ty::Str { min: 1, max: 4000 }, "Comment text.");
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_issue_comment",
@@ -22,25 +24,16 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Add a comment to an existing issue, e.g. to give details or confirm a fix.",
     families: &[Family::Mutation],
-    params: &[
-        ISSUE_ID,
-        Field::opt("comment", Ty::Str { min: 1, max: 4000 }, "Comment text."),
-    ],
-    actions: &[action(
-        "comment",
-        "add a comment",
-        &["issue_id", "comment"],
-        &[],
-    )],
     ..ToolDef::BASE
 })
 .examples(&[(r#"{"issue_id": 1, "comment": "Looking into it"}"#, true)])
 .invalid(&[(r#"{"issue_id": 1, "comment": ""}"#, "/comment")]);
 
 /// The action, as validated arguments deserialize into it.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// add a comment
     Comment { issue_id: i64, comment: String },
 }
 

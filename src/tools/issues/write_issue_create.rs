@@ -8,13 +8,29 @@ use serde::{Deserialize, Serialize};
 use crate::contract::{Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::reference::IssueCategory;
 use crate::tools::reply;
 use crate::tools::writes::note_api_user;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
+
+const TITLE: Field = Field::opt(
+    "title",
+    Ty::Str { min: 1, max: 200 },
+    "Title of the media the issue is about.",
+);
+const DESCRIPTION: Field = Field::opt(
+    "description",
+    Ty::Str { min: 1, max: 4000 },
+    "What is wrong.",
+);
+const SUBJECT: Field = Field::opt(
+    "subject",
+    Ty::Str { min: 1, max: 200 },
+    "Short subject line.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_issue_create",
@@ -23,33 +39,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`. Filed the way Ombi's own pages file issues, so they show there: a movie under its IMDb id (found from its TMDB id or request), a show under its parent request (a season request id is replaced by its show's).",
     families: &[Family::Mutation],
-    params: &[
-        Field::opt(
-            "title",
-            Ty::Str { min: 1, max: 200 },
-            "Title of the media the issue is about.",
-        ),
-        Field::opt(
-            "description",
-            Ty::Str { min: 1, max: 4000 },
-            "What is wrong.",
-        ),
-        CATEGORY_ID,
-        REQUEST_TYPE,
-        Field::opt(
-            "subject",
-            Ty::Str { min: 1, max: 200 },
-            "Short subject line.",
-        ),
-        REQUEST_ID,
-        PROVIDER_ID,
-    ],
-    actions: &[action(
-        "create",
-        "report an issue",
-        &["title", "description", "category_id", "request_type"],
-        &["subject", "request_id", "provider_id"],
-    )],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -61,9 +50,11 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The action, as validated arguments deserialize into it.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// report an issue
+    #[action(links = issue)]
     Create {
         title: String,
         description: String,
@@ -106,7 +97,7 @@ impl Actions for Action {
             } => {
                 // Filed where Ombi's UI files them, so its title page shows them.
                 let (request_id, provider_id) =
-                    super::issue_filing(ctx, request_type, request_id, provider_id).await?;
+                    super::filing::issue_filing(ctx, request_type, request_id, provider_id).await?;
                 let body = IssueBody {
                     title,
                     request_type: request_type.code(),

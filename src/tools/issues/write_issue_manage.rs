@@ -6,12 +6,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::issue_by_id;
+use super::filing::issue_by_id;
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::issues::status_code;
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::reference::IssueCategory;
@@ -20,6 +20,14 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{not_found, not_found_on_500, reply};
 use crate::upstream::Route;
 
+const STATUS: Field = Field::opt("status", Ty::Enum(ISSUE_STATUS), "New status.");
+const NAME: Field = Field::opt("name", Ty::Str { min: 1, max: 100 }, "Category name.");
+const COMMENT_ID: Field = Field::opt(
+    "comment_id",
+    Ty::ID,
+    "Comment id (from read_issues `comments`).",
+);
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_issue_manage",
     title: "Manage issues",
@@ -27,50 +35,35 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories. Status `closed` is Ombi's `Deleted` state: the issue disappears from Ombi's web UI (no tab shows it) and from the issue counts (read_issues `counts`); use `resolved` for a fixed issue. Before delete, delete_category, delete_comment and set_status `closed` the person is asked to confirm when the client can ask.",
     families: &[Family::Mutation],
-    params: &[
-        ISSUE_ID,
-        Field::opt("status", Ty::Enum(ISSUE_STATUS), "New status."),
-        Field::opt("name", Ty::Str { min: 1, max: 100 }, "Category name."),
-        CATEGORY_ID,
-        Field::opt(
-            "comment_id",
-            Ty::ID,
-            "Comment id (from read_issues `comments`).",
-        ),
-    ],
-    actions: &[
-        action(
-            "set_status",
-            "change an issue's status",
-            &["issue_id", "status"],
-            &[],
-        ),
-        action("delete", "delete an issue", &["issue_id"], &[]),
-        action("create_category", "add an issue category", &["name"], &[]),
-        action(
-            "delete_category",
-            "remove an issue category",
-            &["category_id"],
-            &[],
-        ),
-        action("delete_comment", "remove a comment", &["comment_id"], &[]),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
     (r#"{"action": "create_category", "name": "E2E"}"#, true),
+    (r#"{"action": "set_status", "issue_id": 1, "status": "closed"}"#, true),
+    (r#"{"action": "delete_comment", "comment_id": 2}"#, true),
+    (r#"{"action": "delete", "issue_id": 3}"#, true),
+    (r#"{"action": "delete_category", "category_id": 3}"#, true),
 ])
 .invalid(&[
     (r#"{"action": "set_status", "issue_id": 1, "status": "done"}"#, "/status"),
 ]);
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// change an issue's status
+    #[action(confirm = "when the new status is `closed`")]
     SetStatus { issue_id: i64, status: String },
+    /// delete an issue
+    #[action(confirm)]
     Delete { issue_id: i64 },
+    /// add an issue category
     CreateCategory { name: String },
+    /// remove an issue category
+    #[action(confirm)]
     DeleteCategory { category_id: i64 },
+    /// remove a comment
+    #[action(confirm)]
     DeleteComment { comment_id: i64 },
 }
 

@@ -12,7 +12,7 @@ use crate::contract::{Outcome, Reply};
 use crate::definition::Page;
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::identifiers::{Namespace, Origin};
 use crate::projection::media::{
     self, ArtistInfo, Media, RecentlyRequested, SearchMovie, SearchTv, WireCollection, WireCredits,
@@ -31,6 +31,14 @@ const LOOKUP_CONCURRENCY: usize = 4;
 
 const SNAPSHOT_NOTE: &str = "Ombi pages this list itself without a snapshot: titles may have shifted since the earlier pages, so one can repeat or be missed";
 
+const PERSON_ID: Field = Field::opt("person_id", Ty::ID, "TMDB person id.");
+const NAME: Field = Field::opt(
+    "name",
+    Ty::Str { min: 1, max: 200 },
+    "The person's name (Ombi does not return it).",
+);
+const ARTIST_ID: Field = Field::opt("artist_id", Ty::TEXT_ID, "MusicBrainz artist id.");
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_discover",
     title: "Discover media",
@@ -38,69 +46,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Browse curated lists instead of searching: popular, trending or upcoming titles, advanced filtered discovery, similar movies, a person's credits, a collection's members or an artist's albums. Ombi's TV lists serve only the first 10 of every 20 TMDB ranks; a TV page stops at each such gap (has_more true). A show's `available` means on the media server, possibly in part.",
     families: &[Family::MediaPage],
-    params: &[
-        MEDIA_MOVIE_TV,
-        FILTERS,
-        TMDB_ID,
-        Field::opt("person_id", Ty::ID, "TMDB person id."),
-        Field::opt(
-            "name",
-            Ty::Str { min: 1, max: 200 },
-            "The person's name (Ombi does not return it).",
-        ),
-        COLLECTION_ID,
-        Field::opt("artist_id", Ty::TEXT_ID, "MusicBrainz artist id."),
-        LANGUAGE,
-        PAGE,
-    ],
-    actions: &[
-        action("popular", "popular titles", &["media"], PAGE_ONLY),
-        action("now_playing", "movies in cinemas", &["media"], PAGE_ONLY)
-            .only(&[("media", &["movie"])]),
-        action("top_rated", "top rated movies", &["media"], PAGE_ONLY)
-            .only(&[("media", &["movie"])]),
-        action("upcoming", "upcoming movies", &["media"], PAGE_ONLY).only(&[("media", &["movie"])]),
-        action("seasonal", "seasonal movies", &["media"], PAGE_ONLY).only(&[("media", &["movie"])]),
-        action("trending", "trending TV shows", &["media"], PAGE_ONLY).only(&[("media", &["tv"])]),
-        action("anticipated", "anticipated TV shows", &["media"], PAGE_ONLY)
-            .only(&[("media", &["tv"])]),
-        action(
-            "requested",
-            "recently requested titles (cached by Ombi for hours, the same for every user)",
-            &["media"],
-            PAGE_ONLY,
-        ),
-        action(
-            "advanced",
-            "filtered discovery",
-            &["filters"],
-            &["media", "page"],
-        ),
-        action(
-            "similar",
-            "movies similar to a movie",
-            &["tmdb_id"],
-            &["language", "page"],
-        ),
-        action(
-            "credits",
-            "a person's movie and TV credits",
-            &["person_id", "name"],
-            &["media", "page"],
-        ),
-        action(
-            "collection",
-            "a movie collection's members",
-            &["collection_id"],
-            &["language", "page"],
-        ),
-        action(
-            "artist_albums",
-            "an artist's albums",
-            &["artist_id"],
-            PAGE_ONLY,
-        ),
-    ],
     check: Some(discover_rules),
     ..ToolDef::BASE
 })
@@ -159,66 +104,86 @@ fn discover_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolErr
 
 /// The actions, as validated arguments deserialize into them. The
 /// movie-only and TV-only lists take `media`, narrowed by the definition.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// popular titles
     Popular {
+        #[arg(MEDIA_MOVIE_TV)]
         media: MovieOrTv,
         page: Page,
     },
+    /// movies in cinemas
     NowPlaying {
+        #[arg(MEDIA_MOVIE_TV, only = &["movie"])]
         media: MovieOrTv,
         page: Page,
     },
+    /// top rated movies
     TopRated {
+        #[arg(MEDIA_MOVIE_TV, only = &["movie"])]
         media: MovieOrTv,
         page: Page,
     },
+    /// upcoming movies
     Upcoming {
+        #[arg(MEDIA_MOVIE_TV, only = &["movie"])]
         media: MovieOrTv,
         page: Page,
     },
+    /// seasonal movies
     Seasonal {
+        #[arg(MEDIA_MOVIE_TV, only = &["movie"])]
         media: MovieOrTv,
         page: Page,
     },
+    /// trending TV shows
     Trending {
+        #[arg(MEDIA_MOVIE_TV, only = &["tv"])]
         media: MovieOrTv,
         page: Page,
     },
+    /// anticipated TV shows
     Anticipated {
+        #[arg(MEDIA_MOVIE_TV, only = &["tv"])]
         media: MovieOrTv,
         page: Page,
     },
+    /// recently requested titles (cached by Ombi for hours, the same for every user)
     Requested {
+        #[arg(MEDIA_MOVIE_TV)]
         media: MovieOrTv,
         page: Page,
     },
+    /// filtered discovery
     Advanced {
         filters: Filters,
+        #[arg(MEDIA_MOVIE_TV)]
         media: Option<MovieOrTv>,
         page: Page,
     },
+    /// movies similar to a movie
     Similar {
         tmdb_id: i64,
         language: Option<String>,
         page: Page,
     },
+    /// a person's movie and TV credits
     Credits {
         person_id: i64,
         name: String,
+        #[arg(MEDIA_MOVIE_TV)]
         media: Option<MovieOrTv>,
         page: Page,
     },
+    /// a movie collection's members
     Collection {
         collection_id: i64,
         language: Option<String>,
         page: Page,
     },
-    ArtistAlbums {
-        artist_id: String,
-        page: Page,
-    },
+    /// an artist's albums
+    ArtistAlbums { artist_id: String, page: Page },
 }
 
 /// The `filters` argument ([`FILTERS`]).

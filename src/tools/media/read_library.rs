@@ -9,13 +9,15 @@ use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::library::{self, RecentlyAdded, WireCalendar};
 use crate::projection::media;
 use crate::projection::paging;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{note_read_limit, reply};
 use crate::upstream::Route;
+
+const KIND: Field = Field::opt("kind", Ty::Enum(ARTWORK_KINDS), "Artwork kind.");
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         name: "read_library",
@@ -24,12 +26,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         destructive: false,
         description: "What the media server holds: titles recently added, the release calendar, and poster/background/banner artwork of a title.",
         families: &[Family::MediaPage, Family::CalendarPage, Family::ArtworkPage],
-        params: &[MEDIA, TMDB_ID, TVDB_ID, MUSICBRAINZ_ID, Field::opt("kind", Ty::Enum(ARTWORK_KINDS), "Artwork kind."), PAGE],
-        actions: &[
-            action("recently_added", "titles added in the last days", &["media"], PAGE_ONLY).only(&[("media", MEDIA_MOVIE_OR_TV)]),
-            action("calendar", "upcoming and recent releases", &[], PAGE_ONLY),
-            action("artwork", "artwork of a title: movie by tmdb_id, tv by tmdb_id or tvdb_id, album by musicbrainz_id", &["media", "kind"], PAGE_ONLY).one_of(&["tmdb_id", "tvdb_id", "musicbrainz_id"]),
-        ],
         check: Some(media_details_rules),
         ..ToolDef::BASE
 })
@@ -68,23 +64,28 @@ impl ArtworkKind {
 }
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// titles added in the last days
     RecentlyAdded {
+        #[arg(only = MEDIA_MOVIE_OR_TV)]
         media: MovieOrTv,
         page: Page,
     },
-    Calendar {
-        page: Page,
-    },
-    /// The definition's rules leave exactly the one id the media takes.
+    /// upcoming and recent releases
+    Calendar { page: Page },
+    // The definition's rules leave exactly the one id the media takes.
+    /// artwork of a title: movie by tmdb_id, tv by tmdb_id or tvdb_id, album by musicbrainz_id
     Artwork {
         media: MediaKind,
-        kind: ArtworkKind,
+        #[arg(one_of)]
         tmdb_id: Option<i64>,
+        #[arg(one_of)]
         tvdb_id: Option<i64>,
+        #[arg(one_of)]
         musicbrainz_id: Option<String>,
+        kind: ArtworkKind,
         page: Page,
     },
 }

@@ -1,7 +1,7 @@
 //! `read_media`: one title's details (by TMDB/IMDb/TVDB/MusicBrainz id or by
 //! Ombi request), its Rotten Tomatoes ratings, or its streaming providers.
 
-use super::album_lookup;
+use super::albums::album_lookup;
 use serde::Deserialize;
 
 use crate::contract::Family;
@@ -9,7 +9,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Outcome, Reply};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::identifiers::Origin;
 use crate::projection::media::{
     self, ArtistInfo, Media, MovieFull, Notes, StreamingData, TvDetail, WireRatings,
@@ -21,6 +21,13 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{language_ignored, not_found, not_found_on_500, note_read_limit, reply};
 use crate::upstream::Route;
 
+const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type.");
+const NAME: Field = Field::opt(
+    "name",
+    Ty::Str { min: 1, max: 200 },
+    "Title to look up ratings for.",
+);
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         name: "read_media",
         title: "Media details",
@@ -28,13 +35,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         destructive: false,
         description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it. A show is `available` only when fully on the media server (its seasons say which episodes are). Ombi caches details for 12 hours by id: for a movie or show with a request, request state and availability come from the request itself (current); for a title without one, availability can be up to 12 hours old. Album details need Lidarr.",
         families: &[Family::MediaPage],
-        params: &[Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type."), TMDB_ID, IMDB_ID, TVDB_ID, MUSICBRAINZ_ID, TARGET, Field::opt("name", Ty::Str { min: 1, max: 200 }, "Title to look up ratings for."), YEAR, LANGUAGE],
-        actions: &[
-            action("details", "one title by id: movie by tmdb_id or imdb_id, tv by tmdb_id or tvdb_id, album/artist by musicbrainz_id", &["media"], &["language"]).one_of(&["tmdb_id", "imdb_id", "tvdb_id", "musicbrainz_id"]),
-            action("by_request", "the media of an Ombi request", &["target"], &["language"]),
-            action("ratings", "Rotten Tomatoes ratings by title and year", &["media", "name", "year"], &[]).only(&[("media", MEDIA_MOVIE_OR_TV)]),
-            action("providers", "streaming providers in your country", &["media", "tmdb_id"], &[]).only(&[("media", MEDIA_MOVIE_OR_TV)]),
-        ],
         check: Some(media_details_rules),
         ..ToolDef::BASE
 })
@@ -85,28 +85,38 @@ impl DetailsMedia {
 }
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
-    /// Exactly one id, the one `media_details_rules` allows for `media`.
+    // Exactly one id, the one `media_details_rules` allows for `media`.
+    /// one title by id: movie by tmdb_id or imdb_id, tv by tmdb_id or tvdb_id, album/artist by musicbrainz_id
     Details {
         media: DetailsMedia,
+        #[arg(one_of)]
         tmdb_id: Option<i64>,
+        #[arg(one_of)]
         imdb_id: Option<String>,
+        #[arg(one_of)]
         tvdb_id: Option<i64>,
+        #[arg(one_of)]
         musicbrainz_id: Option<String>,
         language: Option<String>,
     },
+    /// the media of an Ombi request
     ByRequest {
         target: Target,
         language: Option<String>,
     },
+    /// Rotten Tomatoes ratings by title and year
     Ratings {
+        #[arg(only = MEDIA_MOVIE_OR_TV)]
         media: MovieOrTv,
         name: String,
         year: i64,
     },
+    /// streaming providers in your country
     Providers {
+        #[arg(only = MEDIA_MOVIE_OR_TV)]
         media: MovieOrTv,
         tmdb_id: i64,
     },

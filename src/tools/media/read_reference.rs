@@ -10,7 +10,7 @@ use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::paging;
 use crate::projection::reference::{
     self as r, Candidate, Claim, Feature, IdName, IssueCategory, Language, WatchProvider,
@@ -19,6 +19,8 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{not_found, note_read_limit, reply};
 use crate::upstream::Route;
 
+const KEYWORD_ID: Field = Field::opt("keyword_id", Ty::ID, "TMDB keyword id.");
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_reference",
     title: "Reference lists",
@@ -26,38 +28,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Lookup lists that other tools take ids from: genres, languages, streaming countries, TMDB keywords, watch providers, issue categories, user roles and Ombi features.",
     families: &[Family::ReferencePage],
-    params: &[
-        MEDIA_MOVIE_TV,
-        QUERY,
-        Field::opt("keyword_id", Ty::ID, "TMDB keyword id."),
-        PAGE,
-    ],
-    actions: &[
-        action("genres", "genres with their ids", &["media"], PAGE_ONLY),
-        action("languages", "languages", &[], PAGE_ONLY),
-        action(
-            "streaming_countries",
-            "streaming country codes",
-            &[],
-            PAGE_ONLY,
-        ),
-        action(
-            "keywords",
-            "TMDB keywords matching a text",
-            &["query"],
-            PAGE_ONLY,
-        ),
-        action("keyword", "one TMDB keyword", &["keyword_id"], &[]),
-        action(
-            "watch_providers",
-            "watch providers, optionally filtered by name",
-            &["media"],
-            &["query", "page"],
-        ),
-        action("issue_categories", "issue categories", &[], PAGE_ONLY),
-        action("roles", "user roles", &[], PAGE_ONLY),
-        action("features", "Ombi feature flags", &[], PAGE_ONLY),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -79,40 +49,36 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// genres with their ids
     Genres {
+        #[arg(MEDIA_MOVIE_TV)]
         media: MovieOrTv,
         page: Page,
     },
-    Languages {
-        page: Page,
-    },
-    StreamingCountries {
-        page: Page,
-    },
-    Keywords {
-        query: String,
-        page: Page,
-    },
-    Keyword {
-        keyword_id: i64,
-    },
+    /// languages
+    Languages { page: Page },
+    /// streaming country codes
+    StreamingCountries { page: Page },
+    /// TMDB keywords matching a text
+    Keywords { query: String, page: Page },
+    /// one TMDB keyword
+    Keyword { keyword_id: i64 },
+    /// watch providers, optionally filtered by name
     WatchProviders {
+        #[arg(MEDIA_MOVIE_TV)]
         media: MovieOrTv,
         query: Option<String>,
         page: Page,
     },
-    IssueCategories {
-        page: Page,
-    },
-    Roles {
-        page: Page,
-    },
-    Features {
-        page: Page,
-    },
+    /// issue categories
+    IssueCategories { page: Page },
+    /// user roles
+    Roles { page: Page },
+    /// Ombi feature flags
+    Features { page: Page },
 }
 
 async fn list<T: DeserializeOwned>(

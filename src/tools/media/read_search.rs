@@ -10,7 +10,7 @@ use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::params::*;
-use crate::definition::{Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::media::{self, Media, MultiResult, SearchMovie};
 use crate::projection::paging;
 use crate::tools::{Actions, CallCtx, Tool};
@@ -24,40 +24,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Search Ombi's metadata sources by text for movies, TV shows, people, artists and albums. Use it to find the TMDB/MusicBrainz ids that read_media and write_request_create need. `movie`, `person_movies` and `album` results carry whether the title is available (for TV: on the media server, possibly in part) or requested; `multi` and `tv` results carry no such state (Ombi's multi-search runs no rules): read_media details gives it. Ombi returns at most 10 movies, and only TMDB's first page (20 titles) for `multi`/`tv`: a full result may not be everything, so narrow the query (add the year). With Ombi's hide-requests setting a non-admin sees request state of their own requests only.",
     families: &[Family::MediaPage],
-    params: &[QUERY, YEAR, LANGUAGE, PAGE],
-    actions: &[
-        action(
-            "multi",
-            "movies, TV, people and artists at once (no availability or request state)",
-            &["query"],
-            &["language", "page"],
-        ),
-        action(
-            "movie",
-            "movies only",
-            &["query"],
-            &["year", "language", "page"],
-        ),
-        action(
-            "tv",
-            "TV shows only (TMDB ids; no availability or request state)",
-            &["query"],
-            &["language", "page"],
-        ),
-        action(
-            "person_movies",
-            "movies featuring an actor of that name",
-            &["query"],
-            &["language", "page"],
-        ),
-        action(
-            "artist",
-            "music artists (needs Lidarr)",
-            &["query"],
-            &["page"],
-        ),
-        action("album", "albums (needs Lidarr)", &["query"], &["page"]),
-    ],
     default_action: Some("multi"),
     ..ToolDef::BASE
 })
@@ -87,38 +53,38 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// movies, TV, people and artists at once (no availability or request state)
     Multi {
         query: String,
         language: Option<String>,
         page: Page,
     },
+    /// movies only
     Movie {
         query: String,
         year: Option<i64>,
         language: Option<String>,
         page: Page,
     },
+    /// TV shows only (TMDB ids; no availability or request state)
     Tv {
         query: String,
         language: Option<String>,
         page: Page,
     },
+    /// movies featuring an actor of that name
     PersonMovies {
         query: String,
         language: Option<String>,
         page: Page,
     },
-    Artist {
-        query: String,
-        page: Page,
-    },
-    Album {
-        query: String,
-        page: Page,
-    },
+    /// music artists (needs Lidarr)
+    Artist { query: String, page: Page },
+    /// albums (needs Lidarr)
+    Album { query: String, page: Page },
 }
 
 impl Actions for Action {

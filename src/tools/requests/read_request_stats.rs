@@ -10,11 +10,14 @@ use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::metrics::{self, RequestCounts, Stats};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{partial, reply};
 use crate::upstream::Route;
+
+const FROM: Field = Field::opt("from", Ty::Date, "First day, `YYYY-MM-DD`.");
+const TO: Field = Field::opt("to", Ty::Date, "Last day, `YYYY-MM-DD`.");
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_request_stats",
@@ -23,32 +26,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Request counts and quotas: instance-wide pending/approved/available/denied counts of movie and TV requests (Ombi leaves albums out; `approved` means approved and not yet available), totals you can see, your remaining request quota, or admin statistics for a date range. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
     families: &[Family::Metrics],
-    params: &[
-        MEDIA,
-        Field::opt("from", Ty::Date, "First day, `YYYY-MM-DD`."),
-        Field::opt("to", Ty::Date, "Last day, `YYYY-MM-DD`."),
-    ],
-    actions: &[
-        action(
-            "counts",
-            "instance-wide movie and TV request counts (no albums)",
-            &[],
-            &[],
-        ),
-        action("totals", "request totals you can see", &[], &[]),
-        action(
-            "quota",
-            "your remaining request quota (all media unless `media` is given)",
-            &[],
-            &["media"],
-        ),
-        action(
-            "period",
-            "statistics for a date range (admin)",
-            &["from", "to"],
-            &[],
-        ),
-    ],
     check: Some(|action, args| {
         if action == "period"
             && let (Some(f), Some(t)) = (
@@ -77,20 +54,19 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// instance-wide movie and TV request counts (no albums)
     Counts,
+    /// request totals you can see
     Totals,
-    /// All media unless `media` is given.
-    Quota {
-        media: Option<MediaKind>,
-    },
-    /// `YYYY-MM-DD` days, `from` ≤ `to` (validated).
-    Period {
-        from: String,
-        to: String,
-    },
+    // All media unless `media` is given.
+    /// your remaining request quota (all media unless `media` is given)
+    Quota { media: Option<MediaKind> },
+    // `YYYY-MM-DD` days, `from` ≤ `to` (validated).
+    /// statistics for a date range (admin)
+    Period { from: String, to: String },
 }
 
 impl Actions for Action {

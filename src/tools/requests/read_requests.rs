@@ -17,7 +17,7 @@ use crate::contract::Outcome;
 use crate::contract::{ErrorCode, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{ArgDefault, Field, Ty};
-use crate::definition::{Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
 use crate::projection::requests::{
     self as proj, ParentIndex, Projected, RequestRecord, WireChildRequest, WireChildWithSeasons,
@@ -27,6 +27,19 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{local_page, not_found, note_read_limit, reply};
 use crate::upstream::Route;
 
+const STATUS: Field = Field::opt(
+    "status",
+    Ty::Enum(REQUEST_STATUS),
+    "Filter by status (default `all`).",
+)
+.default(ArgDefault::Str("all"));
+const SORT_DIRECTION: Field = Field::opt(
+    "sort_direction",
+    Ty::Enum(SORT_DIRECTIONS),
+    "Order by request date (default `desc`).",
+)
+.default(ArgDefault::Str("desc"));
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_requests",
     title: "Media requests",
@@ -34,59 +47,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests (at most the 7 newest per media type) and the failed-request retry queue (where a Radarr/Sonarr/Lidarr send failure and its error are). Movie requests made only in 4K sort last in Ombi's date order. With Ombi's hide-requests setting a non-admin's lists, searches and recent feed hold their own requests only. Request titles and denial reasons can contain untrusted user-provided text.",
     families: &[Family::RequestPage, Family::RetryPage],
-    params: &[
-        MEDIA,
-        Field::opt(
-            "status",
-            Ty::Enum(REQUEST_STATUS),
-            "Filter by status (default `all`).",
-        )
-        .default(ArgDefault::Str("all")),
-        Field::opt(
-            "sort_direction",
-            Ty::Enum(SORT_DIRECTIONS),
-            "Order by request date (default `desc`).",
-        )
-        .default(ArgDefault::Str("desc")),
-        TARGET,
-        PARENT_REQUEST_ID,
-        QUERY,
-        PAGE,
-    ],
-    actions: &[
-        action(
-            "list",
-            "requests of one media type",
-            &["media"],
-            &["status", "sort_direction", "page"],
-        ),
-        action("get", "one request", &["target"], &[]),
-        action(
-            "children",
-            "the season-level child requests of a TV parent request",
-            &["parent_request_id"],
-            PAGE_ONLY,
-        ),
-        action(
-            "search",
-            "requests whose title matches a text",
-            &["media", "query"],
-            PAGE_ONLY,
-        ),
-        action("recent", "recently made requests", &[], PAGE_ONLY),
-        action(
-            "mine",
-            "the acting user's own requests (movies, TV seasons, albums), newest first, at most 100",
-            &[],
-            PAGE_ONLY,
-        ),
-        action(
-            "retry_queue",
-            "requests that failed to reach Radarr/Sonarr/Lidarr (admin)",
-            &[],
-            PAGE_ONLY,
-        ),
-    ],
     check: Some(|action, args| {
         if action == "list"
             && args.get("media").and_then(Value::as_str) == Some("album")
@@ -126,36 +86,32 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// requests of one media type
     List {
         media: MediaKind,
         status: RequestStatus,
         sort_direction: SortDirection,
         page: Page,
     },
-    Get {
-        target: Target,
-    },
-    Children {
-        parent_request_id: i64,
-        page: Page,
-    },
+    /// one request
+    Get { target: Target },
+    /// the season-level child requests of a TV parent request
+    Children { parent_request_id: i64, page: Page },
+    /// requests whose title matches a text
     Search {
         media: MediaKind,
         query: String,
         page: Page,
     },
-    Recent {
-        page: Page,
-    },
-    Mine {
-        page: Page,
-    },
-    RetryQueue {
-        page: Page,
-    },
+    /// recently made requests
+    Recent { page: Page },
+    /// the acting user's own requests (movies, TV seasons, albums), newest first, at most 100
+    Mine { page: Page },
+    /// requests that failed to reach Radarr/Sonarr/Lidarr (admin)
+    RetryQueue { page: Page },
 }
 
 impl Actions for Action {

@@ -7,7 +7,7 @@ use super::votes::{votes_route, voting_enabled};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::votes::{self as proj, OpenVote, VoteRow};
 use crate::tools::local_page;
 use crate::tools::{Actions, CallCtx, Tool};
@@ -20,16 +20,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Community votes on pending requests: open requests to vote on (only when the server has voting enabled), or the votes on one request.",
     families: &[Family::VotePage],
-    params: &[MEDIA, REQUEST_ID, PAGE],
-    actions: &[
-        action("open", "pending requests open for voting", &[], PAGE_ONLY),
-        action(
-            "for_request",
-            "votes on one request",
-            &["media", "request_id"],
-            PAGE_ONLY,
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -42,12 +32,12 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
-    Open {
-        page: Page,
-    },
+    /// pending requests open for voting
+    Open { page: Page },
+    /// votes on one request
     ForRequest {
         media: MediaKind,
         request_id: i64,

@@ -10,7 +10,7 @@ use crate::confirm::Confirmation;
 use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::text::message::sanitize;
 use crate::tools::requests::reads::{parent_of_child, tv_parent_exists};
@@ -28,8 +28,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Delete one request (a movie, a whole TV show, one TV season-level child, or an album). Deleting a show's last child also deletes the show's request. The person is asked to confirm first when the client can ask.",
     families: &[Family::Mutation],
-    params: &[TARGET],
-    actions: &[action("delete", "delete the request", &["target"], &[])],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -54,9 +52,11 @@ enum Kind {
     Album,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// delete the request
+    #[action(confirm)]
     Delete { target: Target },
 }
 

@@ -10,7 +10,7 @@ use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Failure, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::text::message::sanitize;
 use crate::tools::reply;
@@ -26,47 +26,12 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification. Before deny and mark_unavailable the person is asked to confirm when the client can ask (deny: the reason can be edited there).",
     families: &[Family::Mutation],
-    params: &[
-        MEDIA,
-        REQUEST_ID,
-        IS_4K,
-        Field::opt(
-            "reason",
-            Ty::Str { min: 1, max: 1000 },
-            "Why it is denied (shown to the requester).",
-        ),
-    ],
-    actions: &[
-        action(
-            "approve",
-            "approve the request",
-            &["media", "request_id"],
-            &["is_4k"],
-        ),
-        action(
-            "deny",
-            "deny the request",
-            &["media", "request_id"],
-            &["is_4k", "reason"],
-        ),
-        action(
-            "mark_available",
-            "mark as available",
-            &["media", "request_id"],
-            &["is_4k"],
-        ),
-        action(
-            "mark_unavailable",
-            "mark as not available",
-            &["media", "request_id"],
-            &["is_4k"],
-        ),
-    ],
     check: Some(is_4k_movie_only),
     ..ToolDef::BASE
 })
 .examples(&[
     (r#"{"action": "deny", "media": "movie", "request_id": 2, "reason": "e2e"}"#, true),
+    (r#"{"action": "mark_unavailable", "media": "movie", "request_id": 1}"#, true),
 ])
 .invalid(&[
     (r#"{"action": "approve", "media": "tv", "request_id": 1, "is_4k": true}"#, "/is_4k"),
@@ -84,36 +49,81 @@ fn is_4k_movie_only(_action: &str, args: &Map<String, Value>) -> Result<(), Tool
     Ok(())
 }
 
+const REASON: Field = Field::opt(
+    "reason",
+    Ty::Str { min: 1, max: 1000 },
+    "Why it is denied (shown to the requester).",
+);
+
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize, ToolActions)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    /// approve the request
+    Approve {
+        media: MediaKind,
+        request_id: i64,
+        is_4k: bool,
+    },
+    /// deny the request
+    #[action(confirm)]
+    Deny {
+        media: MediaKind,
+        request_id: i64,
+        is_4k: bool,
+        reason: Option<String>,
+    },
+    /// mark as available
+    MarkAvailable {
+        media: MediaKind,
+        request_id: i64,
+        is_4k: bool,
+    },
+    /// mark as not available
+    #[action(confirm)]
+    MarkUnavailable {
+        media: MediaKind,
+        request_id: i64,
+        is_4k: bool,
+    },
+}
+
 /// The request an action names.
-#[derive(Deserialize)]
 struct On {
     media: MediaKind,
     request_id: i64,
-    #[serde(default)]
     is_4k: bool,
 }
 
-#[derive(Deserialize)]
+/// A deny: the request, and the reason the arguments give.
 struct DenyArgs {
-    #[serde(flatten)]
     on: On,
     reason: Option<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-enum Action {
-    Approve(On),
-    Deny(DenyArgs),
-    MarkAvailable(On),
-    MarkUnavailable(On),
-}
-
 impl Actions for Action {
     async fn run(self, ctx: &CallCtx) -> Outcome {
+        let on = |media, request_id, is_4k| On {
+            media,
+            request_id,
+            is_4k,
+        };
         match self {
-            Action::Approve(on) => approve(ctx, &on).await,
-            Action::Deny(d) => {
+            Action::Approve {
+                media,
+                request_id,
+                is_4k,
+            } => approve(ctx, &on(media, request_id, is_4k)).await,
+            Action::Deny {
+                media,
+                request_id,
+                is_4k,
+                reason,
+            } => {
+                let d = DenyArgs {
+                    on: on(media, request_id, is_4k),
+                    reason,
+                };
                 let proceed = ctx
                     .confirm(async {
                         let named = request_in_words(ctx, d.on.media, d.on.request_id).await?;
@@ -127,11 +137,21 @@ impl Actions for Action {
                 let reason = proceed.reason(d.reason.as_deref());
                 deny(ctx, &d.on, reason.as_deref()).await
             }
-            Action::MarkAvailable(on) => {
+            Action::MarkAvailable {
+                media,
+                request_id,
+                is_4k,
+            } => {
+                let on = on(media, request_id, is_4k);
                 let r = send(ctx, &on, Verb::Available, None).await?;
                 done(&on, &r, "marked available", Vec::new())
             }
-            Action::MarkUnavailable(on) => {
+            Action::MarkUnavailable {
+                media,
+                request_id,
+                is_4k,
+            } => {
+                let on = on(media, request_id, is_4k);
                 ctx.confirm(async {
                     let named = request_in_words(ctx, on.media, on.request_id).await?;
                     Ok(Confirmation::new(format!(

@@ -11,7 +11,7 @@ use crate::contract::TargetKind;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, MAX_ID, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::tools::requests::reads::movie;
 use crate::tools::requests::words::{TvLevel, named, show_request, tv_id_hint, with_answer};
@@ -42,6 +42,17 @@ const OPTION_FIELDS: &[Field] = &[
     ),
 ];
 
+const REQUEST_ID: Field = Field::opt(
+    "request_id",
+    Ty::ID,
+    "The movie request id, or for TV the parent (show-level) request id.",
+);
+const OPTIONS: Field = Field::opt(
+    "options",
+    Ty::Obj(OPTION_FIELDS),
+    "Overrides to set; give at least one.",
+);
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_request_options",
     title: "Set request options",
@@ -49,42 +60,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Change where and in which quality a request will be downloaded: root folder, quality profile and language profile overrides. Values not given are kept. They apply the next time the request is sent (write_request_reprocess).",
     families: &[Family::Mutation],
-    params: &[
-        MEDIA_MOVIE_TV,
-        Field::opt(
-            "request_id",
-            Ty::ID,
-            "The movie request id, or for TV the parent (show-level) request id.",
-        ),
-        Field::opt(
-            "options",
-            Ty::Obj(OPTION_FIELDS),
-            "Overrides to set; give at least one.",
-        ),
-        PARENT_REQUEST_ID,
-        ROOT_FOLDER_ID,
-        QUALITY_PROFILE_ID,
-    ],
-    actions: &[
-        action(
-            "advanced",
-            "set advanced options (tv: parent request id)",
-            &["media", "request_id", "options"],
-            &[],
-        ),
-        action(
-            "tv_root",
-            "set a TV request's root folder",
-            &["parent_request_id", "root_folder_id"],
-            &[],
-        ),
-        action(
-            "tv_quality",
-            "set a TV request's quality profile",
-            &["parent_request_id", "quality_profile_id"],
-            &[],
-        ),
-    ],
     check: Some(check_options),
     ..ToolDef::BASE
 })
@@ -136,18 +111,22 @@ struct Options {
     language_profile_id: Option<i64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// set advanced options (tv: parent request id)
     Advanced {
+        #[arg(MEDIA_MOVIE_TV)]
         media: Kind,
         request_id: i64,
         options: Options,
     },
+    /// set a TV request's root folder
     TvRoot {
         parent_request_id: i64,
         root_folder_id: i64,
     },
+    /// set a TV request's quality profile
     TvQuality {
         parent_request_id: i64,
         quality_profile_id: i64,

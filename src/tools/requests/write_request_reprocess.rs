@@ -9,12 +9,18 @@ use serde_json::Value;
 use crate::contract::{Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::tools::reply;
 use crate::tools::requests::words::{named_request, request_name, with_answer};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::{BusinessResult, RequestEngineResult, Route};
+
+const REQUEST_TYPE: Field = Field::opt(
+    "request_type",
+    Ty::Enum(MEDIA_MOVIE_OR_TV),
+    "Kind of request.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_request_reprocess",
@@ -23,21 +29,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Send an approved request to Radarr/Sonarr again, e.g. after fixing their settings.",
     families: &[Family::Mutation],
-    params: &[
-        Field::opt(
-            "request_type",
-            Ty::Enum(MEDIA_MOVIE_OR_TV),
-            "Kind of request.",
-        ),
-        REQUEST_ID,
-        IS_4K,
-    ],
-    actions: &[action(
-        "reprocess",
-        "resend the request",
-        &["request_type", "request_id"],
-        &["is_4k"],
-    )],
     check: Some(|_, args| {
         if args.contains_key("is_4k")
             && args.get("request_type").and_then(Value::as_str) != Some("movie")
@@ -58,9 +49,10 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"request_type": "album", "request_id": 1}"#, "/request_type"),
 ]);
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// resend the request
     Reprocess {
         request_type: MediaKind,
         request_id: i64,

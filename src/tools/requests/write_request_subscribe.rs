@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::contract::{Family, Outcome};
 use crate::definition::params::*;
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::tools::reply;
 use crate::tools::requests::words::{named_request, request_name};
@@ -15,23 +15,13 @@ use crate::tools::writes::note_api_user;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
 
-pub static TOOL: Tool = Tool::new::<Follow>(ToolDef {
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_request_subscribe",
     title: "Subscribe to a request",
     bundle: Bundle::Core,
     destructive: true,
     description: "Subscribe to (or unsubscribe from) notifications about someone's request, e.g. to hear when a title you also want becomes available.",
     families: &[Family::Mutation],
-    params: &[MEDIA_MOVIE_TV, REQUEST_ID],
-    actions: &[
-        action("subscribe", "get notified", &["media", "request_id"], &[]),
-        action(
-            "unsubscribe",
-            "stop notifications",
-            &["media", "request_id"],
-            &[],
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -41,27 +31,32 @@ pub static TOOL: Tool = Tool::new::<Follow>(ToolDef {
     (r#"{"action": "subscribe", "media": "album", "request_id": 1}"#, "/media"),
 ]);
 
-/// The validated arguments: both actions take the same request, only
-/// whether to follow it differs.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Follow {
-    action: Choice,
-    media: MediaKind,
-    request_id: i64,
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize, ToolActions)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    /// get notified
+    Subscribe {
+        #[arg(MEDIA_MOVIE_TV)]
+        media: MediaKind,
+        request_id: i64,
+    },
+    /// stop notifications
+    Unsubscribe {
+        #[arg(MEDIA_MOVIE_TV)]
+        media: MediaKind,
+        request_id: i64,
+    },
 }
 
-#[derive(Deserialize, PartialEq)]
-#[serde(rename_all = "snake_case")]
-enum Choice {
-    Subscribe,
-    Unsubscribe,
-}
-
-impl Actions for Follow {
+impl Actions for Action {
     async fn run(self, ctx: &CallCtx) -> Outcome {
-        let on = self.action == Choice::Subscribe;
-        follow(ctx, self.media, self.request_id, on).await
+        match self {
+            Action::Subscribe { media, request_id } => follow(ctx, media, request_id, true).await,
+            Action::Unsubscribe { media, request_id } => {
+                follow(ctx, media, request_id, false).await
+            }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::confirm::Confirmation;
 use crate::contract::{Family, Outcome};
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::requests::WireFailedRequest;
 use crate::projection::wire::request_type_label;
@@ -18,6 +18,8 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{not_found_on_500, reply};
 use crate::upstream::Route;
 
+const QUEUE_ID: Field = Field::opt("queue_id", Ty::ID, "Retry queue entry id.");
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_retry_remove",
     title: "Remove from retry queue",
@@ -25,8 +27,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Remove one entry from the failed-request retry queue (its `queue_id` from read_requests `retry_queue`, never a request id). The person is asked to confirm first when the client can ask.",
     families: &[Family::Mutation],
-    params: &[Field::opt("queue_id", Ty::ID, "Retry queue entry id.")],
-    actions: &[action("remove", "remove the entry", &["queue_id"], &[])],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -39,9 +39,11 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// remove the entry
+    #[action(confirm)]
     Remove { queue_id: i64 },
 }
 

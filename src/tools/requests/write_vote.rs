@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::votes::votes_route;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::votes::VoteRow;
 use crate::tools::reply;
@@ -19,18 +19,13 @@ use crate::tools::requests::words::{is_pending, named_request, request_name, sta
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::{Route, VoteEngineResult};
 
-pub static TOOL: Tool = Tool::new::<Ballot>(ToolDef {
+pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_vote",
     title: "Vote on a request",
     bundle: Bundle::Core,
     destructive: true,
     description: "Vote a pending request up or down (replaces your earlier vote); only when the server has voting enabled. An upvote also subscribes you to the request's notifications and can approve it at once (and send it to Radarr/Sonarr/Lidarr) when its votes reach the server's threshold; a downvote unsubscribes you.",
     families: &[Family::Mutation],
-    params: &[MEDIA, REQUEST_ID],
-    actions: &[
-        action("up", "vote for", &["media", "request_id"], &[]),
-        action("down", "vote against", &["media", "request_id"], &[]),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -40,27 +35,22 @@ pub static TOOL: Tool = Tool::new::<Ballot>(ToolDef {
     (r#"{"action": "sideways", "media": "movie", "request_id": 1}"#, "/action"),
 ]);
 
-/// A ballot, as validated arguments deserialize into it: both actions take
-/// the same request, only the direction differs.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Ballot {
-    action: Direction,
-    media: MediaKind,
-    request_id: i64,
+/// The actions, as validated arguments deserialize into them.
+#[derive(Deserialize, ToolActions)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Action {
+    /// vote for
+    Up { media: MediaKind, request_id: i64 },
+    /// vote against
+    Down { media: MediaKind, request_id: i64 },
 }
 
-#[derive(Deserialize, PartialEq)]
-#[serde(rename_all = "snake_case")]
-enum Direction {
-    Up,
-    Down,
-}
-
-impl Actions for Ballot {
+impl Actions for Action {
     async fn run(self, ctx: &CallCtx) -> Outcome {
-        let up = self.action == Direction::Up;
-        vote(ctx, self.media, self.request_id, up).await
+        match self {
+            Action::Up { media, request_id } => vote(ctx, media, request_id, true).await,
+            Action::Down { media, request_id } => vote(ctx, media, request_id, false).await,
+        }
     }
 }
 

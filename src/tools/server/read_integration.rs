@@ -17,7 +17,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::integration::{
     self, WirePlexLibraries, WirePlexServer, WirePlexServers, WireProfile, WireRootFolder, WireTag,
 };
@@ -28,6 +28,13 @@ use crate::tools::reply;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
 
+const MACHINE_ID: Field = Field::opt(
+    "machine_id",
+    Ty::Str { min: 1, max: 100 },
+    "Plex server machine id (from `plex_servers`).",
+);
+const SERVER: Field = Field::opt("server", Ty::Enum(MEDIA_SERVERS), "Media server.");
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_integration",
     title: "Integration options",
@@ -35,48 +42,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Options of the connected services for moderating requests: Radarr/Sonarr/Lidarr quality profiles and root folders, Plex servers and libraries, and media-server users.",
     families: &[Family::ReferencePage, Family::UserPage],
-    params: &[
-        IS_4K,
-        Field::opt(
-            "machine_id",
-            Ty::Str { min: 1, max: 100 },
-            "Plex server machine id (from `plex_servers`).",
-        ),
-        Field::opt("server", Ty::Enum(MEDIA_SERVERS), "Media server."),
-    ],
-    actions: &[
-        action(
-            "radarr_options",
-            "Radarr profiles, root folders and tags",
-            &[],
-            &["is_4k"],
-        ),
-        action(
-            "sonarr_options",
-            "Sonarr profiles, root folders, language profiles and tags",
-            &[],
-            &[],
-        ),
-        action(
-            "lidarr_options",
-            "Lidarr profiles and root folders",
-            &[],
-            &[],
-        ),
-        action("plex_servers", "saved Plex servers", &[], &[]),
-        action(
-            "plex_libraries",
-            "libraries of a Plex server",
-            &["machine_id"],
-            &[],
-        ),
-        action(
-            "media_server_users",
-            "users of a media server",
-            &["server"],
-            &[],
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -115,14 +80,20 @@ impl MediaServer {
 }
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// Radarr profiles, root folders and tags
     RadarrOptions { is_4k: bool },
+    /// Sonarr profiles, root folders, language profiles and tags
     SonarrOptions,
+    /// Lidarr profiles and root folders
     LidarrOptions,
+    /// saved Plex servers
     PlexServers,
+    /// libraries of a Plex server
     PlexLibraries { machine_id: String },
+    /// users of a media server
     MediaServerUsers { server: MediaServer },
 }
 

@@ -9,7 +9,7 @@ use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::shape::{ArgDefault, Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::logs;
 use crate::tools::reply;
 use crate::tools::{Actions, CallCtx, Tool};
@@ -18,6 +18,43 @@ use crate::upstream::{MAX_BODY_BYTES, Route};
 /// Files listed per result (`$defs/logs.files.maxItems`).
 const MAX_FILES: usize = 100;
 
+const FILE_ID: Field = Field::opt(
+    "file_id",
+    Ty::Str { min: 1, max: 200 },
+    "Log file id (from `list`).",
+);
+const OFFSET: Field = Field::opt(
+    "offset",
+    Ty::Int {
+        min: 0,
+        max: 10_000_000,
+    },
+    "First line to return (default 0).",
+)
+.default(ArgDefault::Int(0));
+const LIMIT: Field = Field::opt(
+    "limit",
+    Ty::Int {
+        min: 1,
+        max: logs::MAX_LINES as i64,
+    },
+    "Lines to return, 1–500 (default 100).",
+)
+.default(ArgDefault::Int(logs::DEFAULT_LINES as i64));
+const TAIL: Field = Field::opt(
+    "tail",
+    Ty::Int {
+        min: 1,
+        max: logs::MAX_LINES as i64,
+    },
+    "Return the last N lines (1–500) instead of `offset`/`limit`.",
+);
+const MATCH: Field = Field::opt(
+    "match",
+    Ty::Str { min: 1, max: 200 },
+    "Keep only lines containing this text (case-insensitive); offsets, limits and `tail` count matching lines.",
+);
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_logs",
     title: "Server logs",
@@ -25,53 +62,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "List Ombi's log files (newest first; `modified` is the day of Serilog's daily file, Ombi gives no sizes) and read lines from one, with credentials redacted: `tail` for the last lines, `match` to keep only lines containing a text. Use when diagnosing failures; for a request that failed to reach Radarr/Sonarr/Lidarr, read_requests `retry_queue` names the request and its error first. Log lines can quote untrusted user-provided text.",
     families: &[Family::Logs],
-    params: &[
-        Field::opt(
-            "file_id",
-            Ty::Str { min: 1, max: 200 },
-            "Log file id (from `list`).",
-        ),
-        Field::opt(
-            "offset",
-            Ty::Int {
-                min: 0,
-                max: 10_000_000,
-            },
-            "First line to return (default 0).",
-        )
-        .default(ArgDefault::Int(0)),
-        Field::opt(
-            "limit",
-            Ty::Int {
-                min: 1,
-                max: logs::MAX_LINES as i64,
-            },
-            "Lines to return, 1–500 (default 100).",
-        )
-        .default(ArgDefault::Int(logs::DEFAULT_LINES as i64)),
-        Field::opt(
-            "tail",
-            Ty::Int {
-                min: 1,
-                max: logs::MAX_LINES as i64,
-            },
-            "Return the last N lines (1–500) instead of `offset`/`limit`.",
-        ),
-        Field::opt(
-            "match",
-            Ty::Str { min: 1, max: 200 },
-            "Keep only lines containing this text (case-insensitive); offsets, limits and `tail` count matching lines.",
-        ),
-    ],
-    actions: &[
-        action("list", "the log files", &[], &[]),
-        action(
-            "read",
-            "lines of one log file",
-            &["file_id"],
-            &["offset", "limit", "tail", "match"],
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -84,11 +74,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// the log files
     List,
-    /// `offset` and `limit` are lines; validation fills their defaults.
+    // `offset` and `limit` are lines; validation fills their defaults.
+    /// lines of one log file
     Read {
         file_id: String,
         offset: usize,

@@ -9,7 +9,7 @@ use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::paging;
 use crate::projection::reference;
 use crate::projection::server_info::{
@@ -19,6 +19,12 @@ use crate::tools::reply;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
 
+const EXPRESSION: Field = Field::opt(
+    "expression",
+    Ty::Str { min: 1, max: 200 },
+    "Quartz cron expression to check.",
+);
+
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_server",
     title: "Server status",
@@ -26,24 +32,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "About the Ombi server: status and version, about info, media server reachability, available updates, enabled features, and whether a cron expression is valid.",
     families: &[Family::Metrics, Family::ReferencePage],
-    params: &[Field::opt(
-        "expression",
-        Ty::Str { min: 1, max: 200 },
-        "Quartz cron expression to check.",
-    )],
-    actions: &[
-        action("status", "health and version", &[], &[]),
-        action("about", "version and platform", &[], &[]),
-        action("media_servers", "media server status", &[], &[]),
-        action("update", "update availability", &[], &[]),
-        action("features", "feature flags", &[], &[]),
-        action(
-            "cron_validate",
-            "check a cron expression (admin)",
-            &["expression"],
-            &[],
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -60,14 +48,20 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// health and version
     Status,
+    /// version and platform
     About,
+    /// media server status
     MediaServers,
+    /// update availability
     Update,
+    /// feature flags
     Features,
+    /// check a cron expression (admin)
     CronValidate { expression: String },
 }
 

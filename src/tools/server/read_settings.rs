@@ -9,7 +9,7 @@ use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::contract::ToolError;
 use crate::definition::params::*;
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::settings;
 use crate::tools::reply;
 use crate::tools::{Actions, CallCtx, Tool};
@@ -22,8 +22,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Read one Ombi settings section as a flat list of non-secret values, with the `revision` write_settings_patch needs. Secrets and URLs are never returned.",
     families: &[Family::Settings],
-    params: &[SECTION],
-    actions: &[action("read", "read a section", &["section"], &[])],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -39,9 +37,10 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// read a section
     Read { section: String },
 }
 

@@ -11,18 +11,24 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::sections::read_section;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::settings;
 use crate::text::message::sanitize;
-use crate::tools::server::read_section;
 use crate::tools::writes::{item, settle};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{Me, reply};
 use crate::upstream::Route;
+
+const TARGET: Field = Field::opt(
+    "target",
+    Ty::Enum(TEST_TARGETS),
+    "Integration to test with its saved settings.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_integration_test",
@@ -31,12 +37,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Test a saved notification agent or connection (media server, Radarr/Sonarr/Lidarr). Notification tests send a real message.",
     families: &[Family::Mutation],
-    params: &[Field::opt(
-        "target",
-        Ty::Enum(TEST_TARGETS),
-        "Integration to test with its saved settings.",
-    )],
-    actions: &[action("test", "run the test", &["target"], &[])],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -47,9 +47,10 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// run the test
     Test { target: String },
 }
 

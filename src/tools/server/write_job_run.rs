@@ -10,11 +10,13 @@ use crate::confirm::Confirmation;
 use crate::contract::{Family, Outcome};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::tools::reply;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
+
+const JOB: Field = Field::opt("job", Ty::Enum(JOBS), "Job to start.");
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_job_run",
@@ -23,8 +25,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Start a background Ombi job now: media-server library syncs, user importers, availability checks, the Plex watchlist import (may create requests) or the newsletter (emails every user). Fire-and-forget: no progress is reported. The person is asked to confirm first when the client can ask.",
     families: &[Family::Mutation],
-    params: &[Field::opt("job", Ty::Enum(JOBS), "Job to start.")],
-    actions: &[action("run", "start the job", &["job"], &[])],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -37,9 +37,11 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 
 /// The actions, as validated arguments deserialize into them. `job` is
 /// one of [`JOBS`] (validated): the wiping jobs are not among them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// start the job
+    #[action(confirm)]
     Run { job: String },
 }
 

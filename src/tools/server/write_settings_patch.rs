@@ -11,19 +11,25 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::sections::read_section;
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::settings::{self, Section};
 use crate::text::message::sanitize;
 use crate::tools::reply;
-use crate::tools::server::read_section;
 use crate::tools::writes::{item, settle};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::{BusinessResult, Route};
+
+const REVISION: Field = Field::opt(
+    "revision",
+    Ty::Str { min: 1, max: 200 },
+    "The `revision` read_settings returned.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_settings_patch",
@@ -32,21 +38,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Change individual non-secret settings of one section. Read the section first with read_settings and pass its `revision`; a stale revision is refused. Secret settings cannot be changed here. The person is asked to confirm the changes (names, old → new values) first when the client can ask.",
     families: &[Family::Mutation],
-    params: &[
-        SECTION,
-        Field::opt(
-            "revision",
-            Ty::Str { min: 1, max: 200 },
-            "The `revision` read_settings returned.",
-        ),
-        CHANGES,
-    ],
-    actions: &[action(
-        "patch",
-        "change settings",
-        &["section", "revision", "changes"],
-        &[],
-    )],
     check: Some(features_bool),
     ..ToolDef::BASE
 })
@@ -81,9 +72,11 @@ fn features_bool(_action: &str, args: &Map<String, Value>) -> Result<(), ToolErr
 }
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// change settings
+    #[action(confirm)]
     Patch {
         section: String,
         revision: String,

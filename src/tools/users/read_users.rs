@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::definition::params::*;
-use crate::definition::{Bundle, Page, ToolDef, action};
+use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::paging::{Paging, page_object};
 use crate::projection::users::{self, WireConnectedUser, WirePreference, WireUser};
 use crate::tools::{Actions, CallCtx, Tool};
@@ -21,19 +21,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Ombi users: yourself, all users or one (power users), who is online (admin), and which notification agents you have set up. Only ids, names, language, country and online state are returned, and for power users and admins (`list`, `get`) each user's roles, type (local, plex, emby, jellyfin) and request quotas where the user has a limit of their own (`remaining` 0: the quota is used up); never e-mail, phone or tokens. User names and aliases are user-provided text.",
     families: &[Family::UserPage, Family::ReferencePage],
-    params: &[USER_ID, PAGE],
-    actions: &[
-        action("me", "the acting user", &[], &[]),
-        action("list", "all users", &[], PAGE_ONLY),
-        action("get", "one user", &["user_id"], &[]),
-        action("online", "users connected now", &[], PAGE_ONLY),
-        action(
-            "notification_agents",
-            "your configured notification agents (never their values)",
-            &[],
-            PAGE_ONLY,
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -51,13 +38,18 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// the acting user
     Me,
+    /// all users
     List { page: Page },
+    /// one user
     Get { user_id: String },
+    /// users connected now
     Online { page: Page },
+    /// your configured notification agents (never their values)
     NotificationAgents { page: Page },
 }
 

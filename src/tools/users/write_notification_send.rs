@@ -9,17 +9,42 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::json;
 
+use super::accounts::accounts;
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::text::message::sanitize;
 use crate::tools::reply;
-use crate::tools::users::accounts;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
+
+const SUBJECT: Field = Field::opt("subject", Ty::Str { min: 1, max: 200 }, "E-mail subject.");
+const BODY: Field = Field::opt(
+    "body",
+    Ty::Str {
+        min: 1,
+        max: 10_000,
+    },
+    "E-mail body.",
+);
+const USER_IDS: Field = Field::opt(
+    "user_ids",
+    Ty::Arr {
+        item: &Ty::Str { min: 1, max: 64 },
+        min: 1,
+        max: 100,
+    },
+    "Recipient user ids.",
+);
+const BCC: Field = Field::opt("bcc", Ty::Bool, "Send as blind copies.");
+const MESSAGE: Field = Field::opt(
+    "message",
+    Ty::Str { min: 1, max: 1000 },
+    "Push message text.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_notification_send",
@@ -28,50 +53,10 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Send an e-mail to chosen users, or a push message to one user's mobile app. The person is asked to confirm first (how many people it reaches) when the client can ask.",
     families: &[Family::Mutation],
-    params: &[
-        Field::opt("subject", Ty::Str { min: 1, max: 200 }, "E-mail subject."),
-        Field::opt(
-            "body",
-            Ty::Str {
-                min: 1,
-                max: 10_000,
-            },
-            "E-mail body.",
-        ),
-        Field::opt("bcc", Ty::Bool, "Send as blind copies."),
-        Field::opt(
-            "user_ids",
-            Ty::Arr {
-                item: &Ty::Str { min: 1, max: 64 },
-                min: 1,
-                max: 100,
-            },
-            "Recipient user ids.",
-        ),
-        USER_ID,
-        Field::opt(
-            "message",
-            Ty::Str { min: 1, max: 1000 },
-            "Push message text.",
-        ),
-    ],
-    actions: &[
-        action(
-            "email",
-            "send an e-mail",
-            &["subject", "body", "user_ids"],
-            &["bcc"],
-        ),
-        action(
-            "mobile_push",
-            "send a push message",
-            &["user_id", "message"],
-            &[],
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
+    (r#"{"action": "email", "subject": "Hi", "body": "Movie night", "user_ids": ["$user(alice)"]}"#, true),
     (r#"{"action": "mobile_push", "user_id": "d730e751-077e-cce2-cea2-0efd99c5ae61", "message": "Movie night"}"#, true),
 ])
 .invalid(&[
@@ -79,20 +64,20 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// send an e-mail
+    #[action(confirm)]
     Email {
         subject: String,
         body: String,
-        #[serde(default)]
-        bcc: bool,
+        bcc: Option<bool>,
         user_ids: Vec<String>,
     },
-    MobilePush {
-        user_id: String,
-        message: String,
-    },
+    /// send a push message
+    #[action(confirm)]
+    MobilePush { user_id: String, message: String },
 }
 
 impl Actions for Action {
@@ -103,7 +88,7 @@ impl Actions for Action {
                 body,
                 bcc,
                 user_ids,
-            } => email(ctx, &subject, &body, bcc, &user_ids).await,
+            } => email(ctx, &subject, &body, bcc.unwrap_or(false), &user_ids).await,
             Action::MobilePush { user_id, message } => push(ctx, &user_id, &message).await,
         }
     }

@@ -16,14 +16,14 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
+use super::accounts::{Account, accounts};
 use crate::confirm::Confirmation;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::secrets::{ExposeSecret, SecretString};
 use crate::text::message::{sanitize, sanitize_with};
-use crate::tools::users::{Account, accounts};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{not_found, not_found_on_500, reply};
 use crate::upstream::{IdentityResult, Route};
@@ -35,22 +35,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Create, update or delete Ombi users, including their roles and request limits. Before a delete, and an update that changes roles, the person is asked to confirm when the client can ask.",
     families: &[Family::Mutation],
-    params: &[USER_ID, USER],
-    actions: &[
-        action("create", "create a local user", &["user"], &[]),
-        action(
-            "update",
-            "change a user's fields",
-            &["user_id", "user"],
-            &[],
-        ),
-        action("delete", "delete a user", &["user_id"], &[]),
-    ],
     check: Some(user_rules),
     ..ToolDef::BASE
 })
 .examples(&[
     (r#"{"action": "create", "user": {"user_name": "pyuser", "password": "Py-New-Passw0rd-91c2"}}"#, true),
+    (r#"{"action": "update", "user_id": "$user(bob)", "user": {"roles": ["RequestMusic"]}}"#, true),
+    (r#"{"action": "delete", "user_id": "$user(carol)"}"#, true),
 ])
 .invalid(&[
     (r#"{"action": "create", "user": {"user_name": "a", "is_admin": true}}"#, "/user/is_admin"),
@@ -126,11 +117,16 @@ fn user_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolError> 
 }
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// create a local user
     Create { user: UserFields },
+    /// change a user's fields
+    #[action(confirm = "when it changes roles")]
     Update { user_id: String, user: UserFields },
+    /// delete a user
+    #[action(confirm)]
     Delete { user_id: String },
 }
 

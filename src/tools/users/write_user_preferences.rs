@@ -10,12 +10,18 @@ use serde_json::Value;
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::users::NOTIFICATION_AGENTS;
 use crate::tools::reply;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
+
+const COUNTRY: Field = Field::opt(
+    "country",
+    Ty::Str { min: 2, max: 2 },
+    "Two-letter country code such as `US`.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_user_preferences",
@@ -24,30 +30,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: true,
     description: "Change your own Ombi preferences: interface language, streaming country (used for where-to-watch results) or notification agent delivery values.",
     families: &[Family::Mutation],
-    params: &[
-        LANGUAGE,
-        Field::opt(
-            "country",
-            Ty::Str { min: 2, max: 2 },
-            "Two-letter country code such as `US`.",
-        ),
-        AGENTS,
-    ],
-    actions: &[
-        action("language", "set your language", &["language"], &[]),
-        action(
-            "streaming_country",
-            "set your streaming country",
-            &["country"],
-            &[],
-        ),
-        action(
-            "notification_agents",
-            "set your notification delivery values",
-            &["agents"],
-            &[],
-        ),
-    ],
     ..ToolDef::BASE
 })
 .examples(&[
@@ -59,11 +41,14 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// set your language
     Language { language: String },
+    /// set your streaming country
     StreamingCountry { country: String },
+    /// set your notification delivery values
     NotificationAgents { agents: Vec<AgentValue> },
 }
 

@@ -28,18 +28,15 @@ fn argument_sets(
     action: &ActionDef,
     properties: &Map<String, Value>,
 ) -> (Vec<Choices>, Labels) {
-    let alternatives: Vec<Option<&'static str>> = if action.one_of.is_empty() {
+    let one_of = action.one_of();
+    let alternatives: Vec<Option<&'static str>> = if one_of.is_empty() {
         vec![None]
     } else {
-        action.one_of.iter().copied().map(Some).collect()
+        one_of.iter().copied().map(Some).collect()
     };
     let mut wanted = Labels::new();
     let mut choices = |name: &'static str| {
-        let only = action
-            .only
-            .iter()
-            .find(|(arg, _)| *arg == name)
-            .map(|o| o.1);
+        let only = action.only().find(|(arg, _)| *arg == name).map(|o| o.1);
         let schema = properties
             .get(name)
             .unwrap_or_else(|| panic!("{}: `{name}` is not in the input schema", def.name));
@@ -48,17 +45,11 @@ fn argument_sets(
     };
     let mut sets = Vec::new();
     for alt in alternatives {
-        let minimal: Choices = action
-            .required
-            .iter()
-            .copied()
-            .chain(alt)
-            .map(&mut choices)
-            .collect();
+        let minimal: Choices = action.required().chain(alt).map(&mut choices).collect();
         let mut full = minimal.clone();
-        full.extend(action.optional.iter().copied().map(&mut choices));
+        full.extend(action.optional().map(&mut choices));
         sets.push(minimal);
-        if !action.optional.is_empty() {
+        if action.optional().next().is_some() {
             sets.push(full);
         }
     }

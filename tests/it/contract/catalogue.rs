@@ -114,7 +114,7 @@ fn input_schemas_are_flat_and_valid_draft7() {
         }
         // Every argument an action names exists in the schema.
         for a in t.actions {
-            for arg in a.required.iter().chain(a.optional).chain(a.one_of) {
+            for arg in a.required().chain(a.optional()).chain(a.one_of()) {
                 assert!(
                     t.param(arg).is_some(),
                     "{} action {} names unknown `{arg}`",

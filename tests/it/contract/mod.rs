@@ -4,4 +4,6 @@ mod actions;
 mod args;
 mod budget;
 mod catalogue;
+mod confirmations;
+mod examples;
 mod schema;

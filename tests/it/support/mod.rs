@@ -5,6 +5,8 @@
 pub mod bad_args;
 pub mod client;
 pub mod contract_gen;
+pub mod examples;
 pub mod fake_ombi;
+pub mod generated;
 pub mod projections;
 pub mod rig;

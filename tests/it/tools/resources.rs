@@ -225,8 +225,14 @@ fn write_results_link_the_request_or_issue_they_made() {
         let v = json!({"ok": true, "operation": tool, "data": data});
         v.as_object().unwrap().clone()
     };
+    // What each action declares it links to (`#[action(links = …)]`).
+    let link = |tool: &str, args: Value| {
+        let def = &ombi_mcp::tools::find(tool).unwrap().def;
+        def.action_of(args.as_object()).and_then(|a| a.links)
+    };
+    let create = link("write_request_create", json!({"action": "movie"}));
     let links = resources::links(
-        "write_request_create",
+        create,
         &env(
             "write_request_create",
             json!({"kind": "mutation", "outcome": "completed", "target": {"kind": "movie", "id": 7}, "request_id": 7}),
@@ -235,8 +241,14 @@ fn write_results_link_the_request_or_issue_they_made() {
     assert_eq!(links.len(), 1);
     assert_eq!(links[0].uri, "ombi://request/movie/7");
     assert_eq!(links[0].mime_type.as_deref(), Some("application/json"));
+    for action in ["tv", "album", "collection"] {
+        assert_eq!(
+            link("write_request_create", json!({"action": action})),
+            create
+        );
+    }
     let links = resources::links(
-        "write_issue_create",
+        link("write_issue_create", json!({})),
         &env(
             "write_issue_create",
             json!({"kind": "mutation", "outcome": "completed", "issue_id": 4}),
@@ -246,7 +258,7 @@ fn write_results_link_the_request_or_issue_they_made() {
     // No id, a failure, or another tool: no link.
     assert!(
         resources::links(
-            "write_request_create",
+            create,
             &env(
                 "write_request_create",
                 json!({"kind": "mutation", "outcome": "unknown"})
@@ -254,8 +266,10 @@ fn write_results_link_the_request_or_issue_they_made() {
         )
         .is_empty()
     );
+    let vote = link("write_vote", json!({"action": "up"}));
+    assert_eq!(vote, None);
     assert!(resources::links(
-        "write_vote",
+        vote,
         &env("write_vote", json!({"kind": "mutation", "outcome": "completed", "request_id": 1, "target": {"kind": "movie", "id": 1}}))
     )
     .is_empty());

@@ -52,8 +52,7 @@ fn param_desc(tool: &str, name: &str) -> &'static str {
     ombi_mcp::tools::find(tool)
         .unwrap()
         .def
-        .params
-        .iter()
+        .params()
         .find(|f| f.name == name)
         .unwrap()
         .desc

@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::contract::{ErrorCode, Family, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{ArgDefault, Field, Ty};
-use crate::definition::{Bundle, ToolDef, action};
+use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::media::{TvDetail, WireCollection};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::server_info::{WireFeature, feature_enabled};
@@ -31,10 +31,28 @@ use crate::tools::not_found;
 use crate::tools::requests::reads::existing_request;
 use crate::tools::requests::reads::quota_of;
 use crate::tools::requests::words::{request_name, show_in_words, state_phrase};
-use crate::tools::users::accounts;
+use crate::tools::users::accounts::accounts;
 use crate::tools::writes::{note_api_user, partly_done};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
+
+const ON_BEHALF_USER_ID: Field = Field::opt(
+    "on_behalf_user_id",
+    Ty::Str { min: 1, max: 64 },
+    "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
+);
+const REQUESTED_BY_ALIAS: Field = Field::opt(
+    "requested_by_alias",
+    Ty::Str { min: 1, max: 100 },
+    "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
+);
+const ID: Field = Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace.");
+const PROVIDER: Field = Field::opt(
+    "provider",
+    Ty::Enum(&["tmdb", "tvdb"]),
+    "Which id namespace `id` is in (default `tmdb`).",
+)
+.default(ArgDefault::Str("tmdb"));
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "write_request_create",
@@ -43,71 +61,6 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     destructive: false,
     description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection. The result says whether Ombi approved it at once; an approved request is sent on to Radarr/Sonarr/Lidarr by Ombi, and a send that failed shows in read_requests `retry_queue` (Ombi's answer never says whether the send worked). Check read_media or read_search first to avoid requesting something already available.",
     families: &[Family::Mutation],
-    params: &[
-        TMDB_ID,
-        IS_4K,
-        LANGUAGE,
-        Field::opt(
-            "on_behalf_user_id",
-            Ty::Str { min: 1, max: 64 },
-            "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
-        ),
-        OVERRIDES,
-        Field::opt(
-            "provider",
-            Ty::Enum(&["tmdb", "tvdb"]),
-            "Which id namespace `id` is in (default `tmdb`).",
-        )
-        .default(ArgDefault::Str("tmdb")),
-        Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace."),
-        SELECTION,
-        LANGUAGE_PROFILE_ID,
-        MUSICBRAINZ_ID,
-        Field::opt(
-            "requested_by_alias",
-            Ty::Str { min: 1, max: 100 },
-            "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
-        ),
-        COLLECTION_ID,
-    ],
-    actions: &[
-        action(
-            "movie",
-            "request a movie",
-            &["tmdb_id"],
-            &[
-                "is_4k",
-                "language",
-                "on_behalf_user_id",
-                "overrides",
-                "requested_by_alias",
-            ],
-        ),
-        action(
-            "tv",
-            "request seasons or episodes of a show",
-            &["id", "selection"],
-            &[
-                "provider",
-                "language_profile_id",
-                "on_behalf_user_id",
-                "overrides",
-                "requested_by_alias",
-            ],
-        ),
-        action(
-            "album",
-            "request an album by MusicBrainz release group id",
-            &["musicbrainz_id"],
-            &["requested_by_alias"],
-        ),
-        action(
-            "collection",
-            "request every movie of a TMDB collection",
-            &["collection_id"],
-            &[],
-        ),
-    ],
     check: Some(request_create_rules),
     ..ToolDef::BASE
 })
@@ -130,9 +83,11 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 ]);
 
 /// The actions, as validated arguments deserialize into them.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
+    /// request a movie
+    #[action(links = request)]
     Movie {
         tmdb_id: i64,
         #[serde(default)]
@@ -142,6 +97,8 @@ enum Action {
         overrides: Option<Overrides>,
         requested_by_alias: Option<String>,
     },
+    /// request seasons or episodes of a show
+    #[action(links = request)]
     Tv {
         provider: Provider,
         id: i64,
@@ -151,13 +108,15 @@ enum Action {
         overrides: Option<Overrides>,
         requested_by_alias: Option<String>,
     },
+    /// request an album by MusicBrainz release group id
+    #[action(links = request)]
     Album {
         musicbrainz_id: String,
         requested_by_alias: Option<String>,
     },
-    Collection {
-        collection_id: i64,
-    },
+    /// request every movie of a TMDB collection
+    #[action(links = request)]
+    Collection { collection_id: i64 },
 }
 
 #[derive(Deserialize, Default)]
@@ -463,9 +422,9 @@ async fn movie_held(ctx: &CallCtx, tmdb_id: i64) -> Result<Held, ToolError> {
 }
 
 /// An album's request state by MusicBrainz release-group id: the read layer's
-/// one album lookup ([`crate::tools::media::album_lookup`]).
+/// one album lookup ([`crate::tools::media::albums::album_lookup`]).
 async fn album_held(ctx: &CallCtx, mbid: &str) -> Result<Held, ToolError> {
-    let album = crate::tools::media::album_lookup(ctx, mbid).await?;
+    let album = crate::tools::media::albums::album_lookup(ctx, mbid).await?;
     Ok(Held {
         title: album.title,
         requested: album.requested.unwrap_or(false),

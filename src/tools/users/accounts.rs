@@ -1,10 +1,4 @@
-//! Ombi's users: the acting user and the others, their preferences and
-//! roles, and notifications sent to them.
-
-pub mod read_users;
-pub mod write_notification_send;
-pub mod write_user_manage;
-pub mod write_user_preferences;
+//! Ombi's accounts as the user and notification tools read them.
 
 use serde::Deserialize;
 

@@ -1,14 +1,5 @@
-//! The Ombi server's own state and configuration: status, settings, logs,
-//! integrations (Radarr, Sonarr, Lidarr, media servers, notification agents)
-//! and jobs.
-
-pub mod read_integration;
-pub mod read_logs;
-pub mod read_server;
-pub mod read_settings;
-pub mod write_integration_test;
-pub mod write_job_run;
-pub mod write_settings_patch;
+//! The settings section a settings write or an integration test starts from,
+//! read as Ombi stores it.
 
 use serde_json::Value;
 

@@ -1,11 +1,5 @@
-//! Titles: search, discovery, one title's details, the lookup lists
-//! (genres, languages, ...) and what the media server holds.
-
-pub mod read_discover;
-pub mod read_library;
-pub mod read_media;
-pub mod read_reference;
-pub mod read_search;
+//! One album by MusicBrainz release-group id: what `read_media` details and
+//! `write_request_create album` share.
 
 use crate::contract::{ErrorCode, ToolError};
 use crate::projection::media::AlbumSearch;

@@ -1,10 +1,6 @@
-//! Issues reported against titles and their comments, and where Ombi files
-//! an issue so its UI shows it on the title's page.
-
-pub mod read_issues;
-pub mod write_issue_comment;
-pub mod write_issue_create;
-pub mod write_issue_manage;
+//! Where Ombi files an issue so its UI shows it on the title's page (movie
+//! issues under the IMDb id when known, TV issues under the parent request),
+//! and one issue by id: what the issue tools share.
 
 use crate::projection::media::MovieFull;
 
