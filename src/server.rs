@@ -2,7 +2,7 @@
 //! peer's [`Identity`]. It routes each MCP method to its home (tools,
 //! `resources`) and holds how things travel on 2025-11-25: a watched
 //! resource's change goes out as `notifications/resources/updated` through
-//! the session's rmcp peer ([`PeerDeliver`]).
+//! the session's rmcp peer (`PeerDeliver`).
 
 use std::borrow::Cow;
 use std::sync::Arc;

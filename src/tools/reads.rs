@@ -57,7 +57,7 @@ impl CallCtx {
     }
 
     /// `RequestsViewModel<T>` (`{collection, total}`), read under the cap;
-    /// the caller notes a cut ([`note_read_limit`]) where it reports a page.
+    /// the caller notes a cut (`note_read_limit`) where it reports a page.
     pub async fn read_collection<T: DeserializeOwned>(
         &self,
         route: Route,

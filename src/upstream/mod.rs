@@ -152,7 +152,7 @@ enum AttemptError {
 }
 
 impl Upstream {
-    /// The client for `config` (see [`HttpClient`] for when TLS is set up).
+    /// The client for `config` (see `HttpClient` for when TLS is set up).
     pub fn new(config: &Config) -> Result<Upstream, ClientError> {
         Ok(Upstream {
             client: HttpClient::new(config)?,

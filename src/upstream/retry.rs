@@ -34,7 +34,7 @@ pub fn after_transport(kind: Kind, attempt: u32, remaining: Duration) -> Option<
     (DEFAULT_BACKOFF + MIN_ATTEMPT_TIME <= remaining).then_some(DEFAULT_BACKOFF)
 }
 
-/// An answer's `Retry-After`, see [`parse_retry_after`].
+/// An answer's `Retry-After`, see `parse_retry_after`.
 pub fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     parse_retry_after(
         headers

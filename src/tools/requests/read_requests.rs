@@ -469,7 +469,7 @@ const RECENT_PER_TYPE: usize = 7;
 
 // ------------------------------------------------------------ mine
 
-/// The acting user's own requests, newest first, at most [`MINE_MAX`]: the
+/// The acting user's own requests, newest first, at most [`MINE_MAX`](super::reads::MINE_MAX): the
 /// `read_requests` action `mine` and the resource `ombi://requests/mine`
 /// (one read, two doors). Ombi has no route for "my requests" (it filters by
 /// requester only when `HideRequestsUsers` is on, and never for admins:

@@ -3,7 +3,7 @@
 //!
 //! - create: Ombi answers 500 without `claims` or a password, so both are
 //!   always sent; it returns no id, so the new user is looked up by name.
-//!   The password is a secret from the moment it is parsed ([`Password`]):
+//!   The password is a secret from the moment it is parsed (`Password`):
 //!   it goes into the request body and nowhere else.
 //! - update: Ombi's update overwrites alias, e-mail, the three limits and
 //!   their periods and removes every role before re-adding the enabled
