@@ -469,12 +469,13 @@ const RECENT_PER_TYPE: usize = 7;
 
 // ------------------------------------------------------------ mine
 
-/// The acting user's own requests, newest first, at most [`MINE_MAX`](super::reads::MINE_MAX): the
-/// `read_requests` action `mine` and the resource `ombi://requests/mine`
-/// (one read, two doors). Ombi has no route for "my requests" (it filters by
-/// requester only when `HideRequestsUsers` is on, and never for admins:
-/// docs/ombi-notes.md), so the bounded scans of the movie and album lists
-/// and of the v1 TV parents are filtered by the acting user's id.
+/// The acting user's own requests, newest first, at most
+/// [`MINE_MAX`](super::reads::MINE_MAX): the `read_requests` action `mine`
+/// and the resource `ombi://requests/mine` (one read, two doors). Ombi has
+/// no route for "my requests" (it filters by requester only when
+/// `HideRequestsUsers` is on, and never for admins: docs/ombi-notes.md), so
+/// the bounded scans of the movie and album lists and of the v1 TV parents
+/// are filtered by the acting user's id.
 pub async fn mine(ctx: &CallCtx, page: Page) -> Outcome {
     let (records, complete, warnings) = mine_records(ctx).await?;
     local_page(

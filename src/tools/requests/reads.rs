@@ -301,8 +301,8 @@ pub async fn album_by_id(ctx: &CallCtx, id: i64) -> Result<RequestRecord, ToolEr
 /// At most this many of the acting user's requests are listed by `mine`.
 pub const MINE_MAX: usize = 100;
 
-/// The records of [`mine`](super::read_requests::mine), and whether every list was read to its end (or
-/// to the [`MINE_MAX`] newest of that kind).
+/// The records of [`mine`](super::read_requests::mine), and whether every
+/// list was read to its end (or to the [`MINE_MAX`] newest of that kind).
 pub async fn mine_records(
     ctx: &CallCtx,
 ) -> Result<(Vec<RequestRecord>, bool, Vec<String>), ToolError> {
