@@ -6,7 +6,7 @@
 //! message elsewhere. The evaluations of the module, the package and the VM test need nixpkgs'
 //! `lib`: set `NIXPKGS_LIB` to a directory holding `default.nix` of nixpkgs' `lib/` (see
 //! docs/install-nixos.md, "Checking the module"; .ci/run sets it when a copy sits beside the
-//! checkout); without it they are skipped with a message.
+//! checkout); without it they are skipped with a message, and fail under CI.
 //!
 //! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
 //! package's own build does not run it (nixos/package.nix).
@@ -20,6 +20,8 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
+use crate::harness::require;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const DAEMON: &str = env!("CARGO_BIN_EXE_ombi-mcpd");
 /// `systemd-analyze security` exposure allowed for the service, in tenths (1.5).
@@ -29,22 +31,16 @@ fn root() -> &'static Path {
     Path::new(ROOT)
 }
 
-fn on_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// The tool's path, or `None` (skip) off CI. On CI a missing tool is a failure.
+/// The tool's path, or `None` (skip) off CI. On CI a missing tool is a failure (`require`).
 fn require_tool(name: &str, debian_package: &str) -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
             .map(|dir| dir.join(name))
             .find(|p| p.is_file())
     });
-    if found.is_none() {
-        let msg =
-            format!("{name} not found; install it with `apt-get install -y {debian_package}`");
-        assert!(!on_ci(), "{msg} (CI=true: this check must run)");
-        eprintln!("SKIPPED: {msg}");
+    let what = format!("{name} (install it with `apt-get install -y {debian_package}`)");
+    if !require(found.is_some(), &what) {
+        return None;
     }
     found
 }
@@ -578,15 +574,18 @@ fn unit_service_keys() -> BTreeSet<String> {
     keys
 }
 
-/// `nix-instantiate` and nixpkgs' `lib` directory (`NIXPKGS_LIB`), or `None`: skip.
+/// `nix-instantiate` and nixpkgs' `lib` directory (`NIXPKGS_LIB`), or `None`: skip (off CI; on
+/// CI a missing lib is a failure, `require`).
 fn nix_with_lib() -> Option<(PathBuf, String)> {
-    let Some(lib_dir) = std::env::var("NIXPKGS_LIB").ok().filter(|v| !v.is_empty()) else {
-        eprintln!(
-            "SKIPPED: set NIXPKGS_LIB to nixpkgs' lib directory to evaluate the Nix files \
-             (docs/install-nixos.md, \"Checking the module\")"
-        );
+    let lib_dir = std::env::var("NIXPKGS_LIB").ok().filter(|v| !v.is_empty());
+    if !require(
+        lib_dir.is_some(),
+        "NIXPKGS_LIB, nixpkgs' lib directory, to evaluate the Nix files \
+         (docs/install-nixos.md, \"Checking the module\")",
+    ) {
         return None;
-    };
+    }
+    let lib_dir = lib_dir?;
     let lib_dir = std::fs::canonicalize(&lib_dir)
         .unwrap_or_else(|e| panic!("NIXPKGS_LIB={lib_dir}: {e}"))
         .display()

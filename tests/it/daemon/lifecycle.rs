@@ -189,7 +189,10 @@ fn peer_policy_refuses_other_users_before_any_reply_and_admits_listed_ones() {
 
     // By user name, under socket activation too.
     let policy = r#"{"peers":[{"user":"ombi-mcp-peer"}]}"#.to_string();
-    if std::path::Path::new(SOCKET_ACTIVATE).exists() {
+    if require(
+        std::path::Path::new(SOCKET_ACTIVATE).exists(),
+        "systemd-socket-activate (the by-name policy under socket activation)",
+    ) {
         let d = open_daemon(Some(policy), true);
         assert_initialized(&initialize_as(&d, (uid, gid), Duration::from_millis(800)));
     }

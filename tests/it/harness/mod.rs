@@ -30,14 +30,21 @@ pub fn hermetic() -> bool {
     std::env::var("OMBI_MCP_HERMETIC_TESTS").is_ok_and(|v| v == "1")
 }
 
-/// Skips (prints why) or, on CI, fails. Always skips in a hermetic run.
+/// The one gate of every test that needs more than the fake Ombi and the binaries (a tool, a
+/// client, root, a file beside the checkout): `cond` says whether `what` is here. Where it is not,
+/// the test skips with a printed message, except under CI (`CI=true`), where no test may pass by
+/// skipping: it fails, naming what is missing. In a hermetic run it always skips.
 pub fn require(cond: bool, what: &str) -> bool {
     if hermetic() {
         eprintln!("SKIP: {what} (OMBI_MCP_HERMETIC_TESTS=1: the Nix build sandbox)");
         return false;
     }
     if !cond {
-        assert!(!on_ci(), "required on CI: {what}");
+        assert!(
+            !on_ci(),
+            "missing: {what}. Under CI=true this test must run, not skip (.ci/run installs \
+             what the tests need)"
+        );
         eprintln!("SKIP: {what}");
     }
     cond
