@@ -1,7 +1,8 @@
 //! The integration tests, in one binary (one link of the daemon library and
 //! its dependencies instead of one per area). Modules by area:
 //! - `contract`: arguments, actions, budgets, the catalogue, output schemas;
-//! - `tools`: every tool in process against the fake Ombi, through the rig;
+//! - `tools`: every tool in process against the fake Ombi, through the rig, by domain as `src/tools/`;
+//! - `resources`: resources and live updates in process against the fake Ombi;
 //! - `upstream`: routes, session and faults against the fake, and the fake's own write routes;
 //! - `daemon`: the real binaries and the socket;
 //! - `reliability`: the daemon under abuse (frames, connections, Ombi faults);
@@ -24,6 +25,7 @@ mod fuzz;
 mod layers;
 mod packaging;
 mod reliability;
+mod resources;
 mod tools;
 mod untrusted;
 mod upstream;

@@ -1,281 +1,25 @@
-//! Resources and live updates in process against the fake Ombi: the
-//! `ombi://` bodies are the read tools' `data` (same call path), the errors
-//! map to -32602 / -32002 / -32603, `mine` is the acting user's requests,
-//! and the watch registry's poller reads each watched URI once per interval
-//! and acting user, announces changes, backs off, and stops when unwatched.
+//! Watching resources: one read per URI and acting user per interval however many sessions watch,
+//! nothing polled when nothing is watched, writes re-reading what they touched, lockdown polled apart,
+//! back-off, and the bounds per session and per daemon.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::support::fake_ombi::state::user_id;
-use crate::support::fake_ombi::{Fault, Options};
-use crate::support::rig::{Rig, items, ok_data};
 use ombi_mcp::definition::BundleSet;
 use ombi_mcp::policy::Identity;
 use ombi_mcp::resources::watch::{Deliver, MAX_PER_DAEMON, MAX_PER_SESSION, Watches};
-use ombi_mcp::resources::{self, ReadError, ResourceUri, Touched};
-use serde_json::{Value, json};
+use ombi_mcp::resources::{self, Touched};
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-fn uri(s: &str) -> ResourceUri {
-    ResourceUri::parse(s).unwrap()
+use crate::resources::uri;
+use crate::support::fake_ombi::Fault;
+use crate::support::rig::Rig;
+
+/// Requests to movie request 1's route so far.
+fn movie_reads(h: &Rig) -> usize {
+    h.gets("/api/v1/Request/movie/info/1").len()
 }
-
-async fn read(h: &Rig, s: &str) -> Result<Value, ReadError> {
-    resources::read(&h.ctx, &uri(s)).await
-}
-
-// ------------------------------------------------------------ mine
-
-/// An item's target as `kind/id`, e.g. `movie/2`.
-fn kind_id(item: &Value) -> String {
-    let t = &item["target"];
-    format!("{}/{}", t["kind"].as_str().unwrap(), t["id"])
-}
-
-#[tokio::test]
-async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons() {
-    let h = Rig::start_with(Options::default(), Some("bob")).await;
-    let env = h.ok("read_requests", json!({"action": "mine"})).await;
-    let got = items(&env);
-    let targets: Vec<String> = got.iter().map(kind_id).collect();
-    // bob: movies 1 and 2, TV children 1396 (Breaking Bad) and 21, album 5;
-    // alice's movie 3, child 12 and album 6 are not his.
-    let mut sorted = targets.clone();
-    sorted.sort();
-    assert_eq!(
-        sorted,
-        [
-            "album/5",
-            "movie/1",
-            "movie/2",
-            "tv_child/1396",
-            "tv_child/21"
-        ],
-        "{env:#}"
-    );
-    let bob = user_id("bob");
-    for r in got {
-        assert_eq!(r["requested_user_id"], json!(bob), "{r}");
-        assert_eq!(r["requested_user_name"], "bob", "{r}");
-    }
-    let dates: Vec<&str> = got
-        .iter()
-        .map(|r| r["requested_date"].as_str().unwrap_or(""))
-        .collect();
-    let mut newest_first = dates.clone();
-    newest_first.sort_by(|a, b| b.cmp(a));
-    assert_eq!(dates, newest_first);
-    // A TV child carries its show's title and provider ids.
-    let bb = got.iter().find(|r| r["target"]["id"] == 1396).unwrap();
-    assert_eq!(bb["title"], "Breaking Bad");
-    assert_eq!(bb["parent_request_id"], 10);
-    assert!(!bb["identifiers"].as_array().unwrap().is_empty(), "{bb}");
-    // Bounded reads only: paged v2 lists and the paged v1 TV parent list.
-    for list in [
-        "/api/v2/Requests/movie/100/0/",
-        "/api/v2/Requests/album/100/0/",
-        "/api/v1/Request/tvlite/100/0/",
-    ] {
-        assert!(h.gets(list).len() == 1, "{:?}", h.paths());
-    }
-}
-
-#[tokio::test]
-async fn mine_is_the_other_users_when_another_user_acts() {
-    let h = Rig::start_with(Options::default(), Some("alice")).await;
-    let env = h.ok("read_requests", json!({"action": "mine"})).await;
-    let mut ids: Vec<String> = items(&env).iter().map(kind_id).collect();
-    ids.sort();
-    assert_eq!(ids, ["album/6", "movie/3", "tv_child/12"]);
-}
-
-#[tokio::test]
-async fn requests_mine_resource_is_the_mine_action_data() {
-    let h = Rig::start_with(Options::default(), Some("bob")).await;
-    let env = h.ok("read_requests", json!({"action": "mine"})).await;
-    let body = read(&h, "ombi://requests/mine").await.unwrap();
-    assert_eq!(&body, ok_data(&env));
-    assert_eq!(body["kind"], "request_page");
-}
-
-#[tokio::test]
-async fn every_request_record_names_its_requester() {
-    let h = Rig::start().await;
-    let env = h
-        .ok("read_requests", json!({"action": "list", "media": "movie"}))
-        .await;
-    for r in items(&env) {
-        assert!(r["requested_user_name"].is_string(), "{r}");
-    }
-}
-
-// ------------------------------------------------------------ bodies and errors
-
-#[tokio::test]
-async fn single_resources_are_the_tools_one_record() {
-    let h = Rig::start().await;
-    let cases = [
-        (
-            "ombi://request/movie/1",
-            "read_requests",
-            json!({"action": "get", "target": {"kind": "movie", "id": 1}}),
-        ),
-        (
-            "ombi://media/movie/603",
-            "read_media",
-            json!({"action": "details", "media": "movie", "tmdb_id": 603}),
-        ),
-    ];
-    for (u, tool, args) in cases {
-        let env = h.ok(tool, args).await;
-        let body = read(&h, u).await.unwrap();
-        assert_eq!(body, items(&env)[0], "{u}");
-    }
-    for (u, tool, args) in [
-        (
-            "ombi://reference/issue-categories",
-            "read_reference",
-            json!({"action": "issue_categories"}),
-        ),
-        (
-            "ombi://reference/genres/tv",
-            "read_reference",
-            json!({"action": "genres", "media": "tv"}),
-        ),
-        (
-            "ombi://reference/languages",
-            "read_reference",
-            json!({"action": "languages"}),
-        ),
-    ] {
-        let env = h.ok(tool, args).await;
-        assert_eq!(&read(&h, u).await.unwrap(), ok_data(&env), "{u}");
-    }
-}
-
-#[tokio::test]
-async fn unknown_things_are_not_found_and_failures_carry_the_error_object() {
-    let h = Rig::start().await;
-    match read(&h, "ombi://request/movie/999").await {
-        Err(ReadError::NotFound(m)) => assert!(m.contains("999"), "{m}"),
-        other => panic!("{other:?}"),
-    }
-    let e: rmcp::ErrorData = read(&h, "ombi://issue/9999").await.unwrap_err().into();
-    assert_eq!(e.code.0, -32002, "{e:?}");
-    h.fake.add_fault(
-        Fault::on("GET", "/api/v1/Request/movie/info/1")
-            .unavailable()
-            .times(10),
-    );
-    let failed = read(&h, "ombi://request/movie/1").await.unwrap_err();
-    let ReadError::Failed(error) = failed.clone() else {
-        panic!("{failed:?}");
-    };
-    assert!(
-        error["code"].is_string() && error["retryable"].is_boolean(),
-        "{error}"
-    );
-    let e: rmcp::ErrorData = failed.into();
-    assert_eq!(e.code.0, -32603);
-    assert_eq!(e.data.as_ref().unwrap()["code"], error["code"]);
-    for bad in ["ombi://nothing", "http://x/", "ombi://request/movie/abc"] {
-        let e: rmcp::ErrorData = ResourceUri::parse(bad)
-            .map_err(ReadError::from)
-            .unwrap_err()
-            .into();
-        assert_eq!(e.code.0, -32602, "{bad}");
-    }
-}
-
-#[test]
-fn lists_and_templates_are_exactly_the_pages() {
-    let listed: Vec<String> = resources::list().into_iter().map(|r| r.uri).collect();
-    assert_eq!(
-        listed,
-        [
-            "ombi://requests/mine",
-            "ombi://reference/issue-categories",
-            "ombi://reference/genres/movie",
-            "ombi://reference/genres/tv",
-            "ombi://reference/languages"
-        ]
-    );
-    let templates: Vec<String> = resources::templates()
-        .into_iter()
-        .map(|t| t.uri_template)
-        .collect();
-    assert_eq!(
-        templates,
-        [
-            "ombi://request/{kind}/{id}",
-            "ombi://issue/{id}",
-            "ombi://issue/{id}/comments",
-            "ombi://media/{media}/{id}"
-        ]
-    );
-    for r in resources::list() {
-        assert_eq!(r.mime_type.as_deref(), Some("application/json"));
-    }
-}
-
-#[test]
-fn write_results_link_the_request_or_issue_they_made() {
-    let env = |tool: &str, data: Value| {
-        let v = json!({"ok": true, "operation": tool, "data": data});
-        v.as_object().unwrap().clone()
-    };
-    // What each action declares it links to (`#[action(links = …)]`).
-    let link = |tool: &str, args: Value| {
-        let def = &ombi_mcp::tools::find(tool).unwrap().def;
-        def.action_of(args.as_object()).and_then(|a| a.links)
-    };
-    let create = link("write_request_create", json!({"action": "movie"}));
-    let links = resources::links(
-        create,
-        &env(
-            "write_request_create",
-            json!({"kind": "mutation", "outcome": "completed", "target": {"kind": "movie", "id": 7}, "request_id": 7}),
-        ),
-    );
-    assert_eq!(links.len(), 1);
-    assert_eq!(links[0].uri, "ombi://request/movie/7");
-    assert_eq!(links[0].mime_type.as_deref(), Some("application/json"));
-    for action in ["tv", "album", "collection"] {
-        assert_eq!(
-            link("write_request_create", json!({"action": action})),
-            create
-        );
-    }
-    let links = resources::links(
-        link("write_issue_create", json!({})),
-        &env(
-            "write_issue_create",
-            json!({"kind": "mutation", "outcome": "completed", "issue_id": 4}),
-        ),
-    );
-    assert_eq!(links[0].uri, "ombi://issue/4");
-    // No id, a failure, or another tool: no link.
-    assert!(
-        resources::links(
-            create,
-            &env(
-                "write_request_create",
-                json!({"kind": "mutation", "outcome": "unknown"})
-            )
-        )
-        .is_empty()
-    );
-    let vote = link("write_vote", json!({"action": "up"}));
-    assert_eq!(vote, None);
-    assert!(resources::links(
-        vote,
-        &env("write_vote", json!({"kind": "mutation", "outcome": "completed", "request_id": 1, "target": {"kind": "movie", "id": 1}}))
-    )
-    .is_empty());
-}
-
-// ------------------------------------------------------------ watches
 
 /// Records the URIs a session was told about.
 #[derive(Default)]
@@ -291,29 +35,6 @@ impl Heard {
     fn take(&self) -> Vec<String> {
         std::mem::take(&mut self.0.lock().unwrap())
     }
-}
-
-fn identity(user: Option<&str>) -> Arc<Identity> {
-    let mut id = Identity::local(BundleSet::all(), false);
-    id.ombi_user = user.map(str::to_string);
-    Arc::new(id)
-}
-
-/// Requests to movie request 1's route so far.
-fn movie_reads(h: &Rig) -> usize {
-    h.gets("/api/v1/Request/movie/info/1").len()
-}
-
-/// A rig, and a poller every `interval` with one session (id 1) watching
-/// movie request 1; what that session hears.
-async fn watching_movie_1(interval: Duration) -> (Rig, Poller, Arc<Heard>) {
-    let h = Rig::start().await;
-    let p = Poller::start(&h, interval);
-    let heard = Arc::new(Heard::default());
-    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
-        .await
-        .unwrap();
-    (h, p, heard)
 }
 
 struct Poller {
@@ -367,10 +88,28 @@ impl Drop for Poller {
     }
 }
 
+fn identity(user: Option<&str>) -> Arc<Identity> {
+    let mut id = Identity::local(BundleSet::all(), false);
+    id.ombi_user = user.map(str::to_string);
+    Arc::new(id)
+}
+
 fn movie_1_becomes_available(h: &Rig) {
     h.fake.with_data(|d| {
         d.movie_request_mut(1).unwrap()["available"] = json!(true);
     });
+}
+
+/// A rig, and a poller every `interval` with one session (id 1) watching
+/// movie request 1; what that session hears.
+async fn watching_movie_1(interval: Duration) -> (Rig, Poller, Arc<Heard>) {
+    let h = Rig::start().await;
+    let p = Poller::start(&h, interval);
+    let heard = Arc::new(Heard::default());
+    p.subscribe(&h, 1, &heard, None, "ombi://request/movie/1")
+        .await
+        .unwrap();
+    (h, p, heard)
 }
 
 #[tokio::test]

@@ -1,18 +1,14 @@
-//! read_reference, in process against the fake Ombi: routes and query sent,
-//! native-typed `value`s, label selection over mojibake, deterministic order,
-//! local windows, outputSchema validity.
+//! `read_reference` against the fake Ombi: routes and queries sent, native-typed `value`s, label
+//! selection over mojibake, deterministic order, local windows, and watch providers filtered here.
 
 use serde_json::{Value, json};
 
 use crate::support::fake_ombi::Fault;
-use crate::support::rig::Rig;
-
-fn items(env: &Value) -> &Vec<Value> {
-    env["data"]["items"].as_array().expect("items")
-}
+use crate::support::rig::{Rig, items, ok_data};
+use crate::tools::media::data_items;
 
 fn names(env: &Value) -> Vec<String> {
-    items(env)
+    data_items(env)
         .iter()
         .map(|i| i["name"].as_str().unwrap().to_string())
         .collect()
@@ -31,7 +27,7 @@ async fn genres_have_integer_values_sorted_by_name() {
     assert_eq!(env["data"]["kind"], "reference_page");
     assert_eq!(names(&env), vec!["Action", "Drama", "Science Fiction"]);
     assert_eq!(
-        items(&env)[0],
+        data_items(&env)[0],
         json!({"id": "28", "name": "Action", "value": 28, "category": "genre"})
     );
     let page = &env["data"]["page"];
@@ -61,7 +57,7 @@ async fn languages_skip_mojibake_for_clean_labels_and_warn_otherwise() {
     let env = rig
         .ok("read_reference", json!({"action": "languages"}))
         .await;
-    let it = items(&env);
+    let it = data_items(&env);
     let ja = it.iter().find(|i| i["id"] == "ja").unwrap();
     assert_eq!(
         (ja["name"].as_str(), ja["value"].as_str()),
@@ -85,7 +81,7 @@ async fn streaming_countries_are_codes() {
         .await;
     assert_eq!(rig.fake.hits("GET", "/api/v1/Identity/streamingcountry"), 1);
     assert_eq!(names(&env), vec!["DE", "GB", "NL", "US"]);
-    assert_eq!(items(&env)[0]["value"], "DE");
+    assert_eq!(data_items(&env)[0]["value"], "DE");
 }
 
 #[tokio::test]
@@ -99,7 +95,7 @@ async fn keywords_search_and_one_keyword() {
         .await;
     let req = rig.last("GET", "/api/v1/TheMovieDb/Keywords");
     assert_eq!(req.query.as_deref(), Some("searchTerm=dystopia+%26+more"));
-    assert!(items(&env).is_empty());
+    assert!(data_items(&env).is_empty());
     let env = rig
         .ok(
             "read_reference",
@@ -107,7 +103,7 @@ async fn keywords_search_and_one_keyword() {
         )
         .await;
     assert_eq!(
-        items(&env)[0],
+        data_items(&env)[0],
         json!({"id": "4565", "name": "dystopia", "value": 4565, "category": "keyword"})
     );
 
@@ -153,7 +149,7 @@ async fn watch_providers_are_a_catalogue_filtered_by_name() {
         )
         .await;
     assert_eq!(
-        items(&env)[0],
+        data_items(&env)[0],
         json!({"id": "8", "name": "Netflix", "value": 8, "category": "watch_provider"})
     );
 }
@@ -169,7 +165,7 @@ async fn issue_categories_roles_features() {
         names(&env)[..2],
         ["Audio".to_string(), "Subtitles".to_string()]
     );
-    assert_eq!(items(&env)[0]["value"], 1);
+    assert_eq!(data_items(&env)[0]["value"], 1);
     assert_eq!(
         env["warnings"].as_array().unwrap().len(),
         1,
@@ -180,7 +176,7 @@ async fn issue_categories_roles_features() {
     assert_eq!(rig.fake.hits("GET", "/api/v1/Identity/claims"), 1);
     assert_eq!(names(&env), vec!["Admin", "PowerUser", "RequestMovie"]);
     assert_eq!(
-        items(&env)[0],
+        data_items(&env)[0],
         json!({"name": "Admin", "value": "Admin", "category": "role"})
     );
 
@@ -189,7 +185,7 @@ async fn issue_categories_roles_features() {
         .await;
     assert_eq!(rig.fake.hits("GET", "/api/v2/Features"), 1);
     assert_eq!(
-        items(&env)[0],
+        data_items(&env)[0],
         json!({"name": "Movie4KRequests", "value": "Movie4KRequests", "category": "disabled"})
     );
 }
@@ -215,5 +211,22 @@ async fn upstream_errors_map_to_contract_codes() {
     let env = rig
         .ok("read_reference", json!({"action": "streaming_countries"}))
         .await;
-    assert!(items(&env).is_empty());
+    assert!(data_items(&env).is_empty());
+}
+
+#[tokio::test]
+async fn watch_providers_are_filtered_by_name_here_since_tmdb_ignores_the_term() {
+    let h = Rig::start().await;
+    let env = h
+        .call(
+            "read_reference",
+            json!({"action": "watch_providers", "media": "movie", "query": "NET"}),
+        )
+        .await;
+    let names: Vec<&str> = items(&env)
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Netflix"]);
+    assert_eq!(ok_data(&env)["page"]["total"], 1);
 }

@@ -1,13 +1,13 @@
-//! read_issues, in process against the fake Ombi through the one rig
-//! (routes, projections, outputSchema validity and no leaked secrets: see
-//! support/rig.rs).
+//! `read_issues` against the fake Ombi: routes, projections, paging by status, provider summaries and
+//! details, counts, and where Ombi files an issue for a movie.
 
 use serde_json::{Value, json};
 
-use super::read_issues;
 use crate::support;
 use crate::support::fake_ombi::Fault;
+use crate::support::fake_ombi::state_requests::issue;
 use crate::support::rig::{Rig, err_code, fields, items, ok_data, warned};
+use crate::tools::read_issues;
 
 fn ids(env: &Value) -> Vec<i64> {
     items(env)
@@ -15,8 +15,6 @@ fn ids(env: &Value) -> Vec<i64> {
         .map(|i| i["id"].as_i64().unwrap())
         .collect()
 }
-
-// ------------------------------------------------------------ issues
 
 #[tokio::test]
 async fn list_by_status_pages_upstream_take_then_skip() {
@@ -267,4 +265,34 @@ async fn issue_errors_map_to_contract_codes() {
     assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
     let env = read_issues(&h, "get", json!({})).await;
     assert_eq!(err_code(&env), "INVALID_ARGUMENT");
+}
+
+/// Ombi's UI files a movie's issues under its IMDb id: by_provider for a
+/// movie finds those beside the TMDB-filed ones.
+#[tokio::test]
+async fn issues_by_provider_for_a_movie_find_its_imdb_filed_issues() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        d.issues.push(issue(
+            9,
+            "The Matrix",
+            1,
+            Some("tt0133093"),
+            Some(1),
+            0,
+            "bob",
+        ))
+    });
+    for args in [
+        json!({"action": "by_provider", "provider_id": "603", "request_type": "movie"}),
+        json!({"action": "by_provider", "provider_id": "tt0133093"}),
+    ] {
+        let env = h.ok("read_issues", args.clone()).await;
+        let mut ids: Vec<i64> = items(&env)
+            .iter()
+            .map(|i| i["id"].as_i64().unwrap())
+            .collect();
+        ids.sort();
+        assert_eq!(ids, vec![1, 3, 9], "{args}: {env:#}");
+    }
 }

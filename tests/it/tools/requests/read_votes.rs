@@ -1,11 +1,10 @@
-//! read_votes, in process against the fake Ombi through the one rig
-//! (routes, projections, outputSchema validity and no leaked secrets: see
-//! support/rig.rs).
+//! `read_votes` against the fake Ombi: open votes, the votes of a request with their tally, and voting
+//! switched off.
 
 use serde_json::json;
 
 use crate::support::fake_ombi::{Options, state_requests};
-use crate::support::rig::{Rig, items, ok_data, warned};
+use crate::support::rig::{Rig, err_code, items, ok_data, warned};
 
 #[tokio::test]
 async fn open_votes_use_already_voted_not_my_vote() {
@@ -75,4 +74,15 @@ async fn votes_for_a_request_page_the_votes_and_state_the_tally() {
         0,
         "album votes need no Lidarr"
     );
+}
+
+#[tokio::test]
+async fn open_votes_need_voting_enabled() {
+    let h = Rig::start().await;
+    h.ok("read_votes", json!({"action": "open"})).await;
+    h.fake.with_data(|d| {
+        d.admin.settings.get_mut("vote").unwrap()["enabled"] = json!(false);
+    });
+    let env = h.err("read_votes", json!({"action": "open"})).await;
+    assert_eq!(err_code(&env), "UNSUPPORTED_CAPABILITY");
 }

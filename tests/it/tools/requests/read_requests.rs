@@ -1,16 +1,55 @@
-//! read_requests and read_request_stats, in process against the fake Ombi:
-//! the route and query Ombi received, the projected result, and the
-//! envelope validated against the tool's advertised outputSchema (see
-//! support/read_tools.rs, which also checks that no planted secret leaks).
+//! `read_requests` against the fake Ombi: the routes and queries Ombi receives (list, get, children,
+//! search, recent, mine, the retry queue), the projected request pages, the bounded scans and budgets,
+//! and where Ombi's answers surprise (search routes that fail, totals that are not item counts,
+//! same-title shows, album requests without Lidarr).
 
 use serde_json::{Value, json};
 
-use super::{get_request, read_requests};
 use crate::support;
-use crate::support::fake_ombi::{Fault, Options, state::movie_request};
+use crate::support::fake_ombi::state::{movie_request, user_id};
+use crate::support::fake_ombi::state_requests::{tv_child, tv_parent};
+use crate::support::fake_ombi::{API_KEY, Fault, Options};
 use crate::support::rig::{Rig, err_code, err_message, fields, items, ok_data, targets, warned};
+use crate::tools::{get_request, message, page, read_requests, warnings};
 
-// ------------------------------------------------------------ read_requests list
+/// 250 shows requested after the known ones: the scan pages through the v2
+/// TV list (most recent first) 100 at a time and stops as soon as it has
+/// what it needs. Child `5000 + n` is at position `249 - n`.
+fn many_parents(d: &mut support::fake_ombi::Data) {
+    use support::fake_ombi::state_requests::{tv_child, tv_parent};
+    let mut parents: Vec<Value> = (0..250)
+        .map(|n| {
+            let mut child = tv_child(5000 + n, 1000 + n, "x", "bob", (1, 1), false, false);
+            child["requestedDate"] = json!(format!("2026-05-01T{:02}:{:02}:00Z", n / 60, n % 60));
+            tv_parent(
+                1000 + n,
+                50_000 + n,
+                60_000 + n,
+                &format!("Show {n}"),
+                vec![child],
+            )
+        })
+        .collect();
+    parents.append(&mut d.requests.tv_parents);
+    d.requests.tv_parents = parents;
+}
+
+/// An item's target as `kind/id`, e.g. `movie/2`.
+fn kind_id(item: &Value) -> String {
+    let t = &item["target"];
+    format!("{}/{}", t["kind"].as_str().unwrap(), t["id"])
+}
+
+/// A second show titled like parent 10 ("Breaking Bad"), with child 31.
+fn plant_same_title_show(h: &Rig) {
+    h.fake.with_data(|d| {
+        let mut child = tv_child(31, 30, "Breaking Bad", "bob", (1, 4), false, false);
+        child["requestedDate"] = json!("2026-03-01T08:00:00Z");
+        d.requests
+            .tv_parents
+            .push(tv_parent(30, 424242, 424243, "Breaking Bad", vec![child]));
+    });
+}
 
 #[tokio::test]
 async fn list_movies_uses_the_v2_paged_route_with_upstream_total() {
@@ -231,8 +270,6 @@ async fn an_oversized_tv_page_returns_what_fit() {
     assert!(warned(&env, "8 MiB"));
 }
 
-// ------------------------------------------------------------ get
-
 #[tokio::test]
 async fn get_movie_and_unknown_movie() {
     let h = Rig::start().await;
@@ -312,8 +349,6 @@ async fn get_album_is_a_bounded_scan_of_the_v2_album_list() {
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
-// ------------------------------------------------------------ children, search
-
 #[tokio::test]
 async fn children_of_a_parent_with_seasons() {
     let h = Rig::start().await;
@@ -385,8 +420,6 @@ async fn search_by_media_uses_the_v1_search_routes() {
     let env = read_requests(&h, "search", json!({"media": "movie", "query": "matrix"})).await;
     assert_eq!(targets(&env), vec![json!({"kind": "movie", "id": 1})]);
 }
-
-// ------------------------------------------------------------ recent, retry
 
 #[tokio::test]
 async fn recent_resolves_tv_parents_child_id_first() {
@@ -495,188 +528,6 @@ async fn upstream_errors_map_to_contract_codes() {
     assert_eq!(err_code(&env), "UPSTREAM_SCHEMA_MISMATCH");
 }
 
-// ------------------------------------------------------------ read_request_stats
-
-fn value<'a>(env: &'a Value, name: &str) -> Option<&'a Value> {
-    ok_data(env)["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["name"] == name)
-}
-
-#[tokio::test]
-async fn counts_are_instance_scoped() {
-    let h = Rig::start().await;
-    let env = h
-        .call("read_request_stats", json!({"action": "counts"}))
-        .await;
-    let pending = value(&env, "pending").unwrap();
-    assert_eq!(pending["scope"], "instance");
-    // movies plus TV children (shapes.md §3.13; audit #18): Interstellar
-    // and child 12 pending, Matrix and child 1396 approved, child 21
-    // available, Spirited Away denied; albums never count
-    assert_eq!(pending["value"], 2);
-    assert_eq!(value(&env, "approved").unwrap()["value"], 2);
-    assert_eq!(value(&env, "available").unwrap()["value"], 1);
-    assert_eq!(value(&env, "denied").unwrap()["value"], 1);
-    assert_eq!(h.gets("/api/v1/Request/count").len(), 1);
-}
-
-/// Album totals and quotas come from Ombi's database (MusicRequestController
-/// `total`/`remaining`): Lidarr off changes nothing, and it is not asked.
-#[tokio::test]
-async fn totals_and_quotas_are_principal_scoped_and_include_albums_without_lidarr() {
-    let h = Rig::start().await;
-    let env = h
-        .call("read_request_stats", json!({"action": "totals"}))
-        .await;
-    assert_eq!(value(&env, "movie.total").unwrap()["value"], 3);
-    assert_eq!(value(&env, "tv.total").unwrap()["value"], 2);
-    assert_eq!(value(&env, "album.total").unwrap()["scope"], "principal");
-    h.fake.with_data(|d| d.requests.lidarr_enabled = false);
-    let env = h
-        .call("read_request_stats", json!({"action": "totals"}))
-        .await;
-    let album_total = value(&env, "album.total").unwrap()["value"].clone();
-    assert!(album_total.as_i64().is_some_and(|n| n >= 1), "{env}");
-    assert!(
-        env["warnings"].as_array().is_none_or(|w| w.is_empty()),
-        "{env}"
-    );
-    assert_eq!(h.gets("/api/v1/request/music/total").len(), 2);
-    let env = h
-        .call("read_request_stats", json!({"action": "quota"}))
-        .await;
-    assert!(value(&env, "album.has_limit").is_some(), "{env}");
-    let env = h
-        .call(
-            "read_request_stats",
-            json!({"action": "quota", "media": "album"}),
-        )
-        .await;
-    assert!(value(&env, "has_limit").is_some(), "{env}");
-    assert_eq!(h.gets("/api/v1/request/music/remaining").len(), 2);
-    assert!(h.gets("/api/v1/Lidarr/enabled").is_empty());
-}
-
-#[tokio::test]
-async fn partial_totals_are_a_partial_failure_with_data() {
-    let h = Rig::start().await;
-    h.fake
-        .add_fault(Fault::on("GET", "/api/v1/Request/tv/total").nasty_500());
-    let env = h
-        .call("read_request_stats", json!({"action": "totals"}))
-        .await;
-    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
-    assert!(
-        env["data"]["values"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|m| m["name"] == "movie.total")
-    );
-}
-
-#[tokio::test]
-async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
-    let h = Rig::start().await;
-    let env = h
-        .call("read_request_stats", json!({"action": "quota"}))
-        .await;
-    assert_eq!(value(&env, "movie.has_limit").unwrap()["value"], false);
-    assert!(value(&env, "movie.limit").is_none() && value(&env, "movie.remaining").is_none());
-    assert_eq!(value(&env, "tv.remaining").unwrap()["value"], 94);
-    assert_eq!(value(&env, "tv.limit").unwrap()["value"], 100);
-    assert_eq!(
-        value(&env, "tv.next_request").unwrap()["scope"],
-        "principal"
-    );
-    let env = h
-        .call(
-            "read_request_stats",
-            json!({"action": "quota", "media": "tv"}),
-        )
-        .await;
-    assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 4);
-    // one media: the contract's bare RequestQuota names (audit #8)
-    assert_eq!(value(&env, "remaining").unwrap()["value"], 94);
-    assert_eq!(value(&env, "has_limit").unwrap()["value"], true);
-    assert!(value(&env, "tv.remaining").is_none());
-    assert_eq!(h.gets("/api/v1/Request/tv/remaining").len(), 2);
-    h.fake
-        .with_data(|d| d.requests.quotas.iter_mut().for_each(|q| q.1 = None));
-    let env = h
-        .call(
-            "read_request_stats",
-            json!({"action": "quota", "media": "movie"}),
-        )
-        .await;
-    assert_eq!(err_code(&env), "NOT_FOUND");
-}
-
-#[tokio::test]
-async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
-    let h = Rig::start().await;
-    let env = h
-        .call(
-            "read_request_stats",
-            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
-        )
-        .await;
-    // 3 movies (04-01) + 3 TV children (04-02), computed by the fake per range
-    assert_eq!(value(&env, "total_requests").unwrap()["value"], 6);
-    // Ombi's numbers as sent (audit #7), the broken ones flagged
-    assert_eq!(value(&env, "total_issues").unwrap()["value"], 0);
-    assert_eq!(value(&env, "total_issues").unwrap()["unit"], "issues");
-    assert_eq!(
-        value(&env, "completed_requests_movies").unwrap()["value"],
-        3
-    );
-    assert_eq!(value(&env, "completed_requests").unwrap()["value"], 3);
-    assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 7);
-    let q = h.gets("/api/v1/Stats")[0].query.clone().unwrap();
-    assert!(
-        q.contains("from=2026-04-01T00%3A00%3A00") && q.contains("to=2026-04-30T23%3A59%3A59"),
-        "{q}"
-    );
-    // 04-01 holds movie requests but no TV child request: Ombi's 500
-    let env = h
-        .call(
-            "read_request_stats",
-            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-01"}),
-        )
-        .await;
-    // tools-map.md: the documented 500 degrades to partial
-    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
-    assert_eq!(env["data"]["values"], json!([]));
-    assert!(err_message(&env).contains("no movie request or no TV request"));
-}
-
-// ------------------------------------------------------------ bounded scans
-
-/// 250 shows requested after the known ones: the scan pages through the v2
-/// TV list (most recent first) 100 at a time and stops as soon as it has
-/// what it needs. Child `5000 + n` is at position `249 - n`.
-fn many_parents(d: &mut support::fake_ombi::Data) {
-    use support::fake_ombi::state_requests::{tv_child, tv_parent};
-    let mut parents: Vec<Value> = (0..250)
-        .map(|n| {
-            let mut child = tv_child(5000 + n, 1000 + n, "x", "bob", (1, 1), false, false);
-            child["requestedDate"] = json!(format!("2026-05-01T{:02}:{:02}:00Z", n / 60, n % 60));
-            tv_parent(
-                1000 + n,
-                50_000 + n,
-                60_000 + n,
-                &format!("Show {n}"),
-                vec![child],
-            )
-        })
-        .collect();
-    parents.append(&mut d.requests.tv_parents);
-    d.requests.tv_parents = parents;
-}
-
 #[tokio::test]
 async fn tv_child_scan_pages_until_found() {
     let h = Rig::start().await;
@@ -736,4 +587,316 @@ async fn album_scan_stops_at_the_end_of_the_list() {
         1,
         "two albums: one page is the whole list"
     );
+}
+
+#[tokio::test]
+async fn mine_lists_only_the_acting_users_requests_newest_first_with_tv_seasons() {
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
+    let got = items(&env);
+    let targets: Vec<String> = got.iter().map(kind_id).collect();
+    // bob: movies 1 and 2, TV children 1396 (Breaking Bad) and 21, album 5;
+    // alice's movie 3, child 12 and album 6 are not his.
+    let mut sorted = targets.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            "album/5",
+            "movie/1",
+            "movie/2",
+            "tv_child/1396",
+            "tv_child/21"
+        ],
+        "{env:#}"
+    );
+    let bob = user_id("bob");
+    for r in got {
+        assert_eq!(r["requested_user_id"], json!(bob), "{r}");
+        assert_eq!(r["requested_user_name"], "bob", "{r}");
+    }
+    let dates: Vec<&str> = got
+        .iter()
+        .map(|r| r["requested_date"].as_str().unwrap_or(""))
+        .collect();
+    let mut newest_first = dates.clone();
+    newest_first.sort_by(|a, b| b.cmp(a));
+    assert_eq!(dates, newest_first);
+    // A TV child carries its show's title and provider ids.
+    let bb = got.iter().find(|r| r["target"]["id"] == 1396).unwrap();
+    assert_eq!(bb["title"], "Breaking Bad");
+    assert_eq!(bb["parent_request_id"], 10);
+    assert!(!bb["identifiers"].as_array().unwrap().is_empty(), "{bb}");
+    // Bounded reads only: paged v2 lists and the paged v1 TV parent list.
+    for list in [
+        "/api/v2/Requests/movie/100/0/",
+        "/api/v2/Requests/album/100/0/",
+        "/api/v1/Request/tvlite/100/0/",
+    ] {
+        assert!(h.gets(list).len() == 1, "{:?}", h.paths());
+    }
+}
+
+#[tokio::test]
+async fn mine_is_the_other_users_when_another_user_acts() {
+    let h = Rig::start_with(Options::default(), Some("alice")).await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
+    let mut ids: Vec<String> = items(&env).iter().map(kind_id).collect();
+    ids.sort();
+    assert_eq!(ids, ["album/6", "movie/3", "tv_child/12"]);
+}
+
+#[tokio::test]
+async fn every_request_record_names_its_requester() {
+    let h = Rig::start().await;
+    let env = h
+        .ok("read_requests", json!({"action": "list", "media": "movie"}))
+        .await;
+    for r in items(&env) {
+        assert!(r["requested_user_name"].is_string(), "{r}");
+    }
+}
+
+#[tokio::test]
+async fn tv_request_search_scans_the_v2_list_since_ombis_search_route_fails() {
+    let h = Rig::start().await;
+    let env = read_requests(&h, "search", json!({"media": "tv", "query": "bad"})).await;
+    assert_eq!(targets(&env), vec![json!({"kind": "tv_parent", "id": 10})]);
+    assert_eq!(items(&env)[0]["title"], "Breaking Bad");
+    assert!(
+        items(&env)[0]["identifiers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"namespace": "tvdb", "value": "81189"}))
+    );
+    assert!(h.gets("/api/v1/Request/tv/search").is_empty());
+    assert_eq!(
+        h.gets("/api/v2/Requests/tv")[0].path,
+        "/api/v2/Requests/tv/100/0/requestedDate/desc"
+    );
+    // Ombi's own route: a 500 for every term.
+    let fake = reqwest::Client::new()
+        .get(format!("{}api/v1/Request/tv/search/bad", h.fake.url))
+        .header("ApiKey", API_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(fake.status().as_u16(), 500);
+}
+
+#[tokio::test]
+async fn tv_request_search_is_bounded_and_says_when_the_scan_was_cut() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        d.requests.tv_parents = (1..=1005)
+            .map(|i| {
+                let child = tv_child(
+                    5000 + i,
+                    i,
+                    &format!("Show {i}"),
+                    "bob",
+                    (1, 1),
+                    false,
+                    false,
+                );
+                tv_parent(
+                    i,
+                    700_000 + i,
+                    800_000 + i,
+                    &format!("Show {i}"),
+                    vec![child],
+                )
+            })
+            .collect();
+    });
+    let env = read_requests(
+        &h,
+        "search",
+        json!({"media": "tv", "query": "show", "page": {"limit": 5}}),
+    )
+    .await;
+    assert_eq!(items(&env).len(), 5);
+    assert_eq!(env["truncated"], true);
+    assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
+    assert_eq!(h.gets("/api/v2/Requests/tv").len(), 10);
+}
+
+#[tokio::test]
+async fn tv_list_pages_are_full_and_ombis_total_is_not_the_item_count() {
+    let h = Rig::start().await;
+    // 3 child requests, 2 show titles: Ombi lists 2 rows and says total 3.
+    let page = |offset: u64| json!({"media": "tv", "page": {"offset": offset, "limit": 1}});
+    let env = read_requests(&h, "list", page(0)).await;
+    let p = &ok_data(&env)["page"];
+    assert_eq!(items(&env).len(), 1);
+    assert_eq!(
+        (&p["total"], &p["has_more"], &p["next_offset"]),
+        (&Value::Null, &json!(true), &json!(1))
+    );
+    assert!(warnings(&env).contains('3'), "{}", warnings(&env));
+    assert!(!warnings(&env).contains("shorter"), "{}", warnings(&env));
+    let env = read_requests(&h, "list", page(1)).await;
+    let p = &ok_data(&env)["page"];
+    assert_eq!(items(&env).len(), 1);
+    assert_eq!(
+        (&p["has_more"], &p["next_offset"]),
+        (&json!(false), &Value::Null)
+    );
+    let env = read_requests(&h, "list", page(2)).await;
+    assert!(items(&env).is_empty());
+    assert_eq!(ok_data(&env)["page"]["has_more"], false);
+}
+
+#[tokio::test]
+async fn a_child_of_a_same_title_show_is_found_through_the_parent_list() {
+    let h = Rig::start().await;
+    plant_same_title_show(&h);
+    let env = get_request(&h, "tv_child", 31).await;
+    let item = &items(&env)[0];
+    assert_eq!(item["target"], json!({"kind": "tv_child", "id": 31}));
+    assert_eq!(item["parent_request_id"], 30);
+    assert!(
+        item["identifiers"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"namespace": "tmdb", "value": "424242"}))
+    );
+    assert!(!h.gets("/api/v1/Request/tvlite/").is_empty());
+    // recent rows resolve the same way
+    h.fake.with_data(|d| {
+        d.requests.recent = vec![json!({"requestId": 31, "type": 0, "userId": "u", "username": "bob",
+            "available": false, "tvPartiallyAvailable": false, "requestDate": "2026-03-01T08:00:00Z",
+            "title": "Breaking Bad", "overview": null, "releaseDate": null, "approved": false, "denied": false,
+            "mediaId": "0", "posterPath": null, "background": null})];
+    });
+    let env = read_requests(&h, "recent", json!({})).await;
+    assert_eq!(targets(&env), vec![json!({"kind": "tv_parent", "id": 30})]);
+}
+
+#[tokio::test]
+async fn an_unreachable_child_names_ombis_same_title_merge() {
+    let h = Rig::start().await;
+    plant_same_title_show(&h);
+    h.fake
+        .add_fault(Fault::on("GET", "/api/v1/Request/tvlite/*").nasty_500());
+    let env = get_request(&h, "tv_child", 31).await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert!(message(&env).contains("same title"), "{}", message(&env));
+    // a child that exists nowhere, with every parent listed: a plain NOT_FOUND
+    h.fake.clear_faults();
+    let env = get_request(&h, "tv_child", 4242).await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert!(
+        message(&env).contains("all TV requests"),
+        "{}",
+        message(&env)
+    );
+}
+
+#[tokio::test]
+async fn album_requests_carry_no_subscribed_flag() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        for a in &mut d.requests.albums {
+            a["subscribed"] = json!(true);
+        }
+    });
+    for (action, args) in [
+        ("list", json!({"media": "album"})),
+        ("search", json!({"media": "album", "query": "k"})),
+        ("get", json!({"target": {"kind": "album", "id": 6}})),
+    ] {
+        let env = read_requests(&h, action, args.clone()).await;
+        assert!(!items(&env).is_empty(), "{action} {args}");
+        for i in items(&env) {
+            assert!(i.get("subscribed").is_none(), "{action} {args}: {i}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn album_request_reads_need_no_lidarr() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| d.requests.lidarr_enabled = false);
+    for (tool, args) in [
+        ("read_requests", json!({"action": "list", "media": "album"})),
+        (
+            "read_requests",
+            json!({"action": "search", "media": "album", "query": "kid"}),
+        ),
+        (
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "album", "id": 5}}),
+        ),
+        (
+            "read_votes",
+            json!({"action": "for_request", "media": "album", "request_id": 5}),
+        ),
+    ] {
+        let env = h.call(tool, args.clone()).await;
+        assert_eq!(env["ok"], true, "{args}: {env:#}");
+    }
+    assert!(h.gets("/api/v1/Lidarr/enabled").is_empty());
+    // searching for music still needs Lidarr
+    let env = h
+        .call(
+            "read_search",
+            json!({"action": "artist", "query": "radiohead"}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "UNSUPPORTED_CAPABILITY");
+}
+
+#[tokio::test]
+async fn a_deleted_request_in_the_retry_queue_is_explained_never_an_empty_queue() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        d.requests.retry.push(json!({
+            "failedId": 8, "title": null, "releaseYear": "0001-01-01T00:00:00Z", "requestId": 999, "type": 1,
+            "dts": "2026-04-07T09:00:00Z", "retryCount": 1, "error": "Radarr timed out"
+        }));
+    });
+    let env = read_requests(&h, "retry_queue", json!({})).await;
+    assert_eq!(err_code(&env), "UPSTREAM_REJECTED");
+    assert_eq!(env["error"]["http_status"], 500);
+    assert!(message(&env).contains("deleted"), "{}", message(&env));
+    assert!(env.get("data").is_none_or(Value::is_null));
+}
+
+#[tokio::test]
+async fn recent_requests_at_seven_per_type_do_not_claim_the_end() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        let row = d.requests.recent[0].clone();
+        d.requests.recent = (0..9)
+            .map(|i| {
+                let mut r = row.clone();
+                r["requestId"] = json!(2);
+                r["title"] = json!(format!("Movie {i}"));
+                r
+            })
+            .collect();
+    });
+    let env = h.ok("read_requests", json!({"action": "recent"})).await;
+    assert_eq!(items(&env).len(), 7);
+    assert_eq!(page(&env)["has_more"], Value::Null);
+    assert!(warnings(&env).contains("7 newest"), "{env:#}");
+}
+
+/// Ombi never computes `subscribed` on the caller's own movie requests.
+#[tokio::test]
+async fn movie_subscribed_is_absent_on_ones_own_requests() {
+    let h = Rig::start_with(Default::default(), Some("bob")).await;
+    let env = h
+        .ok("read_requests", json!({"action": "list", "media": "movie"}))
+        .await;
+    let bob = user_id("bob");
+    let mut own = 0;
+    for r in items(&env) {
+        if r["requested_user_id"] == json!(bob) {
+            own += 1;
+            assert!(r.get("subscribed").is_none(), "{r:#}");
+        }
+    }
+    assert!(own > 0, "the sample has bob's requests: {env:#}");
 }
