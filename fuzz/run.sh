@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs each cargo-fuzz target for FUZZ_SECONDS (default 60). Needs a nightly
 # toolchain and cargo-fuzz (`cargo install cargo-fuzz`); without them it says
-# so and exits 0: the stable property tests (tests/fuzz_*.rs) run in CI anyway.
+# so and exits 0: the stable property tests (tests/it/fuzz/) run in CI anyway.
 # A crash is kept under fuzz/artifacts/TARGET/: turn it into a regression
-# test (a case in the matching tests/fuzz_*.rs or unit test) before fixing it.
+# test (a case in the matching tests/it/fuzz/*.rs or unit test) before fixing it.
 set -euo pipefail
 cd "$(dirname "$0")"
 if ! cargo +nightly --version >/dev/null 2>&1; then

@@ -9,6 +9,7 @@
 //! - `fuzz`: property tests (validation, projection, frames);
 //! - `clients`: real MCP clients (Python SDK, Inspector CLI, SSH bridge, the NixOS VM test's parts);
 //! - `untrusted`: hidden-text removal and lockdown (properties, corpus, rig, daemon);
+//! - `cited_paths`: every repository path the docs cite exists;
 //! - `packaging`: what ships beside the binaries (not run by the Nix build: `--skip packaging::`).
 //!
 //! `support` (the fake Ombi, the in-process rig, argument tables) and `harness`
@@ -18,6 +19,7 @@
 mod harness;
 mod support;
 
+mod cited_paths;
 mod clients;
 mod contract;
 mod daemon;

@@ -67,7 +67,7 @@ fn the_call_table_covers_every_read_action_and_every_write_tool() {
 }
 
 /// The password `write_user_manage create` is given (its example in
-/// `src/tools/write_user_manage.rs`): it must reach no log.
+/// `src/tools/users/write_user_manage.rs`): it must reach no log.
 const NEW_USER_PASSWORD: &str = "Py-New-Passw0rd-91c2";
 
 fn python() -> Option<PathBuf> {
