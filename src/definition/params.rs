@@ -498,22 +498,6 @@ pub const TEST_TARGETS: &[&str] = &[
     "lidarr",
 ];
 
-/// `POST /api/v1/Job/{job}` allowlist: syncs, user importers, availability, watchlist, newsletter. The wiping jobs
-/// (`clearmediaserverdata`, `autodeleterequests`, `update`) are deliberately absent.
-pub const JOBS: &[&str] = &[
-    "plexcontentcacher",
-    "plexrecentlyadded",
-    "embycontentcacher",
-    "embyrecentlyadded",
-    "jellyfincontentcacher",
-    "plexuserimporter",
-    "embyuserimporter",
-    "jellyfinuserimporter",
-    "arrAvailability",
-    "plexwatchlist",
-    "newsletter",
-];
-
 pub const ROLES: &[&str] = &[
     "Admin",
     "AutoApproveMovie",

@@ -153,7 +153,7 @@ async fn python_sdk_is_asked_before_each_confirmed_action() {
         ),
         (
             ("write_job_run", json!({"job": "newsletter"})),
-            "Start Ombi's job “newsletter” now? It e-mails the newsletter",
+            "Start the newsletter (e-mails recently added media to every user who receives it) now?",
         ),
     ];
     for ((tool, args), words) in cases {
@@ -262,7 +262,7 @@ async fn python_sdk_without_elicitation_under_each_setting() {
             &d,
             answer,
             None,
-            &[("write_job_run", json!({"job": "plexcontentcacher"}))],
+            &[("write_job_run", json!({"job": "newsletter"}))],
         )
         .await;
         assert_eq!(report["questions"], json!([]), "{report}");

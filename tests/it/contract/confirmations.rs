@@ -4,41 +4,15 @@
 //! declaration here — a confirmed action asked with a client that declines
 //! sends nothing, and an action declared unconfirmed never asks.
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use futures::future::BoxFuture;
-use ombi_mcp::confirm::{Answer, Asker, Confirmation, Confirmer, Mode, Settings};
 use ombi_mcp::definition::{ActionDef, Confirm, ToolDef};
 use ombi_mcp::tools::TOOLS;
 use serde_json::Value;
 
+use crate::support::declining::declining;
 use crate::support::examples::filled;
 use crate::support::fake_ombi::{LoggedRequest, Options};
 use crate::support::generated::check_generated;
 use crate::support::rig::Rig;
-
-/// A client that can be asked and always declines.
-struct Declines;
-
-impl Asker for Declines {
-    fn can_ask(&self) -> bool {
-        true
-    }
-    fn ask<'a>(&'a self, _: &'a Confirmation, _: Duration) -> BoxFuture<'a, Answer> {
-        Box::pin(async { Answer::Decline })
-    }
-}
-
-fn declining() -> Confirmer {
-    Confirmer::new(
-        Settings {
-            mode: Mode::Ask,
-            ..Settings::default()
-        },
-        Some(Arc::new(Declines)),
-    )
-}
 
 /// The writes the fake received (reads by POST are Ombi's searches).
 fn writes(log: &[LoggedRequest]) -> Vec<String> {

@@ -5,6 +5,7 @@
 pub mod bad_args;
 pub mod client;
 pub mod contract_gen;
+pub mod declining;
 pub mod examples;
 pub mod fake_ombi;
 pub mod generated;

@@ -2,6 +2,7 @@
 
 use serde_json::json;
 
+use crate::support::declining::declining;
 use crate::support::rig::Rig;
 use crate::tools::write_paths;
 
@@ -53,4 +54,30 @@ async fn job_run_is_accepted_even_when_ombi_skipped_it() {
         assert_eq!(env["error"]["field"], "/job");
     }
     assert_eq!(write_paths(&rig).len(), 3);
+}
+
+/// Results say what the job does in words (not only Ombi's route name) and
+/// roughly how long it takes; a library sync runs without a question, the
+/// newsletter (it e-mails every subscriber) asks first and a refusal sends
+/// nothing.
+#[tokio::test]
+async fn jobs_are_named_in_words_and_only_those_reaching_people_ask() {
+    let mut rig = Rig::start().await;
+    rig.ctx.confirmer = declining();
+    let env = rig
+        .ok("write_job_run", json!({"job": "plexcontentcacher"}))
+        .await;
+    let message = env["data"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("a full Plex library sync (plexcontentcacher)"),
+        "{message}"
+    );
+    assert!(message.contains("minutes to an hour"), "{message}");
+    let env = rig.err("write_job_run", json!({"job": "newsletter"})).await;
+    let refusal = env["error"]["message"].as_str().unwrap();
+    assert!(refusal.starts_with("Not confirmed:"), "{refusal}");
+    assert_eq!(
+        write_paths(&rig),
+        vec!["POST /api/v1/Job/plexcontentcacher"]
+    );
 }
