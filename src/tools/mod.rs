@@ -111,7 +111,8 @@ use crate::text;
 pub use ctx::{CallCtx, Me};
 pub(crate) use reads::note_read_limit;
 pub(crate) use results::{
-    language_ignored, local_page, not_found, not_found_on_500, partial, reply,
+    language_ignored, local_page, not_found, not_found_on_500, not_found_on_null_dereference,
+    partial, reply,
 };
 
 /// A tool's handler: validated arguments in, a family object or an error out.

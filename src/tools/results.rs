@@ -69,6 +69,18 @@ pub fn not_found_on_500(e: ToolError, what: &str) -> ToolError {
     }
 }
 
+/// On a route that answers an id it does not know with Ombi's null
+/// dereference (HTTP 500 "Object reference not set to an instance of an
+/// object.") but passes a provider's failure on as a 500 of its own text, only
+/// the former means NOT_FOUND; the exception text is never the answer.
+pub fn not_found_on_null_dereference(e: ToolError, what: &str) -> ToolError {
+    if e.http_status == Some(500) && e.message.contains("Object reference not set") {
+        not_found_on_500(e, what)
+    } else {
+        e
+    }
+}
+
 /// A note when a `language` argument cannot be passed on by the route.
 pub fn language_ignored(language: Option<&str>, warnings: &mut Vec<String>) {
     if language.is_some() {

@@ -18,7 +18,10 @@ use crate::projection::paging;
 use crate::projection::requests::WireChildWithSeasons;
 use crate::tools::requests::reads as read_requests;
 use crate::tools::{Actions, CallCtx, Tool};
-use crate::tools::{language_ignored, not_found, not_found_on_500, note_read_limit, reply};
+use crate::tools::{
+    language_ignored, not_found, not_found_on_500, not_found_on_null_dereference, note_read_limit,
+    reply,
+};
 use crate::upstream::Route;
 
 const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type.");
@@ -151,12 +154,15 @@ impl DetailsId {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Unknown {
     Is500,
+    /// The null dereference is a 500 too, beside a provider's own 500s.
+    IsNullDereference,
     Is204,
 }
 
 fn unknown_on_500(e: ToolError, what: &str, unknown: Unknown) -> ToolError {
     match unknown {
         Unknown::Is500 => not_found_on_500(e, what),
+        Unknown::IsNullDereference => not_found_on_null_dereference(e, what),
         Unknown::Is204 => e,
     }
 }
@@ -239,7 +245,7 @@ async fn details(
             movie_full(
                 ctx,
                 route,
-                Unknown::Is204,
+                Unknown::IsNullDereference,
                 &format!("movie with TMDB id {id}"),
                 &mut notes,
             )

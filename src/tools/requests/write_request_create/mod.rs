@@ -27,13 +27,13 @@ use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::media::{TvDetail, WireCollection};
 use crate::projection::mutation::{ItemResult, Mutation, Outcome as Done};
 use crate::projection::server_info::{WireFeature, feature_enabled};
-use crate::tools::not_found;
 use crate::tools::requests::reads::existing_request;
 use crate::tools::requests::reads::quota_of;
 use crate::tools::requests::words::{request_name, show_in_words, state_phrase};
 use crate::tools::users::accounts::accounts;
 use crate::tools::writes::{note_api_user, partly_done};
 use crate::tools::{Actions, CallCtx, Tool};
+use crate::tools::{not_found, not_found_on_null_dereference};
 use crate::upstream::Route;
 
 const ON_BEHALF_USER_ID: Field = Field::opt(
@@ -414,11 +414,15 @@ impl Held {
     }
 }
 
-/// A movie's request state by TMDB id (NOT_FOUND: TMDB does not know it).
+/// A movie's request state by TMDB id (NOT_FOUND: TMDB does not know it as
+/// a movie, which Ombi answers with a null dereference, HTTP 500, whose
+/// exception text never reaches the person).
 async fn movie_held(ctx: &CallCtx, tmdb_id: i64) -> Result<Held, ToolError> {
+    let what = format!("movie with TMDB id {tmdb_id}");
     ctx.get_json::<Held>(Route::get("api/v2/Search/movie").seg(tmdb_id))
-        .await?
-        .ok_or_else(|| not_found(&format!("movie with TMDB id {tmdb_id}")))
+        .await
+        .map_err(|e| not_found_on_null_dereference(e, &what))?
+        .ok_or_else(|| not_found(&what))
 }
 
 /// An album's request state by MusicBrainz release-group id: the read layer's

@@ -585,3 +585,19 @@ async fn tv_details_take_episode_state_from_the_requests() {
         "{stale:#}"
     );
 }
+
+/// A TMDB id that is no movie (here a show's) is Ombi's null dereference on
+/// the movie details route: NOT_FOUND in our words, never the exception text.
+#[tokio::test]
+async fn a_show_id_asked_as_a_movie_is_not_found() {
+    let rig = Rig::start().await;
+    let env = rig
+        .err(
+            "read_media",
+            json!({"action": "details", "media": "movie", "tmdb_id": 1399}),
+        )
+        .await;
+    assert_eq!(env["error"]["code"], "NOT_FOUND", "{env:#}");
+    let message = env["error"]["message"].as_str().unwrap();
+    assert!(!message.contains("Object reference"), "{message}");
+}

@@ -373,10 +373,16 @@ fn collection(ctx: &Ctx) -> Response {
 // (`super::media_cached`): request state and availability as of the first
 // call since the last request write.
 
+/// An id TMDB does not know as a movie (a show's id, say) is Ombi's null
+/// dereference: 500 "Object reference not set…", not cached
+/// (`MovieSearchEngineV2.GetFullMovieInformation` → `ProcessSingleMovie`).
 fn movie_details(ctx: &Ctx) -> Response {
     let id = ctx.int("movieDbId");
     super::media_cached(ctx.shared, format!("GetMovieInfo{id}"), |d| {
-        Ok(super::writes_core_search::movie_details(d, id))
+        match super::writes_core_search::movie_details(d, id) {
+            Some(v) => Ok(Some(v)),
+            None => Err("Object reference not set to an instance of an object."),
+        }
     })
 }
 
