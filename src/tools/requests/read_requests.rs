@@ -8,6 +8,7 @@ use super::reads::{
     mine_records, movie_by_id, scan_lite_parents, scan_parents, scan_tv_list, tv_child, tv_parent,
     v2_list,
 };
+use super::words::{TvLevel, tv_id_hint};
 use crate::contract::Family;
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -240,7 +241,14 @@ async fn get(ctx: &CallCtx, target: Target) -> Outcome {
     let records = match target.kind {
         TargetKind::Movie => vec![movie_by_id(ctx, id).await?],
         TargetKind::TvParent => {
-            let p = tv_parent::<WireChildRequest>(ctx, id).await?;
+            let p = match tv_parent::<WireChildRequest>(ctx, id).await {
+                Ok(p) => p,
+                Err(e) => {
+                    return Err(tv_id_hint(ctx, e, id, TvLevel::Parent, "/target")
+                        .await
+                        .into());
+                }
+            };
             let mut out =
                 vec![proj::parent(&p).map_err(|_| not_found(&format!("TV parent request {id}")))?];
             let children = p.child_requests.unwrap_or_default();
@@ -258,7 +266,14 @@ async fn get(ctx: &CallCtx, target: Target) -> Outcome {
             out.extend(kids);
             out
         }
-        TargetKind::TvChild => vec![tv_child(ctx, id, &mut warnings).await?],
+        TargetKind::TvChild => match tv_child(ctx, id, &mut warnings).await {
+            Ok(child) => vec![child],
+            Err(e) => {
+                return Err(tv_id_hint(ctx, e, id, TvLevel::Child, "/target")
+                    .await
+                    .into());
+            }
+        },
         // Album request reads need no Lidarr (docs/ombi-notes.md).
         TargetKind::Album => vec![album_by_id(ctx, id).await?],
     };

@@ -64,12 +64,24 @@ pub async fn tv_id_hint(
         TvLevel::Child => show_in_words(ctx, id)
             .await
             .map(|show| format!("{show}: pass one of those season request ids, not the show's")),
-        TvLevel::Parent => parent_of_child(ctx, id).await.ok().map(|p| {
-            format!(
-                "{id} is a season (child) request of TV request {}, the show's request: pass {}",
-                p.id, p.id
-            )
-        }),
+        TvLevel::Parent => match parent_of_child(ctx, id).await {
+            Ok(p) => {
+                // The show's title, from one read of its request (this error path only).
+                let title = tv_parent::<WireChildId>(ctx, p.id)
+                    .await
+                    .ok()
+                    .and_then(|parent| parent.title)
+                    .map(|t| ctx.upstream.clean(&t))
+                    .filter(|t| !t.is_empty())
+                    .map(|t| format!(" *{t}*"))
+                    .unwrap_or_default();
+                Some(format!(
+                    "{id} is a season (child) request of the show{title}, whose request is TV request {}: pass {}",
+                    p.id, p.id
+                ))
+            }
+            Err(_) => None,
+        },
     };
     if let Some(hint) = hint {
         e.message = format!("{}; {hint}", e.message);

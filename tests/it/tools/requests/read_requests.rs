@@ -900,3 +900,32 @@ async fn movie_subscribed_is_absent_on_ones_own_requests() {
     }
     assert!(own > 0, "the sample has bob's requests: {env:#}");
 }
+
+/// A season request's id given as `tv_parent` (and a show's request id as
+/// `tv_child`): NOT_FOUND on `/target`, naming the show and the id to pass.
+#[tokio::test]
+async fn get_with_the_other_tv_id_names_the_right_one() {
+    let rig = Rig::start().await;
+    let env = rig
+        .err(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_parent", "id": 12}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert_eq!(env["error"]["field"], "/target");
+    let msg = err_message(&env);
+    assert!(
+        msg.contains("*Breaking Bad*, whose request is TV request 10: pass 10"),
+        "{msg}"
+    );
+    let env = rig
+        .err(
+            "read_requests",
+            json!({"action": "get", "target": {"kind": "tv_child", "id": 10}}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "NOT_FOUND");
+    assert_eq!(env["error"]["field"], "/target");
+    assert!(err_message(&env).contains("season request ids"), "{env}");
+}

@@ -203,7 +203,9 @@ async fn a_season_request_id_where_the_show_is_needed_names_the_show() {
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/parent_request_id");
     assert!(
-        err_message(&env).contains("season (child) request of TV request 10"),
+        err_message(&env).contains(
+            "season (child) request of the show *Breaking Bad*, whose request is TV request 10"
+        ),
         "{env}"
     );
     let env = rig
