@@ -76,6 +76,31 @@ pub async fn apply(ctx: &CallCtx, outcome: &mut Outcome) {
     }
 }
 
+/// Whether a confirmation question may quote the text of an issue reported
+/// by `reporter` (interaction.md §1: questions obey lockdown as results do).
+pub async fn shows_issue_text(ctx: &CallCtx, reporter: Option<&str>) -> bool {
+    !ctx.identity.lockdown || Authors::read(ctx).await.trusted(reporter)
+}
+
+/// The name a question may show a request under: `name` itself, or
+/// [`WITHHELD`] when lockdown hides it from this peer (an alias someone
+/// else chose), by the rule results follow.
+pub async fn request_name_shown(ctx: &CallCtx, requester: Option<&str>, name: &str) -> String {
+    if !ctx.identity.lockdown {
+        return name.to_string();
+    }
+    let mut record = Map::new();
+    if let Some(id) = requester {
+        record.insert("requested_user_id".into(), id.into());
+    }
+    record.insert("requested_user_name".into(), name.into());
+    Authors::read(ctx).await.screen_request(&mut record);
+    match record.get("requested_user_name") {
+        Some(Value::String(shown)) => shown.clone(),
+        _ => WITHHELD.to_string(),
+    }
+}
+
 /// Who the acting user is and which authors are trusted, as far as known.
 struct Authors {
     me_id: Option<String>,

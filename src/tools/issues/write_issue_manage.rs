@@ -16,6 +16,7 @@ use crate::projection::issues::status_code;
 use crate::projection::mutation::{Mutation, Outcome as Done};
 use crate::projection::reference::IssueCategory;
 use crate::text::message::sanitize;
+use crate::tools::lockdown::{self, WITHHELD};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{not_found, not_found_on_500, reply};
 use crate::upstream::Route;
@@ -150,6 +151,20 @@ async fn set_status(ctx: &CallCtx, id: i64, label: &str) -> Outcome {
 /// "issue 4 “No sound” (reported by alice)", from one read of it.
 async fn issue_in_words(ctx: &CallCtx, id: i64) -> Result<String, ToolError> {
     let issue = issue_by_id(ctx, id).await?;
+    let reporter = issue
+        .user_reported_id
+        .clone()
+        .or_else(|| issue.user_reported.as_ref().and_then(|u| u.id.clone()));
+    if !lockdown::shows_issue_text(ctx, reporter.as_deref()).await {
+        // Lockdown: the reporter's text stays withheld; the login name is
+        // an author, shown as results show it.
+        let by = issue
+            .user_reported
+            .and_then(|u| u.user_name)
+            .map(|n| format!(" (reported by {})", sanitize(&n)))
+            .unwrap_or_default();
+        return Ok(format!("issue {id} {WITHHELD}{by}"));
+    }
     let title = issue
         .title
         .as_deref()

@@ -9,7 +9,7 @@ use crate::projection::mutation::Mutation;
 use crate::projection::requests::{
     self, RequestRecord, WireChildId, WireChildWithSeasons, WireTvParent,
 };
-use crate::tools::CallCtx;
+use crate::tools::{CallCtx, lockdown};
 use crate::upstream::RequestEngineResult;
 
 /// Where a request stands, in words, from the record read back (4K state
@@ -203,13 +203,13 @@ pub async fn request_in_words(
     id: i64,
 ) -> Result<String, ToolError> {
     let r = existing_request(ctx, media, id, &mut Vec::new()).await?;
-    Ok(named(
-        ctx,
-        media.noun(),
-        r.title.as_deref(),
-        id,
-        r.requested_user_name.as_deref(),
-    ))
+    let by = match r.requested_user_name.as_deref() {
+        Some(name) => Some(
+            lockdown::request_name_shown(ctx, r.requested_user_id.as_deref(), name).await,
+        ),
+        None => None,
+    };
+    Ok(named(ctx, media.noun(), r.title.as_deref(), id, by.as_deref()))
 }
 
 #[cfg(test)]

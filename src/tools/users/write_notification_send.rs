@@ -233,9 +233,20 @@ async fn push(ctx: &CallCtx, user_id: &str, message: &str) -> Outcome {
         .into());
     }
     ctx.confirm(async {
+        // The person is asked by name: an id is a GUID, which Ombi's message
+        // cleaning would show as "[redacted]".
+        let (users, _) = accounts(ctx, &mut Vec::new()).await?;
+        let whom = users
+            .iter()
+            .find(|u| u.id == user_id)
+            .map(|u| sanitize(&u.user_name))
+            .filter(|n| !n.is_empty())
+            .map_or_else(
+                || "an Ombi user not found in the user list".to_string(),
+                |n| format!("Ombi user {n}"),
+            );
         Ok(Confirmation::new(format!(
-            "Send a push message to the {devices} mobile device(s) of Ombi user {}?",
-            sanitize(user_id)
+            "Send a push message to the {devices} mobile device(s) of {whom}?"
         )))
     })
     .await?;
