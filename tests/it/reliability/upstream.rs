@@ -211,48 +211,70 @@ fn a_token_ombi_starts_rejecting_costs_one_login_not_one_per_call() {
 
 /// A slow Ombi: a call fails with TIMEOUT at OMBI_HTTP_TIMEOUT while the
 /// session keeps answering; a login that hangs is not retried by every call.
+/// Timing is judged by what cannot happen on a loaded machine rather than by
+/// how fast it goes: a call that tried to log in takes at least the 1 s
+/// deadline (the login hangs 4 s), so one answered sooner was turned away by
+/// the backoff; tools/list is not blocked if it ends before the slow read.
 #[test]
 fn a_slow_ombi_times_out_without_blocking_the_session() {
     let ombi = FakeOmbi::start_detached(Options::default());
     let d = daemon(&ombi.url, true, 1);
     rt().block_on(async {
         let client = connect(&d).await;
-        // A login that hangs past the call's deadline.
-        ombi.add_fault(
-            Fault::on("POST", TOKEN)
-                .delay(Duration::from_secs(4))
-                .times(1),
-        );
+        // Every login hangs past the call's deadline until the fault is cleared.
+        ombi.add_fault(Fault::on("POST", TOKEN).delay(Duration::from_secs(4)));
+        let started = Instant::now();
         let (envelope, took) = call(&client).await;
         assert_eq!(code(&envelope), "TIMEOUT", "{envelope}");
-        assert!(took < Duration::from_millis(2500), "{took:?}");
-        let (envelope, took) = call(&client).await;
-        assert_eq!(code(&envelope), "TIMEOUT", "backing off: {envelope}");
-        // Turned away at once (the backoff after a failed login is 500 ms).
-        assert!(took < Duration::from_millis(450), "{took:?}");
-        assert_eq!(ombi.logins(), 1, "no second login into a hanging Ombi");
-        until_ok(&client, Duration::from_secs(5)).await;
+        assert!(took < Duration::from_millis(3500), "{took:?}");
+        let mut turned_away = 0;
+        for _ in 0..4 {
+            let (envelope, took) = call(&client).await;
+            assert_eq!(code(&envelope), "TIMEOUT", "backing off: {envelope}");
+            if took < Duration::from_millis(900) {
+                turned_away += 1;
+            }
+        }
+        assert!(
+            turned_away >= 1,
+            "no call was turned away during the backoff"
+        );
+        let logins = ombi.logins();
+        let allowed = logins_allowed(started.elapsed());
+        assert!(
+            logins <= allowed,
+            "{logins} logins into a hanging Ombi in {:?} (at most {allowed})",
+            started.elapsed()
+        );
+        ombi.clear_faults();
+        until_ok(&client, Duration::from_secs(10)).await;
 
-        // A slow read: TIMEOUT at the deadline; tools/list meanwhile is instant.
+        // A slow read: TIMEOUT at the deadline; tools/list meanwhile is answered
+        // before the slow read ends.
         ombi.add_fault(
             Fault::on("GET", ROUTE)
                 .delay(Duration::from_secs(4))
                 .times(1),
         );
-        let slow = call(&client);
+        let slow = async {
+            let (envelope, took) = call(&client).await;
+            (envelope, took, Instant::now())
+        };
         let list = async {
             tokio::time::sleep(Duration::from_millis(200)).await;
-            let started = Instant::now();
             client.list_all_tools().await.expect("tools/list");
-            started.elapsed()
+            Instant::now()
         };
-        let ((envelope, took), list_took) = tokio::join!(slow, list);
+        let ((envelope, took, slow_ended), list_ended) = tokio::join!(slow, list);
         assert_eq!(code(&envelope), "TIMEOUT", "{envelope}");
         assert!(
-            took >= Duration::from_millis(900) && took < Duration::from_millis(2500),
+            took >= Duration::from_millis(900) && took < Duration::from_millis(3500),
             "{took:?}"
         );
-        assert!(list_took < Duration::from_millis(500), "{list_took:?}");
+        assert!(
+            list_ended < slow_ended,
+            "tools/list waited for the slow read"
+        );
         assert_eq!(call(&client).await.0["ok"], true);
         client.cancel().await.unwrap();
     });
