@@ -146,7 +146,14 @@ fn failing_logins_back_off_and_never_storm() {
             assert_eq!(envelope["error"]["retryable"], true, "{envelope}");
             assert_eq!(envelope["error"]["http_status"], 503, "{envelope}");
         }
-        assert_eq!(ombi.logins(), 1, "20 concurrent calls, one login");
+        // One login on a quiet machine; a loaded one can spread the burst past
+        // the first backoff window, which allows one more (counted by time).
+        let allowed = logins_allowed(burst_started.elapsed());
+        assert!(
+            ombi.logins() <= allowed,
+            "20 concurrent calls, {} logins (at most {allowed})",
+            ombi.logins()
+        );
         let calls = 15;
         for _ in 0..calls {
             let (envelope, took) = call(&client).await;

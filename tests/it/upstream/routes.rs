@@ -331,7 +331,13 @@ async fn a_64_mib_array_returns_what_fits_in_8_mib_within_the_deadline() {
         )
         .await
         .unwrap();
-    assert!(started.elapsed() < Duration::from_secs(5));
+    // The read ended inside its 5 s deadline (else an error); the margin is
+    // for the parsing after it on a loaded machine.
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
     assert!(rows.cut, "the cut is reported");
     let n = rows.value.len();
     assert!(n > 100, "{n} rows");
