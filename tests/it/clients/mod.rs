@@ -3,7 +3,7 @@
 mod confirm;
 mod inspector_cli;
 mod nixos_vm_parts;
-mod python_client;
+pub mod python_client;
 mod python_surfaces;
 mod python_tools;
 mod ssh_bridge;
