@@ -31,6 +31,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tokio_util::task::TaskTracker;
 
 use crate::completions;
+use crate::confirm::state::Sealer;
 use crate::confirm::{self, Answer, Asker, Confirmation, Confirmer};
 use crate::policy::Identity;
 use crate::prompts;
@@ -39,8 +40,10 @@ use crate::resources::{self, ResourceUri};
 use crate::text::message::sanitize;
 use crate::tools::{self, CallCtx};
 use crate::upstream::Upstream;
+use input_required::InputRequiredAsker;
 
 pub mod era;
+mod input_required;
 
 /// State shared by every session of the daemon.
 pub struct App {
@@ -52,6 +55,9 @@ pub struct App {
     pub watches: Arc<Watches>,
     /// `OMBI_CONFIRM` / `OMBI_CONFIRM_TIMEOUT` (a peer's policy may override the mode).
     pub confirm: confirm::Settings,
+    /// Seals the confirmation states of 2026-07-28 (its key lives as long
+    /// as the daemon).
+    pub sealer: Arc<Sealer>,
 }
 
 impl App {
@@ -62,6 +68,7 @@ impl App {
             calls: TaskTracker::new(),
             watches: Arc::new(Watches::new(poll_interval)),
             confirm,
+            sealer: Arc::new(Sealer::new()),
         }
     }
 }
@@ -236,14 +243,26 @@ impl ServerHandler for Session {
         };
         // Shutdown waits for this token: in-flight calls finish.
         let _in_flight = self.app.calls.token();
+        // How a question travels: per request, by the era it speaks.
+        let (asker, modern): (Arc<dyn Asker>, _) = if era::is_modern(&context) {
+            let asker = Arc::new(InputRequiredAsker::new(
+                context.client_capabilities().as_ref(),
+                self.app.sealer.clone(),
+                self.identity.clone(),
+                &request,
+            ));
+            (asker.clone(), Some(asker))
+        } else {
+            (Arc::new(ElicitationAsker(context.peer.clone())), None)
+        };
         let ctx = CallCtx {
-            confirmer: Confirmer::new(
-                self.confirm_settings(),
-                Some(Arc::new(ElicitationAsker(context.peer.clone()))),
-            ),
+            confirmer: Confirmer::new(self.confirm_settings(), Some(asker)),
             ..self.ctx(context.ct.clone())
         };
         let envelope = tools::call(tool, &ctx, request.arguments.as_ref()).await;
+        if let Some(question) = modern.and_then(|a| a.take_pending()) {
+            return Ok(CallToolResponse::InputRequired(question));
+        }
         let link = tool
             .def
             .action_of(request.arguments.as_ref())

@@ -368,7 +368,9 @@ pub async fn call(
             warn!(tool = name, %correlation_id, uid, elapsed_ms, %code, %field, "tool call failed")
         }
     }
-    if tool.def.is_write() {
+    // A call that only put the question (2026-07-28) decided nothing: its
+    // retry, which carries the answer, gets the audit record.
+    if tool.def.is_write() && ctx.confirmer.record().label != crate::confirm::Label::Asked {
         audit::record(&tool.def, ctx, args.as_ref(), &envelope.value, elapsed);
     }
     envelope

@@ -3,6 +3,7 @@
 //! request — negotiation, per-request policy and results per era over the
 //! real daemon, raw JSON-RPC lines so each byte of the contract is visible.
 
+mod confirm;
 mod negotiation;
 mod python;
 
