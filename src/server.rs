@@ -44,6 +44,7 @@ use input_required::InputRequiredAsker;
 
 pub mod era;
 mod input_required;
+mod listen;
 
 /// State shared by every session of the daemon.
 pub struct App {
@@ -511,6 +512,9 @@ impl Service<RoleServer> for McpService {
             ClientRequest::InitializeRequest(_) | ClientRequest::DiscoverRequest(_)
         ) {
             self.0.era_seen(&context);
+        }
+        if let ClientRequest::SubscriptionsListenRequest(listen) = request {
+            return listen::serve(&self.0, listen.params, context).await;
         }
         Service::handle_request(&self.0, request, context).await
     }

@@ -196,3 +196,72 @@ fn every_sdk_mode_sees_the_same_surfaces_in_its_era() {
         "{logs}"
     );
 }
+
+/// Each mode confirms through its era (an `elicitation/create` request on
+/// 2025-11-25, an input-required result on 2026-07-28), declines with
+/// nothing sent, and hears a watched request change (`subscriptions/listen`
+/// or `resources/subscribe`).
+#[test]
+fn every_sdk_mode_confirms_declines_and_watches() {
+    const QUESTION: &str = "Delete the movie request for *The Matrix* (request 1, requested by bob)? This cannot be undone.";
+    const MOVIE_2: &str = "ombi://request/movie/2";
+    for mode in ["auto", "2026-07-28", "legacy"] {
+        let Some((python, fake, d, _dir)) = setup(60, &[]) else {
+            return;
+        };
+        let deletes = || {
+            fake.requests()
+                .iter()
+                .filter(|r| r.method == "DELETE")
+                .count()
+        };
+        let mut c = EraClient::start(&python, &d.socket, mode, "decline");
+        let delete = json!({"op": "call", "tool": "write_request_delete",
+            "args": {"target": {"kind": "movie", "id": 1}}});
+        let declined = c.ask(delete.clone());
+        assert_eq!(
+            declined["questions"][0]["message"], QUESTION,
+            "{mode}: {declined}"
+        );
+        let error = &declined["structured"]["error"];
+        assert_eq!(error["code"], "FORBIDDEN", "{mode}: {declined}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("Not confirmed: the person declined")
+        );
+        assert_eq!(deletes(), 0, "{mode}: sent after a decline");
+        c.ask(json!({"op": "answer", "answer": "accept"}));
+        let done = c.ask(delete);
+        assert_eq!(
+            done["structured"]["ok"],
+            true,
+            "{mode}: {done}\n{}",
+            d.logs()
+        );
+        assert_eq!(
+            done["questions"].as_array().unwrap().len(),
+            1,
+            "{mode}: asked once"
+        );
+        assert_eq!(deletes(), 1, "{mode}");
+
+        let watched = c.ask(json!({"op": "watch", "uri": MOVIE_2}));
+        assert_eq!(watched["honored"], json!([MOVIE_2]), "{mode}: {watched}");
+        let approved = c.ask(json!({"op": "call", "tool": "write_request_moderate",
+            "args": {"action": "approve", "media": "movie", "request_id": 2}}));
+        assert_eq!(approved["structured"]["ok"], true, "{approved}");
+        let heard = c.ask(json!({"op": "wait_update", "uri": MOVIE_2, "timeout": 10}));
+        assert!(
+            heard.get("seconds").is_some(),
+            "{mode}: {heard}\n{}",
+            d.logs()
+        );
+        assert_eq!(
+            c.ask(json!({"op": "unwatch", "uri": MOVIE_2})),
+            json!({"ok": true})
+        );
+        c.quit();
+    }
+}
