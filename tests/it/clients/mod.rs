@@ -1,7 +1,7 @@
 //! Real MCP clients and bridges against the real binaries.
 
 mod confirm;
-mod inspector_cli;
+pub mod inspector_cli;
 mod nixos_vm_parts;
 pub mod python_client;
 mod python_surfaces;

@@ -4,6 +4,7 @@
 //! real daemon, raw JSON-RPC lines so each byte of the contract is visible.
 
 mod confirm;
+mod inspector;
 mod listen;
 mod negotiation;
 mod python;
