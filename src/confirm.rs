@@ -7,8 +7,9 @@
 //! for a deny the reason), the form it becomes, how each answer maps to an
 //! outcome, and the audit label. *How* the question travels is an [`Asker`]:
 //! on MCP 2025-11-25 a server→client `elicitation/create` request (in
-//! `server.rs`); a later revision that returns `InputRequiredResult` instead
-//! needs only another `Asker`.
+//! `server.rs`); on 2026-07-28 an input-required result whose answer comes
+//! back in the client's retry of the same call, with a sealed state
+//! ([`state`]) instead of anything kept here (`server/input_required.rs`).
 //!
 //! A tool calls [`CallCtx::confirm`](crate::tools::CallCtx::confirm) once,
 //! after validating its arguments and reading what the effect is, and before
@@ -24,6 +25,8 @@ use rmcp::model::{BooleanSchema, ElicitationSchema, PrimitiveSchemaDefinition, S
 use serde_json::Value;
 
 use crate::contract::{ErrorCode, ToolError};
+
+pub mod state;
 
 /// Whether confirmed actions ask first (`OMBI_CONFIRM`, policy `confirm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +143,12 @@ pub enum Answer {
     TimedOut,
     /// The client answered the question with an error, or it could not be sent.
     Failed(String),
+    /// The answer cannot be trusted (on 2026-07-28: its sealed state was
+    /// refused, [`state::Refusal`]); the words say why.
+    Refused(String),
+    /// The question went out and the call ends here; the answer comes with
+    /// the client's retry of the call (2026-07-28).
+    Pending,
 }
 
 /// How a question reaches the person. One per session and protocol revision.
@@ -164,6 +173,9 @@ pub enum Label {
     /// The call asked nothing: an action that is not confirmed, or one that
     /// ended before its question (invalid arguments, a failed read).
     NotRequired,
+    /// The question went out with this call's answer (2026-07-28): the call
+    /// decided nothing; its retry carries the answer and gets the record.
+    Asked,
 }
 
 impl Label {
@@ -176,6 +188,7 @@ impl Label {
             Label::NotAsked => "not_asked",
             Label::Off => "off",
             Label::NotRequired => "not_required",
+            Label::Asked => "asked",
         }
     }
 }
@@ -296,6 +309,14 @@ impl Confirmer {
             crate::text::untrusted::scrub_string(reason);
         }
         let answer = asker.ask(&question, self.timeout).await;
+        if answer == Answer::Pending {
+            self.set(Label::Asked, None);
+            return Err(ToolError::new(
+                ErrorCode::Forbidden,
+                "Not confirmed yet: the question went to the person; nothing was sent to Ombi",
+            )
+            .retryable(false));
+        }
         let (label, outcome) = settle(&question, answer, self.timeout);
         self.set(label, None);
         outcome
@@ -333,6 +354,10 @@ fn settle(
                 Label::NotAsked,
                 format!("the client could not ask the person ({why})"),
             );
+        }
+        Answer::Refused(why) => return refuse(Label::NotAsked, why),
+        Answer::Pending => {
+            return refuse(Label::Asked, "the question is waiting for an answer".into());
         }
     };
     let form = content.as_ref().and_then(Value::as_object);

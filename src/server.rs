@@ -2,7 +2,9 @@
 //! peer's [`Identity`]. It routes each MCP method to its home (tools,
 //! `resources`) and holds how things travel on 2025-11-25: a watched
 //! resource's change goes out as `notifications/resources/updated` through
-//! the session's rmcp peer (`PeerDeliver`).
+//! the session's rmcp peer (`PeerDeliver`). Both protocol eras are served on
+//! the same connection type ([`era`]): what a request may see is the peer's,
+//! whichever era it speaks.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -10,17 +12,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use tracing::debug;
+use tracing::{debug, info};
 
 use rmcp::Peer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ContentBlock,
-    DiscoverRequestMethod, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, PromptsCapability, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ResourceUpdatedNotificationParam,
-    ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ResourceUpdatedNotificationParam, ResourcesCapability, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::model::{ClientNotification, ClientRequest, ServerResult};
 use rmcp::model::{ElicitRequestParams, ElicitationAction};
@@ -30,6 +31,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tokio_util::task::TaskTracker;
 
 use crate::completions;
+use crate::confirm::state::Sealer;
 use crate::confirm::{self, Answer, Asker, Confirmation, Confirmer};
 use crate::policy::Identity;
 use crate::prompts;
@@ -38,9 +40,11 @@ use crate::resources::{self, ResourceUri};
 use crate::text::message::sanitize;
 use crate::tools::{self, CallCtx};
 use crate::upstream::Upstream;
+use input_required::InputRequiredAsker;
 
-/// The protocol revision we implement (and answer newer requests with).
-pub const PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+pub mod era;
+mod input_required;
+mod listen;
 
 /// State shared by every session of the daemon.
 pub struct App {
@@ -52,6 +56,9 @@ pub struct App {
     pub watches: Arc<Watches>,
     /// `OMBI_CONFIRM` / `OMBI_CONFIRM_TIMEOUT` (a peer's policy may override the mode).
     pub confirm: confirm::Settings,
+    /// Seals the confirmation states of 2026-07-28 (its key lives as long
+    /// as the daemon).
+    pub sealer: Arc<Sealer>,
 }
 
 impl App {
@@ -62,6 +69,7 @@ impl App {
             calls: TaskTracker::new(),
             watches: Arc::new(Watches::new(poll_interval)),
             confirm,
+            sealer: Arc::new(Sealer::new()),
         }
     }
 }
@@ -75,6 +83,9 @@ pub struct Session {
     app: Arc<App>,
     identity: Arc<Identity>,
     id: SessionId,
+    /// The protocol revision of the last request, logged when it changes
+    /// (docs/troubleshooting.md: which era a client speaks).
+    era: Arc<std::sync::Mutex<Option<ProtocolVersion>>>,
 }
 
 impl Session {
@@ -83,7 +94,29 @@ impl Session {
             app,
             identity: Arc::new(identity),
             id: NEXT_SESSION.fetch_add(1, Ordering::Relaxed),
+            era: Arc::default(),
         }
+    }
+
+    /// Logs the protocol revision a request speaks when it is the
+    /// connection's first (after `initialize` or `server/discover`, which
+    /// only negotiate) or differs from the one before.
+    fn era_seen(&self, context: &RequestContext<RoleServer>) {
+        let Some(version) = context.protocol_version() else {
+            return;
+        };
+        let mut last = self.era.lock().unwrap_or_else(|p| p.into_inner());
+        if last.as_ref() == Some(&version) {
+            return;
+        }
+        let how = if version.has_initialize() {
+            "initialize handshake"
+        } else {
+            "stateless, per-request _meta"
+        };
+        let client = context.client_info().map(|c| c.name).unwrap_or_default();
+        info!(uid = self.identity.uid, protocol = %version, era = how, client = %crate::text::message::sanitize(&client), "protocol era");
+        *last = Some(version);
     }
 
     /// This session's id in the watch registry ([`Watches::end_session`]
@@ -134,6 +167,14 @@ impl Deliver for PeerDeliver {
     }
 }
 
+/// The cache hints of a listing (tools, prompts, resources, templates): an
+/// hour on 2026-07-28, none on 2025-11-25.
+fn listing_hints(
+    context: &RequestContext<RoleServer>,
+) -> (Option<u64>, Option<rmcp::model::CacheScope>) {
+    era::cache_hints(era::is_modern(context), era::LISTING_TTL_MS)
+}
+
 /// `tools`, `resources: {subscribe: true, listChanged: false}`,
 /// `prompts: {listChanged: false}`, `completions: {}`.
 fn capabilities() -> ServerCapabilities {
@@ -157,7 +198,7 @@ impl ServerHandler for Session {
             .with_server_info(
                 Implementation::new("ombi-mcp", env!("CARGO_PKG_VERSION")).with_title("Ombi media requests"),
             )
-            .with_protocol_version(PROTOCOL)
+            .with_protocol_version(era::HANDSHAKE)
             .with_instructions(
                 "Tools for a self-hosted Ombi media-request server: search and discover movies, TV and music, \
                  read and manage requests, issues and votes. read_* tools never change anything; write_* tools \
@@ -171,15 +212,17 @@ impl ServerHandler for Session {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&PROTOCOL))
+        Cow::Borrowed(era::supported())
     }
 
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(tools::list(self.identity.bundles, self.identity.read_only))
+        let mut result = tools::list(self.identity.bundles, self.identity.read_only);
+        (result.ttl_ms, result.cache_scope) = listing_hints(&context);
+        Ok(result)
     }
 
     async fn call_tool(
@@ -201,14 +244,26 @@ impl ServerHandler for Session {
         };
         // Shutdown waits for this token: in-flight calls finish.
         let _in_flight = self.app.calls.token();
+        // How a question travels: per request, by the era it speaks.
+        let (asker, modern): (Arc<dyn Asker>, _) = if era::is_modern(&context) {
+            let asker = Arc::new(InputRequiredAsker::new(
+                context.client_capabilities().as_ref(),
+                self.app.sealer.clone(),
+                self.identity.clone(),
+                &request,
+            ));
+            (asker.clone(), Some(asker))
+        } else {
+            (Arc::new(ElicitationAsker(context.peer.clone())), None)
+        };
         let ctx = CallCtx {
-            confirmer: Confirmer::new(
-                self.confirm_settings(),
-                Some(Arc::new(ElicitationAsker(context.peer.clone()))),
-            ),
+            confirmer: Confirmer::new(self.confirm_settings(), Some(asker)),
             ..self.ctx(context.ct.clone())
         };
         let envelope = tools::call(tool, &ctx, request.arguments.as_ref()).await;
+        if let Some(question) = modern.and_then(|a| a.take_pending()) {
+            return Ok(CallToolResponse::InputRequired(question));
+        }
         let link = tool
             .def
             .action_of(request.arguments.as_ref())
@@ -229,19 +284,21 @@ impl ServerHandler for Session {
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        Ok(ListResourcesResult::with_all_items(resources::list()))
+        let mut result = ListResourcesResult::with_all_items(resources::list());
+        (result.ttl_ms, result.cache_scope) = listing_hints(&context);
+        Ok(result)
     }
 
     async fn list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(),
-        ))
+        let mut result = ListResourceTemplatesResult::with_all_items(resources::templates());
+        (result.ttl_ms, result.cache_scope) = listing_hints(&context);
+        Ok(result)
     }
 
     async fn read_resource(
@@ -252,7 +309,15 @@ impl ServerHandler for Session {
         let uri = ResourceUri::parse(&request.uri).map_err(resources::ReadError::from)?;
         let _in_flight = self.app.calls.token();
         let body = resources::read(&self.ctx(context.ct.clone()), &uri).await?;
-        Ok(ReadResourceResult::new(vec![resources::contents(&uri, &body)]).into())
+        let mut result = ReadResourceResult::new(vec![resources::contents(&uri, &body)]);
+        // Reference lists may be kept an hour; everything else is read fresh.
+        let ttl = if uri.is_reference() {
+            era::LISTING_TTL_MS
+        } else {
+            0
+        };
+        (result.ttl_ms, result.cache_scope) = era::cache_hints(era::is_modern(&context), ttl);
+        Ok(result.into())
     }
 
     async fn subscribe(
@@ -289,13 +354,15 @@ impl ServerHandler for Session {
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        Ok(ListPromptsResult::with_all_items(
+        let mut result = ListPromptsResult::with_all_items(
             prompts::visible(self.identity.bundles, self.identity.read_only)
                 .map(prompts::PromptDef::mcp)
                 .collect(),
-        ))
+        );
+        (result.ttl_ms, result.cache_scope) = listing_hints(&context);
+        Ok(result)
     }
 
     async fn get_prompt(
@@ -395,10 +462,10 @@ impl Asker for ElicitationAsker {
     }
 }
 
-/// The service rmcp runs for a connection: the session, except that
-/// `server/discover` (a later protocol revision's opener) gets -32601 at once,
-/// before rmcp's own handling, so probing clients fall back to `initialize`,
-/// and a method we serve whose params rmcp could not read gets -32602.
+/// The service rmcp runs for a connection: the session, except that a method
+/// we serve whose params rmcp could not read gets -32602. `server/discover`
+/// is rmcp's: the supported versions ([`era::supported`]), the capabilities
+/// and instructions of `initialize`, the server's info in `_meta`.
 pub struct McpService(pub Session);
 
 /// Why the params of a method this server serves do not fit it. rmcp turns
@@ -435,16 +502,19 @@ impl Service<RoleServer> for McpService {
         request: ClientRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<ServerResult, McpError> {
-        match &request {
-            ClientRequest::DiscoverRequest(_) => {
-                return Err(McpError::method_not_found::<DiscoverRequestMethod>());
-            }
-            ClientRequest::CustomRequest(custom) => {
-                if let Some(e) = params_error(custom) {
-                    return Err(e);
-                }
-            }
-            _ => {}
+        if let ClientRequest::CustomRequest(custom) = &request
+            && let Some(e) = params_error(custom)
+        {
+            return Err(e);
+        }
+        if !matches!(
+            request,
+            ClientRequest::InitializeRequest(_) | ClientRequest::DiscoverRequest(_)
+        ) {
+            self.0.era_seen(&context);
+        }
+        if let ClientRequest::SubscriptionsListenRequest(listen) = request {
+            return listen::serve(&self.0, listen.params, context).await;
         }
         Service::handle_request(&self.0, request, context).await
     }

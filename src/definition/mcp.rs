@@ -19,7 +19,11 @@ fn ty_schema(ty: &Ty) -> Map<String, Value> {
         Ty::Enum(labels) => json!({"type": "string", "enum": labels}),
         Ty::Int { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
         Ty::Bool => json!({"type": "boolean"}),
-        Ty::Scalar => json!({"type": ["string", "number", "boolean", "null"]}),
+        // One type per branch, not a type array: tool-schema dialects with a
+        // single `type` (Gemini's OpenAPI subset) reject or drop an array.
+        Ty::Scalar => json!({"anyOf": [
+            {"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}
+        ]}),
         Ty::Obj(fields) => {
             let props: Map<String, Value> = fields
                 .iter()

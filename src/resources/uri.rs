@@ -134,6 +134,15 @@ impl ResourceUri {
         })
     }
 
+    /// One of Ombi's reference lists (issue categories, genres, languages):
+    /// they seldom change, so a 2026-07-28 client may keep them an hour.
+    pub fn is_reference(&self) -> bool {
+        matches!(
+            self,
+            ResourceUri::IssueCategories | ResourceUri::Genres(_) | ResourceUri::Languages
+        )
+    }
+
     /// Whether `resources/subscribe` accepts it: the things whose state
     /// changes (a request, an issue, the acting user's requests).
     pub fn watchable(&self) -> bool {

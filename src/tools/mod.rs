@@ -272,19 +272,46 @@ pub fn list(bundles: BundleSet, read_only: bool) -> ListToolsResult {
 }
 
 /// The serialized `tools/list` result per visible set (index: bundle bits
-/// times two, plus one when read-only), made on first use. The catalogue never changes while the
-/// daemon runs, so the ~140 KB answer is written out, not rebuilt per request.
-static LISTINGS: [OnceLock<Box<str>>; 16] = [const { OnceLock::new() }; 16];
+/// times two, plus one when read-only) and era (2025-11-25, 2026-07-28),
+/// made on first use. The catalogue never changes while the daemon runs, so
+/// the ~140 KB answer is written out, not rebuilt per request.
+static LISTINGS: [[OnceLock<Box<str>>; 16]; 2] = [const { [const { OnceLock::new() }; 16] }; 2];
 
 /// [`list`] as the JSON rmcp would send to a peer on protocol 2025-11-25
 /// (rmcp drops `resultType` for peers before 2026-07-28).
 pub fn listing(bundles: BundleSet, read_only: bool) -> &'static str {
+    serialized_listing(bundles, read_only, None)
+}
+
+/// [`list`] as the JSON rmcp would send on 2026-07-28, with the cache hints
+/// `ttl_ms` and `cacheScope: private` (who may see what depends on the peer).
+pub fn listing_modern(bundles: BundleSet, read_only: bool, ttl_ms: u64) -> &'static str {
+    serialized_listing(bundles, read_only, Some(ttl_ms))
+}
+
+fn serialized_listing(
+    bundles: BundleSet,
+    read_only: bool,
+    modern_ttl: Option<u64>,
+) -> &'static str {
     let slot = usize::from(bundles.bits()) * 2 + usize::from(read_only);
-    LISTINGS[slot % LISTINGS.len()].get_or_init(|| {
-        let mut result = ServerResult::ListToolsResult(list(bundles, read_only));
-        // What rmcp's handler does to every result for such a peer.
-        result.strip_result_type_for_legacy_peer();
-        result.strip_non_object_output_for_legacy_peer();
+    let era = usize::from(modern_ttl.is_some());
+    LISTINGS[era][slot % 16].get_or_init(|| {
+        let mut listed = list(bundles, read_only);
+        let result = match modern_ttl {
+            Some(ttl) => {
+                listed.ttl_ms = Some(ttl);
+                listed.cache_scope = Some(rmcp::model::CacheScope::Private);
+                ServerResult::ListToolsResult(listed)
+            }
+            None => {
+                let mut result = ServerResult::ListToolsResult(listed);
+                // What rmcp's handler does to every result for such a peer.
+                result.strip_result_type_for_legacy_peer();
+                result.strip_non_object_output_for_legacy_peer();
+                result
+            }
+        };
         serde_json::to_string(&result).unwrap_or_default().into()
     })
 }
@@ -341,7 +368,9 @@ pub async fn call(
             warn!(tool = name, %correlation_id, uid, elapsed_ms, %code, %field, "tool call failed")
         }
     }
-    if tool.def.is_write() {
+    // A call that only put the question (2026-07-28) decided nothing: its
+    // retry, which carries the answer, gets the audit record.
+    if tool.def.is_write() && ctx.confirmer.record().label != crate::confirm::Label::Asked {
         audit::record(&tool.def, ctx, args.as_ref(), &envelope.value, elapsed);
     }
     envelope

@@ -27,8 +27,8 @@ use std::sync::{Arc, Mutex as StdMutex};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, ClientRequest, ContentBlock, JsonRpcMessage,
-    RequestId, ServerJsonRpcMessage, ServerResult,
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, ContentBlock, GetMeta, JsonRpcMessage,
+    RequestId, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
@@ -354,10 +354,27 @@ pub struct FramedTransport<R, W> {
     queued: Option<ClientJsonRpcMessage>,
     /// The socket ended (or failed) while `held` waited: it is still run.
     drained: bool,
-    /// The session's `tools/list` result, serialized ([`Self::with_tools_list`]).
-    tools_list: Option<&'static str>,
+    /// The session's `tools/list` results, serialized ([`Self::with_tools_list`]).
+    tools_list: Option<ToolsListing>,
     /// The client sent `notifications/initialized`: rmcp's handshake is over.
     initialized: bool,
+    /// A 2026-07-28 request rmcp would serve was handed to it: rmcp's
+    /// session runs without a handshake (its first such request starts it).
+    modern_started: bool,
+}
+
+/// The session's `tools/list` answers, serialized once for the daemon's life,
+/// one per protocol era.
+#[derive(Clone, Copy)]
+pub struct ToolsListing {
+    /// The result for a session that did `initialize` (2025-11-25).
+    pub legacy: &'static str,
+    /// The result for a 2026-07-28 request (with its cache hints).
+    pub modern: &'static str,
+    /// Whether a request's `_meta` makes it a 2026-07-28 request rmcp would
+    /// serve (a supported version and the client's capabilities): anything
+    /// else goes to rmcp, which answers it or says what is wrong.
+    pub is_modern: fn(&RequestMetaObject) -> bool,
 }
 
 impl<R, W> FramedTransport<R, W>
@@ -380,15 +397,37 @@ where
             drained: false,
             tools_list: None,
             initialized: false,
+            modern_started: false,
         }
     }
 
-    /// Answers `tools/list` after the handshake with `result` (the session's
-    /// listing, serialized once for the daemon's life) instead of handing it
-    /// to rmcp, which would clone and serialize every tool definition again.
-    pub fn with_tools_list(mut self, result: &'static str) -> Self {
-        self.tools_list = Some(result);
+    /// Answers `tools/list` with `listing` (the session's, serialized once
+    /// for the daemon's life) instead of handing it to rmcp, which would clone
+    /// and serialize every tool definition again: after the handshake on
+    /// 2025-11-25, and per request on 2026-07-28 once rmcp's session runs.
+    pub fn with_tools_list(mut self, listing: ToolsListing) -> Self {
+        self.tools_list = Some(listing);
         self
+    }
+
+    /// The serialized `tools/list` answer for `request`, when this layer may
+    /// give it; else `None` (rmcp answers). A 2026-07-28 request is answered
+    /// here only after one has reached rmcp, so rmcp's session has started
+    /// (the handshake timeout watches for that).
+    fn tools_list_for(&mut self, request: &ClientRequest) -> Option<&'static str> {
+        let listing = self.tools_list?;
+        let meta = request.get_meta();
+        let modern = meta.protocol_version().is_some();
+        if modern && (listing.is_modern)(meta) {
+            let answer =
+                matches!(request, ClientRequest::ListToolsRequest(_)) && self.modern_started;
+            if !matches!(request, ClientRequest::DiscoverRequest(_)) {
+                self.modern_started = true;
+            }
+            return answer.then_some(listing.modern);
+        }
+        (!modern && self.initialized && matches!(request, ClientRequest::ListToolsRequest(_)))
+            .then_some(listing.legacy)
     }
 
     /// The next line event, or `None` at EOF or on a read error.
@@ -496,9 +535,7 @@ where
                 Split::Line => match decode(self.split.line()) {
                     Frame::Message(msg) => match *msg {
                         JsonRpcMessage::Request(r)
-                            if self.initialized
-                                && matches!(r.request, ClientRequest::ListToolsRequest(_))
-                                && let Some(result) = self.tools_list =>
+                            if let Some(result) = self.tools_list_for(&r.request) =>
                         {
                             let line = response_line(&r.id, result);
                             self.pending = Some(Box::pin(write_line(self.write.clone(), line)));

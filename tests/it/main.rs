@@ -5,6 +5,7 @@
 //! - `resources`: resources and live updates in process against the fake Ombi;
 //! - `upstream`: routes, session and faults against the fake, and the fake's own write routes;
 //! - `daemon`: the real binaries and the socket;
+//! - `eras`: both protocol eras (2025-11-25, 2026-07-28) on one socket, raw and with real clients;
 //! - `reliability`: the daemon under abuse (frames, connections, Ombi faults);
 //! - `fuzz`: property tests (validation, projection, frames);
 //! - `clients`: real MCP clients (Python SDK, Inspector CLI, SSH bridge, the NixOS VM test's parts);
@@ -23,6 +24,7 @@ mod cited_paths;
 mod clients;
 mod contract;
 mod daemon;
+mod eras;
 mod fuzz;
 mod layers;
 mod packaging;

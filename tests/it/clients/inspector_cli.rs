@@ -17,7 +17,7 @@ use crate::support::rig::Rig;
 
 /// The Inspector's launcher and the `.bin` directory holding it and its Node, when `.inspector/`
 /// holds a 2.x Inspector; else `None`, after `require` (which fails under CI).
-fn inspector() -> Option<(PathBuf, PathBuf)> {
+pub fn inspector() -> Option<(PathBuf, PathBuf)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".inspector/node_modules");
     let bin = dir.join(".bin");
     let cli = bin.join("mcp-inspector");
@@ -40,6 +40,12 @@ fn inspector() -> Option<(PathBuf, PathBuf)> {
 /// `isError: true` exits 5 (the CLI's "tool error") with the result printed all the same; any
 /// other failure fails the test.
 fn run(cli: &Path, bin: &Path, socket: &Path, args: &[&str]) -> Value {
+    run_in(cli, bin, socket, "legacy", args).0
+}
+
+/// [`run`] in the protocol era `era` (`legacy`: 2025-11-25, `modern`: 2026-07-28): its JSON
+/// answer and what it wrote on stderr.
+pub fn run_in(cli: &Path, bin: &Path, socket: &Path, era: &str, args: &[&str]) -> (Value, String) {
     let path = format!(
         "{}:{}",
         bin.display(),
@@ -51,7 +57,7 @@ fn run(cli: &Path, bin: &Path, socket: &Path, args: &[&str]) -> Value {
         .arg(SHIM)
         .arg("--socket")
         .arg(socket)
-        .args(["--protocol-era", "legacy"])
+        .args(["--protocol-era", era])
         .args(args)
         .output()
         .expect("run the inspector");
@@ -67,7 +73,7 @@ fn run(cli: &Path, bin: &Path, socket: &Path, args: &[&str]) -> Value {
         serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", failed()));
     let tool_error = out.status.code() == Some(5) && answer["isError"] == true;
     assert!(out.status.success() || tool_error, "{}", failed());
-    answer
+    (answer, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 #[tokio::test(flavor = "multi_thread")]

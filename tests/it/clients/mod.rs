@@ -1,9 +1,9 @@
 //! Real MCP clients and bridges against the real binaries.
 
 mod confirm;
-mod inspector_cli;
+pub mod inspector_cli;
 mod nixos_vm_parts;
-mod python_client;
+pub mod python_client;
 mod python_surfaces;
 mod python_tools;
 mod ssh_bridge;

@@ -1,6 +1,7 @@
 //! The official MCP Python SDK (PyPI `mcp` 2.x, installed by `.ci/run` into
-//! `.venv`) drives the real shim and daemon. The SDK probes `server/discover`
-//! first and validates `structuredContent` against each tool's `outputSchema`.
+//! `.venv`) drives the real shim and daemon, here with `initialize`
+//! (2025-11-25; both eras in `eras::python`), and validates
+//! `structuredContent` against each tool's `outputSchema`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -97,8 +98,7 @@ fn official_python_sdk_initializes_and_lists_through_the_shim() {
     assert_eq!(report["protocol"], "2025-11-25");
     assert_eq!(report["server"], "ombi-mcp");
     assert_eq!(report["version"], env!("CARGO_PKG_VERSION"));
-    // The SDK's server/discover probe must be answered at once (-32601), not
-    // left to its 10 s timeout.
+    // The handshake is answered at once, not left to the SDK's timeout.
     assert!(report["init_seconds"].as_f64().unwrap() < 8.0, "{report}");
     assert!(report["tools"].is_array());
 }

@@ -275,7 +275,12 @@ fn protocol_edges_discover_unknown_methods_and_garbage() {
             .find(|r| r["id"] == id)
             .unwrap_or_else(|| panic!("no reply {id}: {}", run.stdout))
     };
-    assert_eq!(by_id(0)["error"]["code"], -32601, "server/discover");
+    // server/discover is answered (MCP 2026-07-28); the connection may still
+    // initialize on 2025-11-25 after the probe.
+    assert!(
+        by_id(0)["result"]["supportedVersions"].is_array(),
+        "server/discover"
+    );
     assert_eq!(by_id(1)["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(by_id(2)["error"]["code"], -32601);
     assert!(by_id(3)["result"]["tools"].is_array());

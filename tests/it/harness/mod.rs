@@ -436,6 +436,11 @@ impl Raw {
         }
     }
 
+    /// The buffered reader of the replies (for a test reading with its own deadline).
+    pub fn reader(&mut self) -> &mut std::io::BufReader<UnixStream> {
+        &mut self.reader
+    }
+
     /// `initialize` + `notifications/initialized`, checking the reply.
     pub fn initialize(&mut self) {
         self.send(INITIALIZE);

@@ -98,6 +98,13 @@ pub fn argument_instances(schema: &Value, only: Option<&[&str]>) -> Vec<Value> {
             .cloned()
             .collect();
     }
+    // A union (`anyOf` of single-type branches): every branch's instances.
+    if let Some(Value::Array(branches)) = schema.get("anyOf") {
+        return branches
+            .iter()
+            .flat_map(|b| argument_instances(b, None))
+            .collect();
+    }
     let number = |key: &str| schema.get(key).and_then(Value::as_i64).unwrap_or(0);
     let of_type = |ty: &str| -> Vec<Value> {
         match ty {
