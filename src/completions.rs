@@ -58,7 +58,7 @@ pub async fn complete(
 ) -> Result<CompleteResult, UnknownRef> {
     let values = match reference {
         Reference::Prompt(p) => {
-            let prompt = prompts::visible(ctx.identity.bundles, ctx.identity.read_only)
+            let prompt = prompts::visible(tools::view::of_session(ctx).await)
                 .find(|d| d.name == p.name)
                 .ok_or_else(|| UnknownRef(format!("unknown prompt: {}", p.name)))?;
             match prompt.arg(argument) {

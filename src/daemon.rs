@@ -16,8 +16,7 @@ use tracing::{error, info, warn};
 
 use crate::policy::{PeerCred, Policy, lookup_user};
 use crate::server::{App, McpService, Session};
-use crate::tools;
-use crate::transport::frame::FramedTransport;
+use crate::transport::frame::{FramedTransport, ListingSlot};
 use crate::transport::listener::Listener;
 
 /// Longest JSON-RPC line a client may send; tool arguments are small.
@@ -182,9 +181,10 @@ async fn serve_connection(
         bundles = %identity.bundles, read_only = identity.read_only, lockdown = identity.lockdown, "accepted peer"
     );
     let (read, write) = stream.into_split();
-    let transport = FramedTransport::new(read, write, MAX_LINE_BYTES)
-        .with_tools_list(tools::listing(identity.bundles, identity.read_only));
-    let session = Session::new(app.clone(), identity);
+    let listing = Arc::new(ListingSlot::new());
+    let transport =
+        FramedTransport::new(read, write, MAX_LINE_BYTES).with_tools_list(listing.clone());
+    let session = Session::new(app.clone(), identity).with_listing(listing);
     let session_id = session.id();
     let init = serve_server_with_ct(McpService(session), transport, ct);
     match tokio::time::timeout_at(deadline, init).await {

@@ -36,7 +36,9 @@ use crate::prompts;
 use crate::resources::watch::{Deliver, SessionId, Watches};
 use crate::resources::{self, ResourceUri};
 use crate::text::message::sanitize;
+use crate::tools::view::{Roles, View};
 use crate::tools::{self, CallCtx};
+use crate::transport::frame::ListingSlot;
 use crate::upstream::Upstream;
 
 /// The protocol revision we implement (and answer newer requests with).
@@ -75,6 +77,9 @@ pub struct Session {
     app: Arc<App>,
     identity: Arc<Identity>,
     id: SessionId,
+    /// The serialized listing the transport answers `tools/list` from, once
+    /// the acting user's roles are known ([`Session::with_listing`]).
+    listing: Option<Arc<ListingSlot>>,
 }
 
 impl Session {
@@ -83,7 +88,22 @@ impl Session {
             app,
             identity: Arc::new(identity),
             id: NEXT_SESSION.fetch_add(1, Ordering::Relaxed),
+            listing: None,
         }
+    }
+
+    /// This session fills `slot` with its serialized listing when it first
+    /// lists its tools with the roles read (the transport answers from it).
+    pub fn with_listing(mut self, slot: Arc<ListingSlot>) -> Session {
+        self.listing = Some(slot);
+        self
+    }
+
+    /// What this session sees now: its policy narrowed by the acting user's
+    /// roles (read through the five-minute cache).
+    async fn view(&self) -> (View, Roles) {
+        let roles = tools::view::roles(&self.ctx(Default::default())).await;
+        (tools::view::view(&self.identity, &roles), roles)
     }
 
     /// This session's id in the watch registry ([`Watches::end_session`]
@@ -179,7 +199,12 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(tools::list(self.identity.bundles, self.identity.read_only))
+        let (view, roles) = self.view().await;
+        // Unknown roles are asked again at the next listing.
+        if let (Some(slot), Roles::Known { .. }) = (&self.listing, &roles) {
+            let _ = slot.set(view.listing());
+        }
+        Ok(view.list())
     }
 
     async fn call_tool(
@@ -292,7 +317,7 @@ impl ServerHandler for Session {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         Ok(ListPromptsResult::with_all_items(
-            prompts::visible(self.identity.bundles, self.identity.read_only)
+            prompts::visible(self.view().await.0)
                 .map(prompts::PromptDef::mcp)
                 .collect(),
         ))

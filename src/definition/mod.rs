@@ -12,10 +12,12 @@ pub mod bundle;
 pub mod def;
 pub mod mcp;
 pub mod params;
+pub mod role;
 pub mod shape;
 pub mod validate;
 
 pub use args::{Args, Page};
 pub use bundle::{Bundle, BundleSet, UnknownBundle};
+pub use role::{Held, Role};
 pub use def::{ActionDef, ArgDef, Check, Confirm, Declared, Link, ToolDef, same_name};
 pub use ombi_mcp_macros::ToolActions;

@@ -15,6 +15,7 @@ mod ctx;
 pub mod lockdown;
 mod reads;
 mod results;
+pub mod view;
 mod writes;
 
 // The catalogue's files, by domain: adding a tool is its file, its line
@@ -94,12 +95,11 @@ pub mod users {
 }
 
 use std::panic::AssertUnwindSafe;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use rmcp::model::{ListToolsResult, ServerResult};
+use rmcp::model::ListToolsResult;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tracing::{info, warn};
@@ -265,28 +265,11 @@ pub fn unknown_tool(name: &str, bundles: BundleSet, read_only: bool) -> String {
     }
 }
 
-/// The `tools/list` result a session sees (rmcp's path, before the session
-/// is initialized; [`listing`] afterwards).
+/// The `tools/list` result of the policy's view alone (every action of
+/// every tool its bundles allow; a session narrows it by roles with
+/// [`view::view`]).
 pub fn list(bundles: BundleSet, read_only: bool) -> ListToolsResult {
     ListToolsResult::with_all_items(visible(bundles, read_only).map(Tool::mcp).collect())
-}
-
-/// The serialized `tools/list` result per visible set (index: bundle bits
-/// times two, plus one when read-only), made on first use. The catalogue never changes while the
-/// daemon runs, so the ~140 KB answer is written out, not rebuilt per request.
-static LISTINGS: [OnceLock<Box<str>>; 16] = [const { OnceLock::new() }; 16];
-
-/// [`list`] as the JSON rmcp would send to a peer on protocol 2025-11-25
-/// (rmcp drops `resultType` for peers before 2026-07-28).
-pub fn listing(bundles: BundleSet, read_only: bool) -> &'static str {
-    let slot = usize::from(bundles.bits()) * 2 + usize::from(read_only);
-    LISTINGS[slot % LISTINGS.len()].get_or_init(|| {
-        let mut result = ServerResult::ListToolsResult(list(bundles, read_only));
-        // What rmcp's handler does to every result for such a peer.
-        result.strip_result_type_for_legacy_peer();
-        result.strip_non_object_output_for_legacy_peer();
-        serde_json::to_string(&result).unwrap_or_default().into()
-    })
 }
 
 impl Tool {
@@ -311,7 +294,7 @@ pub async fn call(
     ctx.confirmer.reset();
     let (args, mut outcome) = match tool.def.validate(arguments) {
         Ok(args) => {
-            let outcome = run(tool, ctx, &args).await;
+            let outcome = run_as_roles_allow(tool, ctx, &args).await;
             (Some(args), outcome)
         }
         Err(e) => (None, Err(Failure::from(e))),
@@ -363,6 +346,39 @@ fn scrub(outcome: &mut Outcome) {
     removed += message.map_or(0, text::untrusted::scrub_string);
     if removed > 0 {
         warnings.push(text::untrusted::removal_warning(removed));
+    }
+}
+
+/// Runs an action the acting user's roles reach: one they do not is refused
+/// `FORBIDDEN` naming the role before anything is sent to Ombi (roles are
+/// read only for actions needing more than a signed-in user), and Ombi's
+/// own role refusal (403) is put in the same words.
+async fn run_as_roles_allow(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> Outcome {
+    let Some(action) = tool.def.action(args.action()) else {
+        return run(tool, ctx, args).await;
+    };
+    let mut roles = None;
+    if action.role > crate::definition::Role::User {
+        let read = view::roles(ctx).await;
+        if let Some(refused) = view::refusal(action, &read) {
+            return Err(Failure::from(refused));
+        }
+        roles = Some(read);
+    }
+    let outcome = run(tool, ctx, args).await;
+    match outcome {
+        Err(mut failure)
+            if failure.error.code == contract::ErrorCode::Forbidden
+                && failure.error.http_status == Some(403) =>
+        {
+            let roles = match roles {
+                Some(r) => r,
+                None => view::roles(ctx).await,
+            };
+            failure.error = view::forbidden(action, &roles);
+            Err(failure)
+        }
+        other => other,
     }
 }
 

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, OnceLock};
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -336,6 +336,11 @@ impl InFlight {
     }
 }
 
+/// A session's serialized `tools/list` result, filled by the session once
+/// it knows what its peer sees (shared with the transport, which answers
+/// from it).
+pub type ListingSlot = OnceLock<&'static str>;
+
 /// rmcp's transport for one connection: lines in through [`LineSplitter`]
 /// and [`decode`], messages out one line each.
 pub struct FramedTransport<R, W> {
@@ -354,8 +359,9 @@ pub struct FramedTransport<R, W> {
     queued: Option<ClientJsonRpcMessage>,
     /// The socket ended (or failed) while `held` waited: it is still run.
     drained: bool,
-    /// The session's `tools/list` result, serialized ([`Self::with_tools_list`]).
-    tools_list: Option<&'static str>,
+    /// The session's `tools/list` result, serialized, once the session has
+    /// made it ([`Self::with_tools_list`]).
+    tools_list: Option<Arc<ListingSlot>>,
     /// The client sent `notifications/initialized`: rmcp's handshake is over.
     initialized: bool,
 }
@@ -383,11 +389,13 @@ where
         }
     }
 
-    /// Answers `tools/list` after the handshake with `result` (the session's
-    /// listing, serialized once for the daemon's life) instead of handing it
-    /// to rmcp, which would clone and serialize every tool definition again.
-    pub fn with_tools_list(mut self, result: &'static str) -> Self {
-        self.tools_list = Some(result);
+    /// Answers `tools/list` after the handshake with what the session put in
+    /// `slot` (its listing, serialized once for the daemon's life) instead of
+    /// handing it to rmcp, which would clone and serialize every tool
+    /// definition again. Until the session fills it (the first `tools/list`,
+    /// which reads the acting user's roles), rmcp answers.
+    pub fn with_tools_list(mut self, slot: Arc<ListingSlot>) -> Self {
+        self.tools_list = Some(slot);
         self
     }
 
@@ -498,7 +506,8 @@ where
                         JsonRpcMessage::Request(r)
                             if self.initialized
                                 && matches!(r.request, ClientRequest::ListToolsRequest(_))
-                                && let Some(result) = self.tools_list =>
+                                && let Some(result) =
+                                    self.tools_list.as_ref().and_then(|s| s.get().copied()) =>
                         {
                             let line = response_line(&r.id, result);
                             self.pending = Some(Box::pin(write_line(self.write.clone(), line)));

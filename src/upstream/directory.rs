@@ -31,6 +31,22 @@ pub struct Me {
     /// Of the e-mail address only whether one is set.
     #[serde(default, rename = "emailAddress", deserialize_with = "is_set")]
     pub has_email: bool,
+    /// The roles the user holds, by Ombi's names (`claims` with `enabled`;
+    /// `None`: Ombi's answer carried no claims).
+    #[serde(default, rename = "claims", deserialize_with = "enabled_claims")]
+    pub roles: Option<Vec<String>>,
+}
+
+/// The names of the enabled claims (`GetUserWithRoles` lists every role,
+/// `enabled` for those the user holds).
+fn enabled_claims<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    let claims = Option::<Vec<WireClaim>>::deserialize(d)?;
+    Ok(claims.map(|all| {
+        all.into_iter()
+            .filter(|c| c.enabled)
+            .filter_map(|c| c.value)
+            .collect()
+    }))
 }
 
 impl Me {

@@ -112,6 +112,7 @@ enum Action {
     /// the acting user's own requests (movies, TV seasons, albums), newest first, at most 100
     Mine { page: Page },
     /// requests that failed to reach Radarr/Sonarr/Lidarr (admin)
+    #[action(role = "Admin")]
     RetryQueue { page: Page },
 }
 
