@@ -12,8 +12,8 @@ use rmcp::model::{
     ContentBlock, EmbeddedResource, GetPromptResult, Prompt, PromptArgument, PromptMessage, Role,
 };
 
-use crate::tools::view::View;
 use crate::resources::{self, ReadError, ResourceUri};
+use crate::tools::view::View;
 use crate::tools::{self, CallCtx};
 
 /// One argument of a prompt.

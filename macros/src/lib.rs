@@ -226,7 +226,9 @@ fn action_attrs(attrs: &[Attribute]) -> syn::Result<(Tokens, Option<Ident>, Iden
                 role = Ident::new(&name.value(), name.span());
                 Ok(())
             } else {
-                Err(meta.error("expected `confirm`, `confirm = \"when …\"`, `links = …` or `role = \"…\"`"))
+                Err(meta.error(
+                    "expected `confirm`, `confirm = \"when …\"`, `links = …` or `role = \"…\"`",
+                ))
             }
         })?;
     }

@@ -119,7 +119,8 @@ pub fn input_schema_of(tool: &ToolDef, actions: &[ActionDef]) -> JsonObject {
     let mut required: Vec<&str> = Vec::new();
     if tool.has_action_arg() {
         let names: Vec<&str> = actions.iter().map(|a| a.name).collect();
-        let mut a = json!({"type": "string", "enum": names, "description": action_doc(tool, actions)});
+        let mut a =
+            json!({"type": "string", "enum": names, "description": action_doc(tool, actions)});
         match tool.default_action.filter(|d| names.contains(d)) {
             Some(d) => a["default"] = json!(d),
             None => required.push("action"),
@@ -172,8 +173,12 @@ pub fn build(tool: &ToolDef) -> Tool {
 /// The `tools/list` object of a definition showing only `actions`.
 pub fn build_of(tool: &ToolDef, actions: &[ActionDef]) -> Tool {
     let output = crate::contract::schema::output_schema(tool.name, tool.families);
-    Tool::new(tool.name, tool.description, Arc::new(input_schema_of(tool, actions)))
-        .with_title(tool.title)
-        .with_raw_output_schema(Arc::new(output))
-        .with_annotations(annotations(tool))
+    Tool::new(
+        tool.name,
+        tool.description,
+        Arc::new(input_schema_of(tool, actions)),
+    )
+    .with_title(tool.title)
+    .with_raw_output_schema(Arc::new(output))
+    .with_annotations(annotations(tool))
 }

@@ -18,6 +18,6 @@ pub mod validate;
 
 pub use args::{Args, Page};
 pub use bundle::{Bundle, BundleSet, UnknownBundle};
-pub use role::{Held, Role};
 pub use def::{ActionDef, ArgDef, Check, Confirm, Declared, Link, ToolDef, same_name};
 pub use ombi_mcp_macros::ToolActions;
+pub use role::{Held, Role};

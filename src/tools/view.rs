@@ -20,7 +20,7 @@ use super::{CallCtx, TOOLS, Tool};
 /// The acting Ombi user's roles, as far as they could be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Roles {
-    /// Read (or given: root's peer and Ombi's system user `Api` hold Admin),
+    /// Read (or given: Ombi's system user `Api` holds Admin),
     /// with the name the user goes by in messages.
     Known { held: Held, user: String },
     /// Not read, and why (Ombi down, an answer without roles).
@@ -36,17 +36,13 @@ impl Roles {
     }
 }
 
-/// The acting user's roles for this call's session: Admin for root's peer
-/// and for the bare API key (Ombi's system user `Api`), else the enabled
-/// claims of `GET /api/v1/Identity`, read through the five-minute cache of
-/// acting users ([`CallCtx::me_cached`]).
+/// The acting user's roles for this call's session: Admin for the bare API
+/// key (Ombi's system user `Api`, whoever the peer is — root's peer without
+/// an `ombi_user` is one), else the enabled claims of `GET /api/v1/Identity`
+/// for the user calls are attributed to (a peer acting as bob gets bob's
+/// roles, whatever its uid: Ombi decides by them), read through the
+/// five-minute cache of acting users ([`CallCtx::me_cached`]).
 pub async fn roles(ctx: &CallCtx) -> Roles {
-    if ctx.identity.uid == 0 {
-        return Roles::Known {
-            held: Held::ADMIN,
-            user: "root".into(),
-        };
-    }
     let Some(user) = ctx.ombi_user().map(str::to_string) else {
         return Roles::Known {
             held: Held::ADMIN,
@@ -61,7 +57,14 @@ pub async fn roles(ctx: &CallCtx) -> Roles {
             },
             None => Roles::Unknown(format!("Ombi's answer about {user} named no roles")),
         },
-        Err(e) => Roles::Unknown(format!("{user}'s Ombi roles could not be read ({})", e.message)),
+        // The error's code, not its message: that one names an HTTP route.
+        Err(e) => Roles::Unknown(format!(
+            "{user}'s Ombi roles could not be read ({})",
+            serde_json::to_value(e.code)
+                .ok()
+                .and_then(|c| c.as_str().map(str::to_string))
+                .unwrap_or_default()
+        )),
     }
 }
 
@@ -84,9 +87,12 @@ pub struct View {
 /// On protocol 2025-11-25 a session asks it once per `tools/list` (roles
 /// cached five minutes); a per-request protocol asks it per request.
 pub fn view(identity: &Identity, roles: &Roles) -> View {
-    let ceiling = roles
-        .held()
-        .map(|held| Role::ALL.into_iter().rfind(|r| held.allows(*r)).unwrap_or(Role::User));
+    let ceiling = roles.held().map(|held| {
+        Role::ALL
+            .into_iter()
+            .rfind(|r| held.allows(*r))
+            .unwrap_or(Role::User)
+    });
     View {
         bundles: identity.bundles,
         read_only: identity.read_only,

@@ -152,20 +152,34 @@ fn the_view_lists_what_the_roles_reach_inside_the_policy() {
     for t in TOOLS {
         for a in t.def.actions {
             let name = format!("{}.{}", t.def.name, a.name);
-            assert_eq!(actions(&power).contains(&name), a.role <= Role::PowerUser, "{name}");
-            assert_eq!(actions(&plain).contains(&name), a.role == Role::User, "{name}");
+            assert_eq!(
+                actions(&power).contains(&name),
+                a.role <= Role::PowerUser,
+                "{name}"
+            );
+            assert_eq!(
+                actions(&plain).contains(&name),
+                a.role == Role::User,
+                "{name}"
+            );
         }
     }
     // A tool with no action left is not listed at all.
     assert!(!plain.shows_tool("read_settings") && !plain.shows_tool("write_request_moderate"));
-    assert!(plain.shows_tool("write_issue_manage"), "set_status needs no role in Ombi");
+    assert!(
+        plain.shows_tool("write_issue_manage"),
+        "set_status needs no role in Ombi"
+    );
     // Unknown roles: the policy's view.
     let unknown = view::view(&all, &view::Roles::Unknown("down".into()));
     assert_eq!(actions(&unknown).len(), every);
     // Inside the policy's bounds.
     let core_ro = Identity::local(BundleSet::only(Bundle::Core), true);
     let v = view::view(&core_ro, &known(Held::ADMIN));
-    assert!(v.tools().all(|t| t.def.bundle == Bundle::Core && !t.def.is_write()));
+    assert!(
+        v.tools()
+            .all(|t| t.def.bundle == Bundle::Core && !t.def.is_write())
+    );
     // The listing shows only the kept actions in the enum and description.
     let listed: Value = serde_json::from_str(plain.listing()).unwrap();
     let read_users = listed["tools"]
@@ -175,8 +189,18 @@ fn the_view_lists_what_the_roles_reach_inside_the_policy() {
         .find(|t| t["name"] == "read_users")
         .unwrap();
     let action = &read_users["inputSchema"]["properties"]["action"];
-    assert_eq!(action["enum"], serde_json::json!(["me", "notification_agents"]));
+    assert_eq!(
+        action["enum"],
+        serde_json::json!(["me", "notification_agents"])
+    );
     let doc = action["description"].as_str().unwrap();
-    assert!(!doc.contains("`online`") && !doc.contains("`list`"), "{doc}");
-    assert!(read_users["inputSchema"]["properties"].get("user_id").is_none());
+    assert!(
+        !doc.contains("`online`") && !doc.contains("`list`"),
+        "{doc}"
+    );
+    assert!(
+        read_users["inputSchema"]["properties"]
+            .get("user_id")
+            .is_none()
+    );
 }

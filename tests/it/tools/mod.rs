@@ -11,6 +11,7 @@ mod issues;
 mod media;
 mod messages;
 mod requests;
+mod roles;
 mod server;
 mod users;
 
