@@ -48,6 +48,8 @@ pub mod media {
 /// Media requests: reading, creating, voting on, subscribing to,
 /// moderating, re-processing and deleting them, and the retry queue.
 pub mod requests {
+    /// Other users' movie requests withheld where Ombi leaks them.
+    pub mod privacy;
     /// The request reads the request tools share.
     pub mod reads;
     /// Ombi's votes route and its voting switch.

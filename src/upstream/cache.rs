@@ -84,6 +84,9 @@ pub struct Caches {
     pub directory: TtlCache<Option<String>, Option<Arc<Directory>>>,
     /// Title completions by acting user and typed text.
     pub titles: TtlCache<(Option<String>, String), Arc<[String]>>,
+    /// Ombi's `HideRequestsUsers`, as the daemon's own credentials read it
+    /// (`None`: they could not, kept for a shorter time).
+    pub hide_requests: TtlCache<(), Option<bool>>,
 }
 
 impl Default for Caches {
@@ -92,6 +95,7 @@ impl Default for Caches {
             acting_users: TtlCache::new(USERS_TTL, 64),
             directory: TtlCache::new(USERS_TTL, 64),
             titles: TtlCache::new(TITLES_TTL, 512),
+            hide_requests: TtlCache::new(USERS_TTL, 1),
         }
     }
 }

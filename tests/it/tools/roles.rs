@@ -6,29 +6,9 @@
 
 use serde_json::json;
 
-use crate::support::fake_ombi::{Fault, Options, PLAIN_PASSWORD, PLAIN_USER};
+use super::bob_with;
+use crate::support::fake_ombi::{Fault, Options, PLAIN_USER};
 use crate::support::rig::{Rig, err_code};
-
-/// The sample's bob with `roles`: at login (the fake's principal) and in
-/// Ombi's Identity table (what `GET api/v1/Identity` answers).
-pub fn bob_with(roles: &[&str]) -> Options {
-    let mut o = Options::default();
-    o.users.retain(|(name, _, _)| name != PLAIN_USER);
-    o.users.push((
-        PLAIN_USER.into(),
-        PLAIN_PASSWORD.into(),
-        roles.iter().map(|r| r.to_string()).collect(),
-    ));
-    for row in &mut o.data.admin.users {
-        if row["userName"] == PLAIN_USER {
-            for claim in row["claims"].as_array_mut().into_iter().flatten() {
-                let held = roles.iter().any(|r| claim["value"] == *r);
-                claim["enabled"] = json!(held);
-            }
-        }
-    }
-    o
-}
 
 #[tokio::test]
 async fn an_action_the_roles_do_not_reach_is_refused_naming_the_role() {

@@ -4,6 +4,7 @@
 //! GET → `200 text/html`, other verbs → 500 `{error}`.
 
 pub mod core;
+pub mod hiding;
 pub mod integration;
 pub mod issues;
 pub mod media;
