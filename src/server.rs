@@ -276,8 +276,9 @@ impl ServerHandler for Session {
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = ResourceUri::parse(&request.uri).map_err(resources::ReadError::from)?;
         let _in_flight = self.app.calls.token();
-        let body = resources::read(&self.ctx(context.ct.clone()), &uri).await?;
-        Ok(ReadResourceResult::new(vec![resources::contents(&uri, &body)]).into())
+        let (body, warnings) =
+            resources::read_with_warnings(&self.ctx(context.ct.clone()), &uri).await?;
+        Ok(ReadResourceResult::new(vec![resources::contents_with(&uri, &body, warnings)]).into())
     }
 
     async fn subscribe(

@@ -200,6 +200,15 @@ fn call_of(uri: &ResourceUri) -> (&'static Tool, Value, Body) {
 /// The body of `uri` as the acting user of `ctx` sees it: the JSON object
 /// the matching read tool puts in `data` (its one record for a single thing).
 pub async fn read(ctx: &CallCtx, uri: &ResourceUri) -> Result<Value, ReadError> {
+    read_with_warnings(ctx, uri).await.map(|(body, _)| body)
+}
+
+/// [`read`], with the read tool's warnings (whose "mine" it is, what was
+/// cut), which `resources/read` gives the client in the contents' `_meta`.
+pub async fn read_with_warnings(
+    ctx: &CallCtx,
+    uri: &ResourceUri,
+) -> Result<(Value, Vec<Value>), ReadError> {
     let (tool, args, body) = call_of(uri);
     let args: Map<String, Value> = match args {
         Value::Object(m) => m,
@@ -218,13 +227,18 @@ pub async fn read(ctx: &CallCtx, uri: &ResourceUri) -> Result<Value, ReadError> 
         });
     }
     let mut data = envelope.value.remove("data").unwrap_or(Value::Null);
-    match body {
-        Body::Page => Ok(data),
+    let warnings = match envelope.value.remove("warnings") {
+        Some(Value::Array(w)) => w,
+        _ => Vec::new(),
+    };
+    let body = match body {
+        Body::Page => data,
         Body::One => match data.get_mut("items").and_then(Value::as_array_mut) {
-            Some(items) if !items.is_empty() => Ok(items.swap_remove(0)),
-            _ => Err(ReadError::NotFound(format!("Ombi has no {uri}"))),
+            Some(items) if !items.is_empty() => items.swap_remove(0),
+            _ => return Err(ReadError::NotFound(format!("Ombi has no {uri}"))),
         },
-    }
+    };
+    Ok((body, warnings))
 }
 
 /// The resource a write's result links to, after its text block, as its
@@ -258,10 +272,20 @@ pub fn links(link: Option<Link>, envelope: &Map<String, Value>) -> Vec<Resource>
 
 /// `resources/read`'s contents for a body.
 pub fn contents(uri: &ResourceUri, body: &Value) -> ResourceContents {
+    contents_with(uri, body, Vec::new())
+}
+
+/// [`contents`] with the read's warnings in `_meta.warnings` (none: no `_meta`).
+pub fn contents_with(uri: &ResourceUri, body: &Value, warnings: Vec<Value>) -> ResourceContents {
+    let meta = (!warnings.is_empty()).then(|| {
+        let mut m = Map::new();
+        m.insert("warnings".into(), Value::Array(warnings));
+        rmcp::model::MetaObject(m)
+    });
     ResourceContents::TextResourceContents {
         uri: uri.to_string(),
         mime_type: Some(MIME.into()),
         text: body.to_string(),
-        meta: None,
+        meta,
     }
 }
