@@ -84,6 +84,12 @@ pub struct Caches {
     pub directory: TtlCache<Option<String>, Option<Arc<Directory>>>,
     /// Title completions by acting user and typed text.
     pub titles: TtlCache<(Option<String>, String), Arc<[String]>>,
+    /// Ombi's user directory as the daemon's own credentials read it (the
+    /// API key alone, or the jwt login), for lockdown.
+    pub own_directory: TtlCache<(), Option<Arc<Directory>>>,
+    /// Whether the daemon said once that its jwt login cannot read the
+    /// directory (lockdown then withholds).
+    pub own_directory_refusal_logged: std::sync::atomic::AtomicBool,
     /// Ombi's `HideRequestsUsers`, as the daemon's own credentials read it
     /// (`None`: they could not, kept for a shorter time).
     pub hide_requests: TtlCache<(), Option<bool>>,
@@ -95,6 +101,8 @@ impl Default for Caches {
             acting_users: TtlCache::new(USERS_TTL, 64),
             directory: TtlCache::new(USERS_TTL, 64),
             titles: TtlCache::new(TITLES_TTL, 512),
+            own_directory: TtlCache::new(USERS_TTL, 1),
+            own_directory_refusal_logged: Default::default(),
             hide_requests: TtlCache::new(USERS_TTL, 1),
         }
     }

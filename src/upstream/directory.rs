@@ -182,6 +182,41 @@ impl Upstream {
     }
 }
 
+impl Upstream {
+    /// Ombi's user directory as the daemon's own credentials read it
+    /// (`Route::own`: in api_key mode the key alone, Ombi's Admin `Api`
+    /// user, so a plain acting user's lockdown still knows who is trusted;
+    /// in jwt mode the login, which fails closed for a plain user — said
+    /// once in the log). `None` when it cannot be read.
+    pub async fn own_directory(&self) -> Option<Arc<Directory>> {
+        let cache = &self.caches.own_directory;
+        if let Some(known) = cache.get(&()).filter(Option::is_some) {
+            return known;
+        }
+        if let Some(failed) = cache.get_within(&(), FAILED) {
+            return failed;
+        }
+        let read = self
+            .get_array::<WireDirectoryUser>(None, Route::get("api/v1/Identity/Users").own())
+            .await;
+        let dir = match read {
+            Ok(got) => Some(Arc::new(Directory::from_wire(got.value, !got.cut))),
+            Err(e) => {
+                let logged = &self.caches.own_directory_refusal_logged;
+                if !logged.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    tracing::warn!(
+                        code = ?e.code,
+                        "the daemon's Ombi credentials cannot read Ombi's users (PowerUser                          needed): under lockdown, every other user's text is withheld"
+                    );
+                }
+                None
+            }
+        };
+        cache.put((), dir.clone());
+        dir
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
