@@ -256,7 +256,9 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        Ok(ListResourcesResult::with_all_items(resources::list()))
+        Ok(ListResourcesResult::with_all_items(resources::list(
+            View::policy(&self.identity),
+        )))
     }
 
     async fn list_resource_templates(
@@ -265,7 +267,7 @@ impl ServerHandler for Session {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(),
+            resources::templates(View::policy(&self.identity)),
         ))
     }
 

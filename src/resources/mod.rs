@@ -15,6 +15,7 @@ use crate::definition::Link;
 use crate::tools::issues::read_issues;
 use crate::tools::media::{read_media, read_reference};
 use crate::tools::requests::read_requests;
+use crate::tools::view::View;
 use crate::tools::{self, CallCtx, Tool};
 pub use uri::{BadUri, GenreMedia, MediaId, ResourceUri, Touched};
 
@@ -74,9 +75,39 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-pub fn list() -> Vec<Resource> {
+/// The read tool a resource URI or template gives the data of: a session
+/// lists, reads, subscribes to and completes the resource only when it sees
+/// that tool (interaction.md §2).
+pub fn read_tool_of(uri: &str) -> &'static str {
+    if uri.starts_with("ombi://issue") {
+        "read_issues"
+    } else if uri.starts_with("ombi://media/") {
+        "read_media"
+    } else if uri.starts_with("ombi://reference/") {
+        "read_reference"
+    } else {
+        "read_requests"
+    }
+}
+
+/// `Err` (-32602 naming the tool and its bundle) when the session of `view`
+/// cannot see the read tool `uri` mirrors.
+pub fn gate(view: View, uri: &str) -> Result<(), ReadError> {
+    let tool = read_tool_of(uri);
+    if view.shows_tool(tool) {
+        return Ok(());
+    }
+    Err(ReadError::BadUri(format!(
+        "{uri} gives what {tool} reads, and {}",
+        tools::unknown_tool(tool, view.bundles, view.read_only)
+    )))
+}
+
+/// The resources a session of `view` lists.
+pub fn list(view: View) -> Vec<Resource> {
     LISTED
         .iter()
+        .filter(|(uri, _, _)| gate(view, uri).is_ok())
         .map(|(uri, title, description)| {
             Resource::new(*uri, uri.trim_start_matches("ombi://"))
                 .with_title(*title)
@@ -86,9 +117,11 @@ pub fn list() -> Vec<Resource> {
         .collect()
 }
 
-pub fn templates() -> Vec<ResourceTemplate> {
+/// The resource templates a session of `view` lists.
+pub fn templates(view: View) -> Vec<ResourceTemplate> {
     TEMPLATES
         .iter()
+        .filter(|(template, _, _)| gate(view, template).is_ok())
         .map(|(template, title, description)| {
             ResourceTemplate::new(*template, template.trim_start_matches("ombi://"))
                 .with_title(*title)
@@ -209,6 +242,7 @@ pub async fn read_with_warnings(
     ctx: &CallCtx,
     uri: &ResourceUri,
 ) -> Result<(Value, Vec<Value>), ReadError> {
+    gate(View::policy(&ctx.identity), &uri.to_string())?;
     let (tool, args, body) = call_of(uri);
     let args: Map<String, Value> = match args {
         Value::Object(m) => m,
