@@ -58,39 +58,58 @@ pub async fn complete(
 ) -> Result<CompleteResult, UnknownRef> {
     let values = match reference {
         Reference::Prompt(p) => {
-            let prompt = prompts::visible(ctx.identity.bundles, ctx.identity.read_only)
+            let prompt = prompts::visible(tools::view::of_session(ctx).await)
                 .find(|d| d.name == p.name)
                 .ok_or_else(|| UnknownRef(format!("unknown prompt: {}", p.name)))?;
             match prompt.arg(argument) {
-                Some(a) if a.name == "title" => titles(ctx, typed).await,
+                Some(a) if a.name == "title" => {
+                    let media = context.and_then(|c| c.get("media")).map(String::as_str);
+                    titles(ctx, typed, media).await
+                }
                 Some(a) => a.values.map(|v| by_prefix(v, typed)).unwrap_or_default(),
                 None => Vec::new(),
             }
         }
-        Reference::Resource(r) => match (r.uri.as_str(), argument) {
-            ("ombi://request/{kind}/{id}", "kind") => by_prefix(REQUEST_KINDS, typed),
-            ("ombi://request/{kind}/{id}", "id") => {
-                let kind = context.and_then(|c| c.get("kind")).map(String::as_str);
-                my_request_ids(ctx, kind, typed).await
+        Reference::Resource(r) => {
+            // Completed only where the session sees the read tool it mirrors.
+            if let Err(hidden) = resources::gate(tools::view::View::policy(&ctx.identity), &r.uri) {
+                return Err(UnknownRef(hidden.message()));
             }
-            ("ombi://media/{media}/{id}", "media") => by_prefix(MEDIA_KINDS, typed),
-            ("ombi://request/{kind}/{id}" | "ombi://media/{media}/{id}", _)
-            | ("ombi://issue/{id}" | "ombi://issue/{id}/comments", _) => Vec::new(),
-            (other, _) => return Err(UnknownRef(format!("unknown resource template: {other}"))),
-        },
+            match (r.uri.as_str(), argument) {
+                ("ombi://request/{kind}/{id}", "kind") => by_prefix(REQUEST_KINDS, typed),
+                ("ombi://request/{kind}/{id}", "id") => {
+                    let kind = context.and_then(|c| c.get("kind")).map(String::as_str);
+                    my_request_ids(ctx, kind, typed).await
+                }
+                ("ombi://media/{media}/{id}", "media") => by_prefix(MEDIA_KINDS, typed),
+                ("ombi://request/{kind}/{id}" | "ombi://media/{media}/{id}", _)
+                | ("ombi://issue/{id}" | "ombi://issue/{id}/comments", _) => Vec::new(),
+                (other, _) => {
+                    return Err(UnknownRef(format!("unknown resource template: {other}")));
+                }
+            }
+        }
         _ => return Err(UnknownRef("unknown reference type".into())),
     };
     Ok(answer(values))
 }
 
-/// Distinct "Title (Year)" of Ombi's multi-search for `typed`.
-async fn titles(ctx: &CallCtx, typed: &str) -> Vec<String> {
+/// Distinct "Title (Year)" of Ombi's multi-search for `typed`; for `media`
+/// movie or tv only titles of that kind (no artists); a show Ombi gives no
+/// year for is "Title (TV series)", so it stays apart from a movie of the
+/// same name.
+async fn titles(ctx: &CallCtx, typed: &str, media: Option<&str>) -> Vec<String> {
     let cache = &ctx.upstream.caches.titles;
     let text = typed.trim();
     if text.chars().count() < MIN_TITLE_CHARS {
         return Vec::new();
     }
-    let key = (ctx.identity.ombi_user.clone(), text.to_lowercase());
+    let only = media.filter(|m| matches!(*m, "movie" | "tv"));
+    let key = (
+        ctx.identity.ombi_user.clone(),
+        only.map(str::to_string),
+        text.to_lowercase(),
+    );
     if let Some(hit) = cache.get(&key) {
         return hit.to_vec();
     }
@@ -109,8 +128,9 @@ async fn titles(ctx: &CallCtx, typed: &str) -> Vec<String> {
         .into_iter()
         .flatten()
     {
-        // People are not titles one requests.
-        if item["media"] == "person" {
+        // People are not titles one requests; for a movie or a show only
+        // that kind is.
+        if item["media"] == "person" || only.is_some_and(|m| item["media"] != m) {
             continue;
         }
         let Some(title) = item["title"].as_str().filter(|t| !t.trim().is_empty()) else {
@@ -119,7 +139,9 @@ async fn titles(ctx: &CallCtx, typed: &str) -> Vec<String> {
         // Ombi's multi-search already writes "Title (Year)" for dated titles.
         let shown = match item["year"].as_i64() {
             Some(y) if !title.ends_with(&format!("({y})")) => format!("{title} ({y})"),
-            _ => title.to_string(),
+            Some(_) => title.to_string(),
+            None if item["media"] == "tv" => format!("{title} (TV series)"),
+            None => title.to_string(),
         };
         if !values.contains(&shown) {
             values.push(shown);
@@ -130,20 +152,36 @@ async fn titles(ctx: &CallCtx, typed: &str) -> Vec<String> {
 }
 
 /// The acting user's request ids of `kind` (any kind when not given) that
-/// start with the typed digits, from the `ombi://requests/mine` read.
+/// start with the typed digits, from the `ombi://requests/mine` read, kept
+/// 60 s per acting user (that read is up to ~31 Ombi calls: once, not per
+/// keystroke).
 async fn my_request_ids(ctx: &CallCtx, kind: Option<&str>, typed: &str) -> Vec<String> {
-    let Ok(body) = resources::read(ctx, &ResourceUri::RequestsMine).await else {
-        return Vec::new();
+    let cache = &ctx.upstream.caches.request_ids;
+    let key = ctx.identity.ombi_user.clone();
+    let mine = match cache.get(&key) {
+        Some(hit) => hit,
+        None => {
+            let Ok(body) = resources::read(ctx, &ResourceUri::RequestsMine).await else {
+                // Not cached: the next keystroke asks again.
+                return Vec::new();
+            };
+            let targets: Arc<[(String, i64)]> = body["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|r| {
+                    let kind = r["target"]["kind"].as_str()?.to_string();
+                    Some((kind, r["target"]["id"].as_i64()?))
+                })
+                .collect();
+            cache.put(key, targets.clone());
+            targets
+        }
     };
     let mut ids: Vec<String> = Vec::new();
-    for r in body["items"].as_array().into_iter().flatten() {
-        if kind.is_some_and(|k| r["target"]["kind"].as_str() != Some(k)) {
-            continue;
-        }
-        let Some(id) = r["target"]["id"].as_i64().map(|i| i.to_string()) else {
-            continue;
-        };
-        if id.starts_with(typed) && !ids.contains(&id) {
+    for (k, id) in mine.iter() {
+        let id = id.to_string();
+        if kind.is_none_or(|want| want == k) && id.starts_with(typed) && !ids.contains(&id) {
             ids.push(id);
         }
     }

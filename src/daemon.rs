@@ -15,9 +15,8 @@ use tokio_util::task::TaskTracker;
 use tracing::{error, info, warn};
 
 use crate::policy::{PeerCred, Policy, lookup_user};
-use crate::server::{App, McpService, Session, era};
-use crate::tools;
-use crate::transport::frame::{FramedTransport, ToolsListing};
+use crate::server::{App, McpService, Session};
+use crate::transport::frame::{FramedTransport, ListingSlot};
 use crate::transport::listener::Listener;
 
 /// Longest JSON-RPC line a client may send; tool arguments are small.
@@ -182,13 +181,10 @@ async fn serve_connection(
         bundles = %identity.bundles, read_only = identity.read_only, lockdown = identity.lockdown, "accepted peer"
     );
     let (read, write) = stream.into_split();
-    let listing = ToolsListing {
-        legacy: tools::listing(identity.bundles, identity.read_only),
-        modern: tools::listing_modern(identity.bundles, identity.read_only, era::LISTING_TTL_MS),
-        is_modern: era::is_valid_modern,
-    };
-    let transport = FramedTransport::new(read, write, MAX_LINE_BYTES).with_tools_list(listing);
-    let session = Session::new(app.clone(), identity);
+    let listing = Arc::new(ListingSlot::new());
+    let transport =
+        FramedTransport::new(read, write, MAX_LINE_BYTES).with_tools_list(listing.clone());
+    let session = Session::new(app.clone(), identity).with_listing(listing);
     let session_id = session.id();
     let init = serve_server_with_ct(McpService(session), transport, ct);
     match tokio::time::timeout_at(deadline, init).await {

@@ -12,8 +12,8 @@ use rmcp::model::{
     ContentBlock, EmbeddedResource, GetPromptResult, Prompt, PromptArgument, PromptMessage, Role,
 };
 
-use crate::definition::BundleSet;
 use crate::resources::{self, ReadError, ResourceUri};
+use crate::tools::view::View;
 use crate::tools::{self, CallCtx};
 
 /// One argument of a prompt.
@@ -258,11 +258,10 @@ fn triage_issues(g: &Given) -> String {
     )
 }
 
-/// The prompts a session with this tool set sees, in menu order.
-pub fn visible(bundles: BundleSet, read_only: bool) -> impl Iterator<Item = &'static PromptDef> {
-    let tools: Vec<&'static str> = tools::visible(bundles, read_only)
-        .map(|t| t.def.name)
-        .collect();
+/// The prompts a session with this view sees (every tool each relies on is
+/// in it), in menu order.
+pub fn visible(view: View) -> impl Iterator<Item = &'static PromptDef> {
+    let tools: Vec<&'static str> = view.tools().map(|t| t.def.name).collect();
     PROMPTS
         .iter()
         .filter(move |p| p.tools.iter().all(|t| tools.contains(t)))
@@ -364,7 +363,7 @@ pub async fn get(
     name: &str,
     arguments: Option<HashMap<String, String>>,
 ) -> Result<GetPromptResult, PromptError> {
-    let p = visible(ctx.identity.bundles, ctx.identity.read_only)
+    let p = visible(tools::view::of_session(ctx).await)
         .find(|p| p.name == name)
         .ok_or_else(|| PromptError::Invalid(format!("unknown prompt: {name}")))?;
     let given = check(p, arguments.unwrap_or_default())?;

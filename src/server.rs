@@ -38,7 +38,9 @@ use crate::prompts;
 use crate::resources::watch::{Deliver, SessionId, Watches};
 use crate::resources::{self, ResourceUri};
 use crate::text::message::sanitize;
+use crate::tools::view::{Roles, View};
 use crate::tools::{self, CallCtx};
+use crate::transport::frame::ListingSlot;
 use crate::upstream::Upstream;
 use input_required::InputRequiredAsker;
 
@@ -86,6 +88,9 @@ pub struct Session {
     /// The protocol revision of the last request, logged when it changes
     /// (docs/troubleshooting.md: which era a client speaks).
     era: Arc<std::sync::Mutex<Option<ProtocolVersion>>>,
+    /// The serialized listing the transport answers `tools/list` from, once
+    /// the acting user's roles are known ([`Session::with_listing`]).
+    listing: Option<Arc<ListingSlot>>,
 }
 
 impl Session {
@@ -95,6 +100,7 @@ impl Session {
             identity: Arc::new(identity),
             id: NEXT_SESSION.fetch_add(1, Ordering::Relaxed),
             era: Arc::default(),
+            listing: None,
         }
     }
 
@@ -117,6 +123,20 @@ impl Session {
         let client = context.client_info().map(|c| c.name).unwrap_or_default();
         info!(uid = self.identity.uid, protocol = %version, era = how, client = %crate::text::message::sanitize(&client), "protocol era");
         *last = Some(version);
+    }
+
+    /// This session fills `slot` with its serialized listing when it first
+    /// lists its tools with the roles read (the transport answers from it).
+    pub fn with_listing(mut self, slot: Arc<ListingSlot>) -> Session {
+        self.listing = Some(slot);
+        self
+    }
+
+    /// What this session sees now: its policy narrowed by the acting user's
+    /// roles (read through the five-minute cache).
+    async fn view(&self) -> (View, Roles) {
+        let roles = tools::view::roles(&self.ctx(Default::default())).await;
+        (tools::view::view(&self.identity, &roles), roles)
     }
 
     /// This session's id in the watch registry ([`Watches::end_session`]
@@ -220,7 +240,16 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let mut result = tools::list(self.identity.bundles, self.identity.read_only);
+        let (view, roles) = self.view().await;
+        // Unknown roles are asked again at the next listing. The transport
+        // answers later 2025-11-25 listings from the slot; a 2026-07-28
+        // listing is made per request (its roles are read per request).
+        if !era::is_modern(&context)
+            && let (Some(slot), Roles::Known { .. }) = (&self.listing, &roles)
+        {
+            let _ = slot.set(view.listing());
+        }
+        let mut result = view.list();
         (result.ttl_ms, result.cache_scope) = listing_hints(&context);
         Ok(result)
     }
@@ -286,7 +315,8 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let mut result = ListResourcesResult::with_all_items(resources::list());
+        let mut result =
+            ListResourcesResult::with_all_items(resources::list(View::policy(&self.identity)));
         (result.ttl_ms, result.cache_scope) = listing_hints(&context);
         Ok(result)
     }
@@ -296,7 +326,9 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        let mut result = ListResourceTemplatesResult::with_all_items(resources::templates());
+        let mut result = ListResourceTemplatesResult::with_all_items(resources::templates(
+            View::policy(&self.identity),
+        ));
         (result.ttl_ms, result.cache_scope) = listing_hints(&context);
         Ok(result)
     }
@@ -308,8 +340,10 @@ impl ServerHandler for Session {
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = ResourceUri::parse(&request.uri).map_err(resources::ReadError::from)?;
         let _in_flight = self.app.calls.token();
-        let body = resources::read(&self.ctx(context.ct.clone()), &uri).await?;
-        let mut result = ReadResourceResult::new(vec![resources::contents(&uri, &body)]);
+        let (body, warnings) =
+            resources::read_with_warnings(&self.ctx(context.ct.clone()), &uri).await?;
+        let mut result =
+            ReadResourceResult::new(vec![resources::contents_with(&uri, &body, warnings)]);
         // Reference lists may be kept an hour; everything else is read fresh.
         let ttl = if uri.is_reference() {
             era::LISTING_TTL_MS
@@ -357,7 +391,7 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         let mut result = ListPromptsResult::with_all_items(
-            prompts::visible(self.identity.bundles, self.identity.read_only)
+            prompts::visible(self.view().await.0)
                 .map(prompts::PromptDef::mcp)
                 .collect(),
         );

@@ -34,7 +34,9 @@
 //! - `#[action(confirm)]`: the action asks the person before it acts;
 //!   `#[action(confirm = "when …")]`: it asks in the case the words say.
 //!   `#[action(links = request)]` / `links = issue`: its result links to the
-//!   resource it created.
+//!   resource it created. `#[action(role = "PowerUser")]`: the Ombi role
+//!   its routes need (`User` when left out; `ManageOwnRequests`,
+//!   `PowerUser`, `Admin`), read from Ombi's controllers and engines.
 
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as Tokens};
@@ -73,7 +75,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
                 "an action's doc comment is its description in tools/list: write one",
             )
         })?;
-        let (confirm, links) = action_attrs(&variant.attrs)?;
+        let (confirm, links, role) = action_attrs(&variant.attrs)?;
         let mut args = Vec::new();
         let fields = match &variant.fields {
             Fields::Named(named) => named.named.iter().collect::<Vec<_>>(),
@@ -126,6 +128,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
                 args: &[#(#args),*],
                 confirm: #confirm,
                 links: #links,
+                role: crate::definition::Role::#role,
             }
         });
     }
@@ -190,10 +193,12 @@ fn doc_text(attrs: &[Attribute]) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join(" "))
 }
 
-/// `#[action(confirm)]`, `#[action(confirm = "when …")]`, `#[action(links = request)]`.
-fn action_attrs(attrs: &[Attribute]) -> syn::Result<(Tokens, Option<Ident>)> {
+/// `#[action(confirm)]`, `#[action(confirm = "when …")]`, `#[action(links = request)]`,
+/// `#[action(role = "PowerUser")]`.
+fn action_attrs(attrs: &[Attribute]) -> syn::Result<(Tokens, Option<Ident>, Ident)> {
     let mut confirm = quote!(crate::definition::Confirm::Never);
     let mut links = None;
+    let mut role = Ident::new("User", Span::call_site());
     for attr in attrs.iter().filter(|a| a.path().is_ident("action")) {
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("confirm") {
@@ -213,13 +218,26 @@ fn action_attrs(attrs: &[Attribute]) -> syn::Result<(Tokens, Option<Ident>)> {
                 };
                 links = Some(Ident::new(variant, kind.span()));
                 Ok(())
+            } else if meta.path.is_ident("role") {
+                let name: LitStr = meta.value()?.parse()?;
+                if !ROLES.contains(&name.value().as_str()) {
+                    return Err(meta.error(format!("role = one of {ROLES:?}")));
+                }
+                role = Ident::new(&name.value(), name.span());
+                Ok(())
             } else {
-                Err(meta.error("expected `confirm`, `confirm = \"when …\"` or `links = …`"))
+                Err(meta.error(
+                    "expected `confirm`, `confirm = \"when …\"`, `links = …` or `role = \"…\"`",
+                ))
             }
         })?;
     }
-    Ok((confirm, links))
+    Ok((confirm, links, role))
 }
+
+/// The roles `#[action(role = …)]` names (ombi-mcp's `definition::Role`);
+/// without it an action needs no role beyond a signed-in user.
+const ROLES: [&str; 4] = ["User", "ManageOwnRequests", "PowerUser", "Admin"];
 
 #[derive(Default)]
 struct ArgAttrs {

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::bundle::Bundle;
+use super::role::Role;
 use super::shape::{ArgDefault, Field, Ty};
 use crate::contract::Family;
 use crate::contract::ToolError;
@@ -21,6 +22,8 @@ pub struct ActionDef {
     pub confirm: Confirm,
     /// The resource a successful result links to (`resource_link`).
     pub links: Option<Link>,
+    /// The Ombi role its routes need (`#[action(role = "…")]`; docs/roles.md).
+    pub role: Role,
 }
 
 /// One argument of an action: its shape (name, type, bounds, description,

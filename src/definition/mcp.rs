@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
-use super::def::ToolDef;
+use super::def::{ActionDef, ToolDef};
 use super::shape::{ArgDefault, Field, Ty, list};
 
 /// Renders one type as a flat JSON Schema fragment.
@@ -73,9 +73,9 @@ fn field_schema(f: &Field, desc: Option<String>) -> Map<String, Value> {
 }
 
 /// "`similar`: movies similar to a movie; needs `tmdb_id`; optional `language`, `page`."
-fn action_doc(tool: &ToolDef) -> String {
+fn action_doc(tool: &ToolDef, actions: &[ActionDef]) -> String {
     let mut lines = vec!["What to do:".to_string()];
-    for a in tool.actions {
+    for a in actions {
         let mut line = format!("`{}`", a.name);
         if tool.default_action == Some(a.name) {
             line.push_str(" (default)");
@@ -110,20 +110,30 @@ fn action_doc(tool: &ToolDef) -> String {
 
 /// The tool's `inputSchema`: a flat object schema, no top-level combinators.
 pub fn input_schema(tool: &ToolDef) -> JsonObject {
+    input_schema_of(tool, tool.actions)
+}
+
+/// The `inputSchema` of `tool` showing only `actions` (a session's view,
+/// `tools::view`): the `action` enum, its description and the arguments are
+/// those of these actions; a tool with an `action` argument keeps it even
+/// when one action is left, so the same call validates against the whole
+/// definition.
+pub fn input_schema_of(tool: &ToolDef, actions: &[ActionDef]) -> JsonObject {
     let mut props = Map::new();
     let mut required: Vec<&str> = Vec::new();
     if tool.has_action_arg() {
-        let names: Vec<&str> = tool.actions.iter().map(|a| a.name).collect();
-        let mut a = json!({"type": "string", "enum": names, "description": action_doc(tool)});
-        match tool.default_action {
+        let names: Vec<&str> = actions.iter().map(|a| a.name).collect();
+        let mut a =
+            json!({"type": "string", "enum": names, "description": action_doc(tool, actions)});
+        match tool.default_action.filter(|d| names.contains(d)) {
             Some(d) => a["default"] = json!(d),
             None => required.push("action"),
         }
         props.insert("action".into(), a);
     } else {
-        required.extend(tool.actions[0].required());
+        required.extend(actions.iter().flat_map(ActionDef::required));
     }
-    for f in tool.params() {
+    for f in params_of(actions) {
         props.insert(f.name.into(), Value::Object(field_schema(f, None)));
     }
     let mut schema = Map::new();
@@ -145,11 +155,34 @@ pub fn annotations(tool: &ToolDef) -> ToolAnnotations {
         .open_world(true)
 }
 
+/// Every argument of `actions` but `action`, each once, in the order they
+/// are first named, the `page` window last (as [`ToolDef::params`]).
+fn params_of(actions: &[ActionDef]) -> Vec<&'static Field> {
+    let mut fields: Vec<&'static Field> = Vec::new();
+    for arg in actions.iter().flat_map(|a| a.args) {
+        if !fields.iter().any(|f| f.name == arg.name()) {
+            fields.push(arg.field);
+        }
+    }
+    let (page, mut others): (Vec<_>, Vec<_>) = fields.into_iter().partition(|f| f.name == "page");
+    others.extend(page);
+    others
+}
+
 /// The `tools/list` object of a definition.
 pub fn build(tool: &ToolDef) -> Tool {
+    build_of(tool, tool.actions)
+}
+
+/// The `tools/list` object of a definition showing only `actions`.
+pub fn build_of(tool: &ToolDef, actions: &[ActionDef]) -> Tool {
     let output = crate::contract::schema::output_schema(tool.name, tool.families);
-    Tool::new(tool.name, tool.description, Arc::new(input_schema(tool)))
-        .with_title(tool.title)
-        .with_raw_output_schema(Arc::new(output))
-        .with_annotations(annotations(tool))
+    Tool::new(
+        tool.name,
+        tool.description,
+        Arc::new(input_schema_of(tool, actions)),
+    )
+    .with_title(tool.title)
+    .with_raw_output_schema(Arc::new(output))
+    .with_annotations(annotations(tool))
 }

@@ -12,6 +12,7 @@ pub mod bundle;
 pub mod def;
 pub mod mcp;
 pub mod params;
+pub mod role;
 pub mod shape;
 pub mod validate;
 
@@ -19,3 +20,4 @@ pub use args::{Args, Page};
 pub use bundle::{Bundle, BundleSet, UnknownBundle};
 pub use def::{ActionDef, ArgDef, Check, Confirm, Declared, Link, ToolDef, same_name};
 pub use ombi_mcp_macros::ToolActions;
+pub use role::{Held, Role};

@@ -15,6 +15,7 @@ use crate::definition::Link;
 use crate::tools::issues::read_issues;
 use crate::tools::media::{read_media, read_reference};
 use crate::tools::requests::read_requests;
+use crate::tools::view::View;
 use crate::tools::{self, CallCtx, Tool};
 pub use uri::{BadUri, GenreMedia, MediaId, ResourceUri, Touched};
 
@@ -74,9 +75,39 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-pub fn list() -> Vec<Resource> {
+/// The read tool a resource URI or template gives the data of: a session
+/// lists, reads, subscribes to and completes the resource only when it sees
+/// that tool (interaction.md §2).
+pub fn read_tool_of(uri: &str) -> &'static str {
+    if uri.starts_with("ombi://issue") {
+        "read_issues"
+    } else if uri.starts_with("ombi://media/") {
+        "read_media"
+    } else if uri.starts_with("ombi://reference/") {
+        "read_reference"
+    } else {
+        "read_requests"
+    }
+}
+
+/// `Err` (-32602 naming the tool and its bundle) when the session of `view`
+/// cannot see the read tool `uri` mirrors.
+pub fn gate(view: View, uri: &str) -> Result<(), ReadError> {
+    let tool = read_tool_of(uri);
+    if view.shows_tool(tool) {
+        return Ok(());
+    }
+    Err(ReadError::BadUri(format!(
+        "{uri} gives what {tool} reads, and {}",
+        tools::unknown_tool(tool, view.bundles, view.read_only)
+    )))
+}
+
+/// The resources a session of `view` lists.
+pub fn list(view: View) -> Vec<Resource> {
     LISTED
         .iter()
+        .filter(|(uri, _, _)| gate(view, uri).is_ok())
         .map(|(uri, title, description)| {
             Resource::new(*uri, uri.trim_start_matches("ombi://"))
                 .with_title(*title)
@@ -86,9 +117,11 @@ pub fn list() -> Vec<Resource> {
         .collect()
 }
 
-pub fn templates() -> Vec<ResourceTemplate> {
+/// The resource templates a session of `view` lists.
+pub fn templates(view: View) -> Vec<ResourceTemplate> {
     TEMPLATES
         .iter()
+        .filter(|(template, _, _)| gate(view, template).is_ok())
         .map(|(template, title, description)| {
             ResourceTemplate::new(*template, template.trim_start_matches("ombi://"))
                 .with_title(*title)
@@ -200,6 +233,16 @@ fn call_of(uri: &ResourceUri) -> (&'static Tool, Value, Body) {
 /// The body of `uri` as the acting user of `ctx` sees it: the JSON object
 /// the matching read tool puts in `data` (its one record for a single thing).
 pub async fn read(ctx: &CallCtx, uri: &ResourceUri) -> Result<Value, ReadError> {
+    read_with_warnings(ctx, uri).await.map(|(body, _)| body)
+}
+
+/// [`read`], with the read tool's warnings (whose "mine" it is, what was
+/// cut), which `resources/read` gives the client in the contents' `_meta`.
+pub async fn read_with_warnings(
+    ctx: &CallCtx,
+    uri: &ResourceUri,
+) -> Result<(Value, Vec<Value>), ReadError> {
+    gate(View::policy(&ctx.identity), &uri.to_string())?;
     let (tool, args, body) = call_of(uri);
     let args: Map<String, Value> = match args {
         Value::Object(m) => m,
@@ -218,13 +261,18 @@ pub async fn read(ctx: &CallCtx, uri: &ResourceUri) -> Result<Value, ReadError> 
         });
     }
     let mut data = envelope.value.remove("data").unwrap_or(Value::Null);
-    match body {
-        Body::Page => Ok(data),
+    let warnings = match envelope.value.remove("warnings") {
+        Some(Value::Array(w)) => w,
+        _ => Vec::new(),
+    };
+    let body = match body {
+        Body::Page => data,
         Body::One => match data.get_mut("items").and_then(Value::as_array_mut) {
-            Some(items) if !items.is_empty() => Ok(items.swap_remove(0)),
-            _ => Err(ReadError::NotFound(format!("Ombi has no {uri}"))),
+            Some(items) if !items.is_empty() => items.swap_remove(0),
+            _ => return Err(ReadError::NotFound(format!("Ombi has no {uri}"))),
         },
-    }
+    };
+    Ok((body, warnings))
 }
 
 /// The resource a write's result links to, after its text block, as its
@@ -258,10 +306,20 @@ pub fn links(link: Option<Link>, envelope: &Map<String, Value>) -> Vec<Resource>
 
 /// `resources/read`'s contents for a body.
 pub fn contents(uri: &ResourceUri, body: &Value) -> ResourceContents {
+    contents_with(uri, body, Vec::new())
+}
+
+/// [`contents`] with the read's warnings in `_meta.warnings` (none: no `_meta`).
+pub fn contents_with(uri: &ResourceUri, body: &Value, warnings: Vec<Value>) -> ResourceContents {
+    let meta = (!warnings.is_empty()).then(|| {
+        let mut m = Map::new();
+        m.insert("warnings".into(), Value::Array(warnings));
+        rmcp::model::MetaObject(m)
+    });
     ResourceContents::TextResourceContents {
         uri: uri.to_string(),
         mime_type: Some(MIME.into()),
         text: body.to_string(),
-        meta: None,
+        meta,
     }
 }

@@ -8,7 +8,7 @@
 //! earlier one.
 
 use rmcp::RoleServer;
-use rmcp::model::{CacheScope, ProtocolVersion, RequestMetaObject};
+use rmcp::model::{CacheScope, ProtocolVersion};
 use rmcp::service::RequestContext;
 
 /// The handshake revision: `initialize` answers it (or an older one the
@@ -48,14 +48,4 @@ pub fn cache_hints(modern: bool, ttl_ms: u64) -> (Option<u64>, Option<CacheScope
     } else {
         (None, None)
     }
-}
-
-/// A request the daemon may answer outside rmcp as a 2026-07-28 request
-/// (the transport's `tools/list`): its `_meta` names a supported modern
-/// version and carries the client's capabilities, so rmcp would answer it
-/// rather than refuse it.
-pub fn is_valid_modern(meta: &RequestMetaObject) -> bool {
-    meta.protocol_version()
-        .is_some_and(|v| v.as_str() >= MODERN.as_str() && supported().contains(&v))
-        && meta.missing_required_keys(&MODERN).is_empty()
 }

@@ -15,6 +15,7 @@ mod ctx;
 pub mod lockdown;
 mod reads;
 mod results;
+pub mod view;
 mod writes;
 
 // The catalogue's files, by domain: adding a tool is its file, its line
@@ -47,6 +48,8 @@ pub mod media {
 /// Media requests: reading, creating, voting on, subscribing to,
 /// moderating, re-processing and deleting them, and the retry queue.
 pub mod requests {
+    /// Other users' movie requests withheld where Ombi leaks them.
+    pub mod privacy;
     /// The request reads the request tools share.
     pub mod reads;
     /// Ombi's votes route and its voting switch.
@@ -94,12 +97,11 @@ pub mod users {
 }
 
 use std::panic::AssertUnwindSafe;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use rmcp::model::{ListToolsResult, ServerResult};
+use rmcp::model::ListToolsResult;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tracing::{info, warn};
@@ -265,55 +267,11 @@ pub fn unknown_tool(name: &str, bundles: BundleSet, read_only: bool) -> String {
     }
 }
 
-/// The `tools/list` result a session sees (rmcp's path, before the session
-/// is initialized; [`listing`] afterwards).
+/// The `tools/list` result of the policy's view alone (every action of
+/// every tool its bundles allow; a session narrows it by roles with
+/// [`view::view`]).
 pub fn list(bundles: BundleSet, read_only: bool) -> ListToolsResult {
     ListToolsResult::with_all_items(visible(bundles, read_only).map(Tool::mcp).collect())
-}
-
-/// The serialized `tools/list` result per visible set (index: bundle bits
-/// times two, plus one when read-only) and era (2025-11-25, 2026-07-28),
-/// made on first use. The catalogue never changes while the daemon runs, so
-/// the ~140 KB answer is written out, not rebuilt per request.
-static LISTINGS: [[OnceLock<Box<str>>; 16]; 2] = [const { [const { OnceLock::new() }; 16] }; 2];
-
-/// [`list`] as the JSON rmcp would send to a peer on protocol 2025-11-25
-/// (rmcp drops `resultType` for peers before 2026-07-28).
-pub fn listing(bundles: BundleSet, read_only: bool) -> &'static str {
-    serialized_listing(bundles, read_only, None)
-}
-
-/// [`list`] as the JSON rmcp would send on 2026-07-28, with the cache hints
-/// `ttl_ms` and `cacheScope: private` (who may see what depends on the peer).
-pub fn listing_modern(bundles: BundleSet, read_only: bool, ttl_ms: u64) -> &'static str {
-    serialized_listing(bundles, read_only, Some(ttl_ms))
-}
-
-fn serialized_listing(
-    bundles: BundleSet,
-    read_only: bool,
-    modern_ttl: Option<u64>,
-) -> &'static str {
-    let slot = usize::from(bundles.bits()) * 2 + usize::from(read_only);
-    let era = usize::from(modern_ttl.is_some());
-    LISTINGS[era][slot % 16].get_or_init(|| {
-        let mut listed = list(bundles, read_only);
-        let result = match modern_ttl {
-            Some(ttl) => {
-                listed.ttl_ms = Some(ttl);
-                listed.cache_scope = Some(rmcp::model::CacheScope::Private);
-                ServerResult::ListToolsResult(listed)
-            }
-            None => {
-                let mut result = ServerResult::ListToolsResult(listed);
-                // What rmcp's handler does to every result for such a peer.
-                result.strip_result_type_for_legacy_peer();
-                result.strip_non_object_output_for_legacy_peer();
-                result
-            }
-        };
-        serde_json::to_string(&result).unwrap_or_default().into()
-    })
 }
 
 impl Tool {
@@ -338,7 +296,7 @@ pub async fn call(
     ctx.confirmer.reset();
     let (args, mut outcome) = match tool.def.validate(arguments) {
         Ok(args) => {
-            let outcome = run(tool, ctx, &args).await;
+            let outcome = run_as_roles_allow(tool, ctx, &args).await;
             (Some(args), outcome)
         }
         Err(e) => (None, Err(Failure::from(e))),
@@ -392,6 +350,39 @@ fn scrub(outcome: &mut Outcome) {
     removed += message.map_or(0, text::untrusted::scrub_string);
     if removed > 0 {
         warnings.push(text::untrusted::removal_warning(removed));
+    }
+}
+
+/// Runs an action the acting user's roles reach: one they do not is refused
+/// `FORBIDDEN` naming the role before anything is sent to Ombi (roles are
+/// read only for actions needing more than a signed-in user), and Ombi's
+/// own role refusal (403) is put in the same words.
+async fn run_as_roles_allow(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> Outcome {
+    let Some(action) = tool.def.action(args.action()) else {
+        return run(tool, ctx, args).await;
+    };
+    let mut roles = None;
+    if action.role > crate::definition::Role::User {
+        let read = view::roles(ctx).await;
+        if let Some(refused) = view::refusal(action, &read) {
+            return Err(Failure::from(refused));
+        }
+        roles = Some(read);
+    }
+    let outcome = run(tool, ctx, args).await;
+    match outcome {
+        Err(mut failure)
+            if failure.error.code == contract::ErrorCode::Forbidden
+                && failure.error.http_status == Some(403) =>
+        {
+            let roles = match roles {
+                Some(r) => r,
+                None => view::roles(ctx).await,
+            };
+            failure.error = view::forbidden(action, &roles);
+            Err(failure)
+        }
+        other => other,
     }
 }
 

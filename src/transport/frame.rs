@@ -23,12 +23,12 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, OnceLock};
 
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientJsonRpcMessage, ClientNotification, ClientRequest, ContentBlock, GetMeta, JsonRpcMessage,
-    RequestId, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    RequestId, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
@@ -336,6 +336,11 @@ impl InFlight {
     }
 }
 
+/// A session's serialized `tools/list` result, filled by the session once
+/// it knows what its peer sees (shared with the transport, which answers
+/// from it).
+pub type ListingSlot = OnceLock<&'static str>;
+
 /// rmcp's transport for one connection: lines in through [`LineSplitter`]
 /// and [`decode`], messages out one line each.
 pub struct FramedTransport<R, W> {
@@ -354,27 +359,11 @@ pub struct FramedTransport<R, W> {
     queued: Option<ClientJsonRpcMessage>,
     /// The socket ended (or failed) while `held` waited: it is still run.
     drained: bool,
-    /// The session's `tools/list` results, serialized ([`Self::with_tools_list`]).
-    tools_list: Option<ToolsListing>,
+    /// The session's `tools/list` result, serialized, once the session has
+    /// made it ([`Self::with_tools_list`]).
+    tools_list: Option<Arc<ListingSlot>>,
     /// The client sent `notifications/initialized`: rmcp's handshake is over.
     initialized: bool,
-    /// A 2026-07-28 request rmcp would serve was handed to it: rmcp's
-    /// session runs without a handshake (its first such request starts it).
-    modern_started: bool,
-}
-
-/// The session's `tools/list` answers, serialized once for the daemon's life,
-/// one per protocol era.
-#[derive(Clone, Copy)]
-pub struct ToolsListing {
-    /// The result for a session that did `initialize` (2025-11-25).
-    pub legacy: &'static str,
-    /// The result for a 2026-07-28 request (with its cache hints).
-    pub modern: &'static str,
-    /// Whether a request's `_meta` makes it a 2026-07-28 request rmcp would
-    /// serve (a supported version and the client's capabilities): anything
-    /// else goes to rmcp, which answers it or says what is wrong.
-    pub is_modern: fn(&RequestMetaObject) -> bool,
 }
 
 impl<R, W> FramedTransport<R, W>
@@ -397,37 +386,32 @@ where
             drained: false,
             tools_list: None,
             initialized: false,
-            modern_started: false,
         }
     }
 
-    /// Answers `tools/list` with `listing` (the session's, serialized once
-    /// for the daemon's life) instead of handing it to rmcp, which would clone
-    /// and serialize every tool definition again: after the handshake on
-    /// 2025-11-25, and per request on 2026-07-28 once rmcp's session runs.
-    pub fn with_tools_list(mut self, listing: ToolsListing) -> Self {
-        self.tools_list = Some(listing);
+    /// Answers `tools/list` after the handshake with what the session put in
+    /// `slot` (its listing, serialized once for the daemon's life) instead of
+    /// handing it to rmcp, which would clone and serialize every tool
+    /// definition again. Until the session fills it (the first `tools/list`,
+    /// which reads the acting user's roles), rmcp answers.
+    pub fn with_tools_list(mut self, slot: Arc<ListingSlot>) -> Self {
+        self.tools_list = Some(slot);
         self
     }
 
     /// The serialized `tools/list` answer for `request`, when this layer may
-    /// give it; else `None` (rmcp answers). A 2026-07-28 request is answered
-    /// here only after one has reached rmcp, so rmcp's session has started
-    /// (the handshake timeout watches for that).
-    fn tools_list_for(&mut self, request: &ClientRequest) -> Option<&'static str> {
-        let listing = self.tools_list?;
-        let meta = request.get_meta();
-        let modern = meta.protocol_version().is_some();
-        if modern && (listing.is_modern)(meta) {
-            let answer =
-                matches!(request, ClientRequest::ListToolsRequest(_)) && self.modern_started;
-            if !matches!(request, ClientRequest::DiscoverRequest(_)) {
-                self.modern_started = true;
-            }
-            return answer.then_some(listing.modern);
+    /// give it; else `None` (rmcp answers): on 2025-11-25 after the handshake,
+    /// once the session has filled its slot. A 2026-07-28 request (its
+    /// `_meta` names a version) always reaches rmcp: its listing is made per
+    /// request, and rmcp's session starts with its first request.
+    fn tools_list_for(&self, request: &ClientRequest) -> Option<&'static str> {
+        if !self.initialized
+            || !matches!(request, ClientRequest::ListToolsRequest(_))
+            || request.get_meta().protocol_version().is_some()
+        {
+            return None;
         }
-        (!modern && self.initialized && matches!(request, ClientRequest::ListToolsRequest(_)))
-            .then_some(listing.legacy)
+        self.tools_list.as_ref()?.get().copied()
     }
 
     /// The next line event, or `None` at EOF or on a read error.

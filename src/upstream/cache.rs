@@ -82,8 +82,20 @@ pub struct Caches {
     /// Ombi's users and their Admin/PowerUser roles as the acting user reads
     /// them (`None`: the read failed, kept for a shorter time).
     pub directory: TtlCache<Option<String>, Option<Arc<Directory>>>,
-    /// Title completions by acting user and typed text.
-    pub titles: TtlCache<(Option<String>, String), Arc<[String]>>,
+    /// Title completions by acting user, media asked for and typed text.
+    pub titles: TtlCache<(Option<String>, Option<String>, String), Arc<[String]>>,
+    /// Request-id completions: the acting user's own requests as (kind, id),
+    /// read once per [`TITLES_TTL`], not per keystroke.
+    pub request_ids: TtlCache<Option<String>, Arc<[(String, i64)]>>,
+    /// Ombi's user directory as the daemon's own credentials read it (the
+    /// API key alone, or the jwt login), for lockdown.
+    pub own_directory: TtlCache<(), Option<Arc<Directory>>>,
+    /// Whether the daemon said once that its jwt login cannot read the
+    /// directory (lockdown then withholds).
+    pub own_directory_refusal_logged: std::sync::atomic::AtomicBool,
+    /// Ombi's `HideRequestsUsers`, as the daemon's own credentials read it
+    /// (`None`: they could not, kept for a shorter time).
+    pub hide_requests: TtlCache<(), Option<bool>>,
 }
 
 impl Default for Caches {
@@ -92,6 +104,10 @@ impl Default for Caches {
             acting_users: TtlCache::new(USERS_TTL, 64),
             directory: TtlCache::new(USERS_TTL, 64),
             titles: TtlCache::new(TITLES_TTL, 512),
+            request_ids: TtlCache::new(TITLES_TTL, 64),
+            own_directory: TtlCache::new(USERS_TTL, 1),
+            own_directory_refusal_logged: Default::default(),
+            hide_requests: TtlCache::new(USERS_TTL, 1),
         }
     }
 }

@@ -31,6 +31,22 @@ pub struct Me {
     /// Of the e-mail address only whether one is set.
     #[serde(default, rename = "emailAddress", deserialize_with = "is_set")]
     pub has_email: bool,
+    /// The roles the user holds, by Ombi's names (`claims` with `enabled`;
+    /// `None`: Ombi's answer carried no claims).
+    #[serde(default, rename = "claims", deserialize_with = "enabled_claims")]
+    pub roles: Option<Vec<String>>,
+}
+
+/// The names of the enabled claims (`GetUserWithRoles` lists every role,
+/// `enabled` for those the user holds).
+fn enabled_claims<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    let claims = Option::<Vec<WireClaim>>::deserialize(d)?;
+    Ok(claims.map(|all| {
+        all.into_iter()
+            .filter(|c| c.enabled)
+            .filter_map(|c| c.value)
+            .collect()
+    }))
 }
 
 impl Me {
@@ -162,6 +178,41 @@ impl Upstream {
             .ok()
             .map(|got| Arc::new(Directory::from_wire(got.value, !got.cut)));
         cache.put(key, dir.clone());
+        dir
+    }
+}
+
+impl Upstream {
+    /// Ombi's user directory as the daemon's own credentials read it
+    /// (`Route::own`: in api_key mode the key alone, Ombi's Admin `Api`
+    /// user, so a plain acting user's lockdown still knows who is trusted;
+    /// in jwt mode the login, which fails closed for a plain user — said
+    /// once in the log). `None` when it cannot be read.
+    pub async fn own_directory(&self) -> Option<Arc<Directory>> {
+        let cache = &self.caches.own_directory;
+        if let Some(known) = cache.get(&()).filter(Option::is_some) {
+            return known;
+        }
+        if let Some(failed) = cache.get_within(&(), FAILED) {
+            return failed;
+        }
+        let read = self
+            .get_array::<WireDirectoryUser>(None, Route::get("api/v1/Identity/Users").own())
+            .await;
+        let dir = match read {
+            Ok(got) => Some(Arc::new(Directory::from_wire(got.value, !got.cut))),
+            Err(e) => {
+                let logged = &self.caches.own_directory_refusal_logged;
+                if !logged.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    tracing::warn!(
+                        code = ?e.code,
+                        "the daemon's Ombi credentials cannot read Ombi's users (PowerUser                          needed): under lockdown, every other user's text is withheld"
+                    );
+                }
+                None
+            }
+        };
+        cache.put((), dir.clone());
         dir
     }
 }

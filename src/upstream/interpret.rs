@@ -113,7 +113,7 @@ impl UpstreamResponse {
             }
             403 => ToolError::new(
                 ErrorCode::Forbidden,
-                format!("the Ombi user lacks the role {} needs (403)", self.route),
+                "Ombi refused this for the acting user's roles (403)",
             ),
             404 => ToolError::new(ErrorCode::NotFound, with(format!("Ombi found nothing for {} (404)", self.route))),
             405 => ToolError::new(

@@ -382,11 +382,11 @@ impl Upstream {
         e
     }
 
-    async fn credentials(&self, acting_user: Option<&str>) -> Result<Credentials, ToolError> {
+    async fn credentials(&self, acting: Option<&str>, own: bool) -> Result<Credentials, ToolError> {
         match &self.session {
             Session::Jwt(j) => j.credentials(self.client.get()?, &self.base).await,
             Session::ApiKey { key, user_name } => Ok(Credentials {
-                headers: session::api_key_headers(key, user_name.as_deref(), acting_user)?,
+                headers: session::api_key_headers(key, user_name.as_deref(), acting, own)?,
                 generation: None,
             }),
         }
@@ -498,7 +498,7 @@ impl Upstream {
         sent: &AtomicBool,
     ) -> Result<UpstreamResponse, AttemptError> {
         let creds = self
-            .credentials(acting_user)
+            .credentials(acting_user, route.own)
             .await
             .map_err(AttemptError::Final)?;
         let resp = self

@@ -39,6 +39,9 @@ pub struct Route {
     pub(crate) body: Option<Result<Vec<u8>, String>>,
     pub(crate) kind: Kind,
     pub(crate) accept: Accept,
+    /// Sent with the daemon's own credentials whoever the call is for
+    /// ([`Route::own`]).
+    pub(crate) own: bool,
 }
 
 impl Route {
@@ -52,7 +55,17 @@ impl Route {
             body: None,
             kind,
             accept: Accept::Json,
+            own: false,
         }
+    }
+
+    /// This route sent with the daemon's own credentials: in api_key mode the
+    /// key alone, without any `UserName` (Ombi's `Api` user, Admin), in jwt
+    /// mode the login. For what the daemon must know whoever the peer acts
+    /// as (Ombi's hide-requests setting).
+    pub fn own(mut self) -> Route {
+        self.own = true;
+        self
     }
 
     pub fn get(path: &'static str) -> Route {

@@ -221,15 +221,17 @@ pub(crate) fn user_header<'a>(
         .map(str::trim)
 }
 
-/// api_key headers for a call acting as `acting_user` (see [`user_header`]).
+/// api_key headers for a call acting as `acting_user` (see [`user_header`]);
+/// with `own`, the key alone (the daemon's own read, `Route::own`).
 pub(crate) fn api_key_headers(
     key: &SecretString,
     configured_user: Option<&str>,
     acting_user: Option<&str>,
+    own: bool,
 ) -> Result<HeaderMap, ToolError> {
     let mut h = HeaderMap::new();
     h.insert("ApiKey", sensitive(key.expose_secret())?);
-    if let Some(user) = user_header(configured_user, acting_user) {
+    if let Some(user) = user_header(configured_user, acting_user).filter(|_| !own) {
         let v = HeaderValue::from_str(user).map_err(|_| {
             ToolError::new(
                 ErrorCode::AuthenticationFailed,
@@ -511,12 +513,14 @@ mod tests {
     #[test]
     fn api_key_headers_never_send_an_empty_user() {
         let key = SecretString::from("k".to_string());
-        let h = api_key_headers(&key, None, Some("  ")).unwrap();
+        let h = api_key_headers(&key, None, Some("  "), false).unwrap();
         assert!(h.get("UserName").is_none());
         assert!(h.get("ApiKey").unwrap().is_sensitive());
-        let h = api_key_headers(&key, Some("bob"), Some("alice")).unwrap();
+        let h = api_key_headers(&key, Some("bob"), Some("alice"), false).unwrap();
         assert_eq!(h.get("UserName").unwrap(), "alice");
-        let h = api_key_headers(&key, Some("bob"), None).unwrap();
+        let h = api_key_headers(&key, Some("bob"), None, false).unwrap();
         assert_eq!(h.get("UserName").unwrap(), "bob");
+        let h = api_key_headers(&key, Some("bob"), Some("alice"), true).unwrap();
+        assert!(h.get("UserName").is_none(), "the daemon's own read");
     }
 }

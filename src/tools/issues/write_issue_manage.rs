@@ -57,14 +57,18 @@ enum Action {
     SetStatus { issue_id: i64, status: String },
     /// delete an issue
     #[action(confirm)]
+    #[action(role = "PowerUser")]
     Delete { issue_id: i64 },
     /// add an issue category
+    #[action(role = "PowerUser")]
     CreateCategory { name: String },
     /// remove an issue category
     #[action(confirm)]
+    #[action(role = "PowerUser")]
     DeleteCategory { category_id: i64 },
     /// remove a comment
     #[action(confirm)]
+    #[action(role = "PowerUser")]
     DeleteComment { comment_id: i64 },
 }
 

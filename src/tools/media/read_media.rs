@@ -16,6 +16,7 @@ use crate::projection::media::{
 };
 use crate::projection::paging;
 use crate::projection::requests::WireChildWithSeasons;
+use crate::tools::requests::privacy;
 use crate::tools::requests::reads as read_requests;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{
@@ -339,6 +340,8 @@ async fn by_request(ctx: &CallCtx, target: Target, language: Option<String>) -> 
     language_ignored(language.as_deref(), &mut notes.warnings);
     let mut items = match kind {
         TargetKind::Movie => {
+            // Ombi answers any user's request here, whatever its hiding.
+            privacy::check_movie_id(ctx, id).await?;
             let route = Route::get("api/v2/Search/movie/request").seg(id);
             movie_full(
                 ctx,
@@ -399,9 +402,20 @@ async fn current_request_state(ctx: &CallCtx, items: &mut [Media], notes: &mut N
         return;
     };
     let read = match target.kind {
-        TargetKind::Movie => read_requests::movie(ctx, target.id)
-            .await
-            .map(|r| media::movie_from_request(m, r.available)),
+        TargetKind::Movie => match read_requests::movie_as_ombi_answers(ctx, target.id).await {
+            // Another user's request, hidden from this user: Ombi's details
+            // keep what they say, the request itself is not named.
+            Ok(r)
+                if !privacy::shows_movie(ctx, target.id, &r)
+                    .await
+                    .unwrap_or(false) =>
+            {
+                m.request_targets.clear();
+                Ok(())
+            }
+            Ok(r) => Ok(media::movie_from_request(m, r.available)),
+            Err(e) => Err(e),
+        },
         TargetKind::TvParent => read_requests::tv_parent::<WireChildWithSeasons>(ctx, target.id)
             .await
             .map(|p| {

@@ -76,6 +76,7 @@ enum Action {
     /// issue categories
     IssueCategories { page: Page },
     /// user roles
+    #[action(role = "PowerUser")]
     Roles { page: Page },
     /// Ombi feature flags
     Features { page: Page },

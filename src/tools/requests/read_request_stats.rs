@@ -66,6 +66,7 @@ enum Action {
     Quota { media: Option<MediaKind> },
     // `YYYY-MM-DD` days, `from` ≤ `to` (validated).
     /// statistics for a date range (admin)
+    #[action(role = "Admin")]
     Period { from: String, to: String },
 }
 

@@ -112,6 +112,7 @@ enum Action {
     /// the acting user's own requests (movies, TV seasons, albums), newest first, at most 100
     Mine { page: Page },
     /// requests that failed to reach Radarr/Sonarr/Lidarr (admin)
+    #[action(role = "Admin")]
     RetryQueue { page: Page },
 }
 
@@ -492,7 +493,9 @@ const RECENT_PER_TYPE: usize = 7;
 /// the bounded scans of the movie and album lists and of the v1 TV parents
 /// are filtered by the acting user's id.
 pub async fn mine(ctx: &CallCtx, page: Page) -> Outcome {
-    let (records, complete, warnings) = mine_records(ctx).await?;
+    let (records, complete, mut warnings) = mine_records(ctx).await?;
+    // Whose "mine": with a bare API key, the shared `Api` user's.
+    crate::tools::writes::note_api_user(ctx, "these requests are", &mut warnings);
     local_page(
         Family::RequestPage,
         "requests",

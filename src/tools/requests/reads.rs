@@ -44,8 +44,14 @@ pub fn v2_list(
 
 /// A movie request as Ombi answers it (`GET api/v1/Request/movie/info/{id}`;
 /// Ombi answers an unknown id with a 500: `docs/ombi-notes.md`, "Reading
-/// one request").
+/// one request"), when the acting user may see it: Ombi returns any user's
+/// here, whatever its hide-requests setting ([`super::privacy`]).
 pub async fn movie(ctx: &CallCtx, id: i64) -> Result<WireMovieRequest, ToolError> {
+    super::privacy::check_movie(ctx, id, movie_as_ombi_answers(ctx, id).await?).await
+}
+
+/// [`movie`] before the hide-requests check: only for who checks it.
+pub async fn movie_as_ombi_answers(ctx: &CallCtx, id: i64) -> Result<WireMovieRequest, ToolError> {
     let what = format!("movie request {id}");
     ctx.get_json::<WireMovieRequest>(Route::get("api/v1/Request/movie/info").seg(id))
         .await

@@ -57,6 +57,7 @@ enum Kind {
 enum Action {
     /// delete the request
     #[action(confirm)]
+    #[action(role = "ManageOwnRequests")]
     Delete { target: Target },
 }
 

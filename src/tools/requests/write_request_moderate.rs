@@ -60,6 +60,7 @@ const REASON: Field = Field::opt(
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// approve the request
+    #[action(role = "PowerUser")]
     Approve {
         media: MediaKind,
         request_id: i64,
@@ -67,6 +68,7 @@ enum Action {
     },
     /// deny the request
     #[action(confirm)]
+    #[action(role = "PowerUser")]
     Deny {
         media: MediaKind,
         request_id: i64,
@@ -74,6 +76,7 @@ enum Action {
         reason: Option<String>,
     },
     /// mark as available
+    #[action(role = "PowerUser")]
     MarkAvailable {
         media: MediaKind,
         request_id: i64,
@@ -81,6 +84,7 @@ enum Action {
     },
     /// mark as not available
     #[action(confirm)]
+    #[action(role = "PowerUser")]
     MarkUnavailable {
         media: MediaKind,
         request_id: i64,

@@ -115,6 +115,7 @@ struct Options {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// set advanced options (tv: parent request id)
+    #[action(role = "PowerUser")]
     Advanced {
         #[arg(MEDIA_MOVIE_TV)]
         media: Kind,
@@ -122,11 +123,13 @@ enum Action {
         options: Options,
     },
     /// set a TV request's root folder
+    #[action(role = "PowerUser")]
     TvRoot {
         parent_request_id: i64,
         root_folder_id: i64,
     },
     /// set a TV request's quality profile
+    #[action(role = "PowerUser")]
     TvQuality {
         parent_request_id: i64,
         quality_profile_id: i64,

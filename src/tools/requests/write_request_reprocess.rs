@@ -53,6 +53,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// resend the request
+    #[action(role = "PowerUser")]
     Reprocess {
         request_type: MediaKind,
         request_id: i64,

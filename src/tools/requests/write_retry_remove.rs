@@ -44,6 +44,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 enum Action {
     /// remove the entry
     #[action(confirm)]
+    #[action(role = "Admin")]
     Remove { queue_id: i64 },
 }
 

@@ -84,16 +84,22 @@ impl MediaServer {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// Radarr profiles, root folders and tags
+    #[action(role = "PowerUser")]
     RadarrOptions { is_4k: bool },
     /// Sonarr profiles, root folders, language profiles and tags
+    #[action(role = "PowerUser")]
     SonarrOptions,
     /// Lidarr profiles and root folders
+    #[action(role = "PowerUser")]
     LidarrOptions,
     /// saved Plex servers
+    #[action(role = "Admin")]
     PlexServers,
     /// libraries of a Plex server
+    #[action(role = "Admin")]
     PlexLibraries { machine_id: String },
     /// users of a media server
+    #[action(role = "Admin")]
     MediaServerUsers { server: MediaServer },
 }
 

@@ -78,9 +78,11 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// the log files
+    #[action(role = "Admin")]
     List,
     // `offset` and `limit` are lines; validation fills their defaults.
     /// lines of one log file
+    #[action(role = "Admin")]
     Read {
         file_id: String,
         offset: usize,

@@ -62,6 +62,7 @@ enum Action {
     /// feature flags
     Features,
     /// check a cron expression (admin)
+    #[action(role = "Admin")]
     CronValidate { expression: String },
 }
 

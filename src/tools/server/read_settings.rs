@@ -41,6 +41,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// read a section
+    #[action(role = "Admin")]
     Read { section: String },
 }
 

@@ -51,6 +51,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// run the test
+    #[action(role = "Admin")]
     Test { target: String },
 }
 

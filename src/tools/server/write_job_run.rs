@@ -151,6 +151,7 @@ enum Action {
     #[action(
         confirm = "when the job reaches people or creates requests (newsletter, plexwatchlist)"
     )]
+    #[action(role = "Admin")]
     Run { job: String },
 }
 

@@ -77,6 +77,7 @@ fn features_bool(_action: &str, args: &Map<String, Value>) -> Result<(), ToolErr
 enum Action {
     /// change settings
     #[action(confirm)]
+    #[action(role = "Admin")]
     Patch {
         section: String,
         revision: String,

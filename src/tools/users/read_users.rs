@@ -44,10 +44,13 @@ enum Action {
     /// the acting user
     Me,
     /// all users
+    #[action(role = "PowerUser")]
     List { page: Page },
     /// one user
+    #[action(role = "PowerUser")]
     Get { user_id: String },
     /// users connected now
+    #[action(role = "Admin")]
     Online { page: Page },
     /// your configured notification agents (never their values)
     NotificationAgents { page: Page },

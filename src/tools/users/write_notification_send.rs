@@ -69,6 +69,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 enum Action {
     /// send an e-mail
     #[action(confirm)]
+    #[action(role = "Admin")]
     Email {
         subject: String,
         body: String,
@@ -77,6 +78,7 @@ enum Action {
     },
     /// send a push message
     #[action(confirm)]
+    #[action(role = "Admin")]
     MobilePush { user_id: String, message: String },
 }
 

@@ -121,12 +121,15 @@ fn user_rules(action: &str, args: &Map<String, Value>) -> Result<(), ToolError> 
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     /// create a local user
+    #[action(role = "PowerUser")]
     Create { user: UserFields },
     /// change a user's fields
     #[action(confirm = "when it changes roles")]
+    #[action(role = "PowerUser")]
     Update { user_id: String, user: UserFields },
     /// delete a user
     #[action(confirm)]
+    #[action(role = "PowerUser")]
     Delete { user_id: String },
 }
 

@@ -6,4 +6,5 @@ mod budget;
 mod catalogue;
 mod confirmations;
 mod examples;
+mod roles;
 mod schema;

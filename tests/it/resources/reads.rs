@@ -2,7 +2,12 @@
 //! failures carry the error object, listings and templates are exactly the pages, and write results link
 //! what they made.
 
+use std::sync::Arc;
+
+use ombi_mcp::definition::{Bundle, BundleSet};
+use ombi_mcp::policy::Identity;
 use ombi_mcp::resources::{self, ReadError, ResourceUri};
+use ombi_mcp::tools::view::View;
 use serde_json::{Value, json};
 
 use crate::resources::read;
@@ -94,9 +99,16 @@ async fn unknown_things_are_not_found_and_failures_carry_the_error_object() {
     }
 }
 
+fn every_bundle() -> View {
+    View::policy(&Identity::local(BundleSet::all(), false))
+}
+
 #[test]
 fn lists_and_templates_are_exactly_the_pages() {
-    let listed: Vec<String> = resources::list().into_iter().map(|r| r.uri).collect();
+    let listed: Vec<String> = resources::list(every_bundle())
+        .into_iter()
+        .map(|r| r.uri)
+        .collect();
     assert_eq!(
         listed,
         [
@@ -107,7 +119,7 @@ fn lists_and_templates_are_exactly_the_pages() {
             "ombi://reference/languages"
         ]
     );
-    let templates: Vec<String> = resources::templates()
+    let templates: Vec<String> = resources::templates(every_bundle())
         .into_iter()
         .map(|t| t.uri_template)
         .collect();
@@ -120,9 +132,39 @@ fn lists_and_templates_are_exactly_the_pages() {
             "ombi://media/{media}/{id}"
         ]
     );
-    for r in resources::list() {
+    for r in resources::list(every_bundle()) {
         assert_eq!(r.mime_type.as_deref(), Some("application/json"));
     }
+}
+
+/// A session reads, lists, subscribes to and completes a resource only
+/// where it sees the read tool giving the same data (interaction.md §2):
+/// otherwise -32602 naming the tool and its bundle.
+#[tokio::test]
+async fn resources_follow_the_read_tool_they_mirror() {
+    let moderation_only = Identity::local(BundleSet::only(Bundle::Moderation), false);
+    let view = View::policy(&moderation_only);
+    assert!(resources::list(view).is_empty());
+    assert!(resources::templates(view).is_empty());
+    let mut h = Rig::start_with(Options::default(), Some("bob")).await;
+    h.ctx.identity = Arc::new(moderation_only);
+    let read = read(&h, "ombi://requests/mine").await;
+    let Err(ReadError::BadUri(message)) = &read else {
+        panic!("{read:?}");
+    };
+    assert!(
+        message.contains("read_requests") && message.contains("`core` bundle"),
+        "{message}"
+    );
+    let e: rmcp::ErrorData = read.unwrap_err().into();
+    assert_eq!(e.code.0, -32602);
+    assert!(h.fake.requests().is_empty(), "nothing read from Ombi");
+    // Completing a template is gated the same way.
+    let reference = rmcp::model::Reference::for_resource("ombi://request/{kind}/{id}");
+    let refused = ombi_mcp::completions::complete(&h.ctx, &reference, "id", "1", None).await;
+    let e: rmcp::ErrorData = refused.unwrap_err().into();
+    assert_eq!(e.code.0, -32602);
+    assert!(e.message.contains("read_requests"), "{}", e.message);
 }
 
 #[test]

@@ -192,6 +192,15 @@ impl Rig {
             .collect()
     }
 
+    /// [`Rig::paths`] without `GET /api/v1/Identity`: who the acting user
+    /// is and their roles, read (and cached) before an action that needs a
+    /// role (`tools::view`).
+    pub fn action_paths(&self) -> Vec<String> {
+        let mut paths = self.paths();
+        paths.retain(|p| p != "GET /api/v1/Identity");
+        paths
+    }
+
     /// `METHOD /path` of every request the fake received, in order.
     pub fn paths(&self) -> Vec<String> {
         self.fake

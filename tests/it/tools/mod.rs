@@ -11,6 +11,7 @@ mod issues;
 mod media;
 mod messages;
 mod requests;
+mod roles;
 mod server;
 mod users;
 
@@ -25,6 +26,27 @@ use crate::support::fake_ombi::state_admin::LEAK;
 use crate::support::fake_ombi::state_requests::album;
 use crate::support::fake_ombi::{self as fake, ADMIN_USER, API_KEY, LoggedRequest, Options};
 use crate::support::rig::{Rig, err_code, writes};
+
+/// The sample's bob with `roles`: at login (the fake's principal) and in
+/// Ombi's Identity table (what `GET api/v1/Identity` answers).
+pub fn bob_with(roles: &[&str]) -> Options {
+    let mut o = Options::default();
+    o.users.retain(|(name, _, _)| name != fake::PLAIN_USER);
+    o.users.push((
+        fake::PLAIN_USER.into(),
+        fake::PLAIN_PASSWORD.into(),
+        roles.iter().map(|r| r.to_string()).collect(),
+    ));
+    for row in &mut o.data.admin.users {
+        if row["userName"] == fake::PLAIN_USER {
+            for claim in row["claims"].as_array_mut().into_iter().flatten() {
+                let held = roles.iter().any(|r| claim["value"] == *r);
+                claim["enabled"] = json!(held);
+            }
+        }
+    }
+    o
+}
 
 /// Calls `tool`'s `action` with the other `args` (an object): the envelope
 /// (after the rig's checks).

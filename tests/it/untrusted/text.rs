@@ -420,11 +420,32 @@ async fn lockdown_shows_issues_of_the_acting_user_and_admins_only() {
         .await;
     assert!(items(&env).iter().all(|g| g["title"] == WITHHELD), "{env}");
 
-    // bob sees his own issues; alice's are withheld because bob cannot read
-    // Ombi's users (PowerUser only): roles unknown, withheld.
+    // bob sees his own issues, and alice's (Admin): bob cannot read Ombi's
+    // users (PowerUser only), but the daemon's API key can.
     let h = locked(Options::default(), Some("bob")).await;
     let env = h.ok("read_issues", json!({"action": "list"})).await;
     assert_eq!(by_id(&env, 1)["subject"], "No subtitles");
+    for id in [2, 3] {
+        assert_ne!(by_id(&env, id)["description"], WITHHELD, "issue {id}");
+    }
+    let users = h.gets("/api/v1/Identity/Users");
+    assert_eq!(users.len(), 1);
+    assert_eq!(users[0].header("UserName"), None, "read with the key alone");
+
+    // A jwt login as bob has no such credentials: alice's are withheld.
+    let mut h = Rig::start_env(
+        Options::default(),
+        &[
+            ("OMBI_AUTH_MODE", "jwt"),
+            ("OMBI_USERNAME", crate::support::fake_ombi::PLAIN_USER),
+            ("OMBI_PASSWORD", crate::support::fake_ombi::PLAIN_PASSWORD),
+        ],
+    )
+    .await;
+    let mut identity = (*h.ctx.identity).clone();
+    identity.lockdown = true;
+    h.ctx.identity = Arc::new(identity);
+    let env = h.ok("read_issues", json!({"action": "list"})).await;
     for id in [2, 3] {
         assert_eq!(by_id(&env, id)["description"], WITHHELD, "issue {id}");
     }

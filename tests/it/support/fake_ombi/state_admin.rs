@@ -90,7 +90,7 @@ pub fn sample_settings() -> BTreeMap<String, Value> {
     let mut s = BTreeMap::new();
     s.insert("ombi".into(), json!({
         "id": 1, "baseUrl": leak("/ombi"), "collectAnalyticData": false, "wizard": true, "apiKey": leak("ombi-api-key"),
-        "doNotSendNotificationsForAutoApprove": false, "hideRequestsUsers": true, "disableHealthChecks": false,
+        "doNotSendNotificationsForAutoApprove": false, "hideRequestsUsers": false, "disableHealthChecks": false,
         "defaultLanguageCode": "en", "autoDeleteAvailableRequests": false, "autoDeleteAfterDays": 0, "branch": 1,
         "hasMigratedOldTvDbData": true, "set": false
     }));

@@ -90,7 +90,7 @@ async fn create_category_resolves_the_new_id_by_reading_before_and_after() {
         )
         .await;
     assert_eq!(
-        h.paths(),
+        h.action_paths(),
         vec![
             "GET /api/v1/Issues/categories".to_string(),
             "POST /api/v1/Issues/categories".to_string(),

@@ -2,6 +2,7 @@
 //! voting on, subscribing to, moderating, re-processing and deleting them; the retry queue. The helpers
 //! here are shared by several of them.
 
+mod privacy;
 mod read_request_stats;
 mod read_requests;
 mod read_votes;

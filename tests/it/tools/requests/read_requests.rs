@@ -646,6 +646,40 @@ async fn mine_is_the_other_users_when_another_user_acts() {
     assert_eq!(ids, ["album/6", "movie/3", "tv_child/12"]);
 }
 
+/// With no acting user, "mine" is Ombi's shared `Api` user's: the result
+/// (and the resource's `_meta`) says so once, naming the policy setting.
+#[tokio::test]
+async fn mine_without_an_acting_user_says_whose_it_is() {
+    let says = |w: &Value| {
+        w.as_str()
+            .is_some_and(|w| w.contains("`ombi_user`") && w.contains("OMBI_USER_NAME"))
+    };
+    let h = Rig::start().await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
+    let named: Vec<&Value> = env["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| says(w))
+        .collect();
+    assert_eq!(named.len(), 1, "{env}");
+    assert!(named[0].as_str().unwrap().contains("API user's"), "{env}");
+    let (_, warnings) = ombi_mcp::resources::read_with_warnings(
+        &h.ctx,
+        &ombi_mcp::resources::ResourceUri::RequestsMine,
+    )
+    .await
+    .unwrap();
+    assert_eq!(warnings.iter().filter(|w| says(w)).count(), 1);
+    // A person acting is told nothing of the kind.
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    let env = h.ok("read_requests", json!({"action": "mine"})).await;
+    assert!(
+        !env["warnings"].as_array().unwrap().iter().any(says),
+        "{env}"
+    );
+}
+
 #[tokio::test]
 async fn every_request_record_names_its_requester() {
     let h = Rig::start().await;

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::fake_ombi::{ADMIN_USER, Options, PLAIN_USER};
+use crate::support::fake_ombi::{ADMIN_USER, PLAIN_USER};
 use crate::support::rig::{Rig, err_code, err_message, ok_data};
 use crate::tools::requests::{album, child, movie, parent};
 use crate::tools::{as_alice, assert_sent, the_write};
@@ -106,7 +106,7 @@ async fn delete_tv_parent_reads_its_children_and_confirms_the_empty_answer() {
         )
         .await;
     assert_eq!(
-        h.paths(),
+        h.action_paths(),
         vec![
             "GET /api/v1/Request/tv/10".to_string(),
             "DELETE /api/v1/Request/tv/10".to_string(),
@@ -129,10 +129,7 @@ async fn delete_tv_parent_reads_its_children_and_confirms_the_empty_answer() {
 
 #[tokio::test]
 async fn manage_own_requests_may_delete_only_their_own() {
-    let mut options = Options::default();
-    for u in options.users.iter_mut().filter(|u| u.0 == PLAIN_USER) {
-        u.2.push("ManageOwnRequests".into());
-    }
+    let options = crate::tools::bob_with(&["RequestMovie", "RequestTv", "ManageOwnRequests"]);
     let h = Rig::start_with(options, Some(PLAIN_USER)).await;
     // movie 3 is alice's
     let env = h

@@ -42,7 +42,7 @@ async fn advanced_movie_reads_the_request_and_resends_the_value_not_given() {
         )
         .await;
     assert_eq!(
-        h.paths(),
+        h.action_paths(),
         vec![
             "GET /api/v1/Request/movie/info/2".to_string(),
             "POST /api/v2/Requests/movie/advancedoptions".to_string()

@@ -151,9 +151,20 @@ async fn logs_need_an_admin() {
         "{r}"
     );
     assert!(r["warnings"][0].as_str().unwrap().contains("admin"));
-    // Anonymous sections stay readable.
+    // read_settings needs Admin as a whole (docs/roles.md), although Ombi
+    // serves a few sections to anyone: refused in words, nothing sent.
+    let before = h.fake.requests().len();
     let r = read_section(&h, "issues").await;
-    assert_eq!(r["ok"], true);
+    assert_eq!(
+        r["error"]["message"],
+        "needs Ombi's Admin role (bob has User); ask an Ombi admin"
+    );
+    assert!(
+        h.fake.requests()[before..]
+            .iter()
+            .all(|q| !q.path.contains("Settings")),
+        "nothing sent"
+    );
 }
 
 #[tokio::test]

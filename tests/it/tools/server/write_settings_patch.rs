@@ -190,7 +190,7 @@ async fn ombi_section_reports_the_value_ombi_overrode() {
         &rig,
         "ombi",
         json!([
-            {"name": "/hideRequestsUsers", "value": false},
+            {"name": "/hideRequestsUsers", "value": true},
             {"name": "/wizard", "value": false}
         ]),
     )
@@ -205,7 +205,7 @@ async fn ombi_section_reports_the_value_ombi_overrode() {
         body(&rig.last("POST", "/api/v1/Settings/ombi"))["apiKey"],
         api_key
     );
-    assert_eq!(setting(&rig, "ombi")["hideRequestsUsers"], false);
+    assert_eq!(setting(&rig, "ombi")["hideRequestsUsers"], true);
     // Still authenticated with the same key.
     rig.ok("read_settings", json!({"section": "ombi"})).await;
 }

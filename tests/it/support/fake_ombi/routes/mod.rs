@@ -4,6 +4,7 @@
 //! GET → `200 text/html`, other verbs → 500 `{error}`.
 
 pub mod core;
+pub mod hiding;
 pub mod integration;
 pub mod issues;
 pub mod media;
@@ -120,6 +121,23 @@ fn table() -> Vec<RouteDef> {
     t.extend(writes_moderation::routes());
     t.extend(writes_admin::routes());
     t
+}
+
+/// Who may call `METHOD path` (a path after the base path, as logged), or
+/// `None` when no route matches: what the role table is checked against.
+pub fn access_of(method: &str, path: &str) -> Option<Access> {
+    let segs: Vec<String> = path
+        .split('?')
+        .next()
+        .unwrap_or("")
+        .trim_matches('/')
+        .split('/')
+        .map(super::state::percent_decode)
+        .collect();
+    table()
+        .into_iter()
+        .find(|r| r.method == method && matches(r.template, &segs).is_some())
+        .map(|r| r.access)
 }
 
 fn matches(template: &str, segs: &[String]) -> Option<HashMap<String, String>> {

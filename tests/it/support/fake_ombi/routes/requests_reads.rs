@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use super::super::super::state::Data;
 use super::super::super::{error_500, faults, json, no_content};
 use super::super::Ctx;
+use super::super::hiding::{hidden_for, keep_own, parent_seen};
 use super::NRE;
 
 fn spa() -> Response {
@@ -99,12 +100,28 @@ pub fn v2_list(ctx: &Ctx) -> Response {
     let media = ctx.param("media").to_ascii_lowercase();
     let status = ctx.param("status").to_ascii_lowercase();
     let data = ctx.shared.data.lock().unwrap();
+    let me = hidden_for(ctx, &data);
     let rows: Vec<Value> = match media.as_str() {
         "movie" => movie_subscriptions(&data, &ctx.user(), data.movie_requests.clone()),
-        "tv" => data.requests.children_with_parent(),
+        // TvRepository.GetChild(userId): the caller's children only, each
+        // parent's other children filtered out too.
+        "tv" => keep_own(data.requests.children_with_parent(), me.as_deref())
+            .into_iter()
+            .map(|mut c| {
+                let parent = c["parentRequest"].take();
+                c["parentRequest"] =
+                    parent_seen(parent.clone(), me.as_deref()).unwrap_or_else(|| {
+                        let mut p = parent;
+                        p["childRequests"] = json!([]);
+                        p
+                    });
+                c
+            })
+            .collect(),
         "album" => data.requests.albums.clone(),
         _ => return spa(),
     };
+    let rows = keep_own(rows, me.as_deref());
     let mut filtered = Vec::new();
     for r in rows {
         match keep(&media, &status, &r) {
@@ -146,14 +163,19 @@ pub fn v2_list(ctx: &Ctx) -> Response {
     json(json!({"collection": page, "total": total}))
 }
 
+/// `TvRequestEngine.GetTvRequest`: with hiding, a parent none of whose
+/// children is the caller's is not found, and the others' children are
+/// filtered out (as `GetAllChldren` does for the children route).
 fn parent(ctx: &Ctx) -> Option<Value> {
     let id = ctx.int("requestId");
     let data = ctx.shared.data.lock().unwrap();
+    let me = hidden_for(ctx, &data);
     data.requests
         .tv_parents
         .iter()
         .find(|p| p["id"] == json!(id))
         .cloned()
+        .and_then(|p| parent_seen(p, me.as_deref()))
 }
 
 /// `GET /api/v1/Request/tv/{id}`: unknown id → NRE 500.
@@ -177,12 +199,17 @@ pub fn tv_children(ctx: &Ctx) -> Response {
 /// filters and order ignored; `total` always 0; `collection` null if none.
 pub fn tvlite_page(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
-    if data.requests.tv_parents.is_empty() {
-        return json(json!({"collection": null, "total": 0}));
-    }
-    let page: Vec<Value> = data
+    let me = hidden_for(ctx, &data);
+    let parents: Vec<Value> = data
         .requests
         .tv_parents
+        .iter()
+        .filter_map(|p| parent_seen(p.clone(), me.as_deref()))
+        .collect();
+    if parents.is_empty() {
+        return json(json!({"collection": null, "total": 0}));
+    }
+    let page: Vec<Value> = parents
         .iter()
         .skip(ctx.int("position").max(0) as usize)
         .take(ctx.int("count").max(0) as usize)
@@ -210,13 +237,16 @@ fn title_match(r: &Value, term: &str) -> bool {
 pub fn movie_search(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let term = ctx.param("searchTerm");
-    json(Value::Array(
-        data.movie_requests
-            .iter()
-            .filter(|r| title_match(r, term))
-            .cloned()
-            .collect(),
-    ))
+    let rows = data
+        .movie_requests
+        .iter()
+        .filter(|r| title_match(r, term))
+        .cloned()
+        .collect();
+    json(Value::Array(keep_own(
+        rows,
+        hidden_for(ctx, &data).as_deref(),
+    )))
 }
 
 /// `TvRequestEngine.SearchTvRequest` runs Ombi's own
@@ -231,33 +261,40 @@ pub const TV_SEARCH_ERROR: &str = "The LINQ expression 'DbSet<TvRequests>()\r\n 
 pub fn album_search(ctx: &Ctx) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let term = ctx.param("searchTerm");
-    json(Value::Array(
-        data.requests
-            .albums
-            .iter()
-            .filter(|r| title_match(r, term))
-            .cloned()
-            .collect(),
-    ))
+    let rows = data
+        .requests
+        .albums
+        .iter()
+        .filter(|r| title_match(r, term))
+        .cloned()
+        .collect();
+    json(Value::Array(keep_own(
+        rows,
+        hidden_for(ctx, &data).as_deref(),
+    )))
 }
 
 /// `RecentlyRequestedService.GetRecentlyRequested`: the 7 newest requests of
 /// each media type (`Take(AmountToTake)`, 7; rows stored newest first), the
 /// hide rules applied after that cut.
 pub fn recent(ctx: &Ctx) -> Response {
-    let rows = ctx.shared.data.lock().unwrap().requests.recent.clone();
+    let data = ctx.shared.data.lock().unwrap();
+    let rows = data.requests.recent.clone();
     let mut per_type: std::collections::HashMap<i64, usize> = Default::default();
-    json(Value::Array(
-        rows.into_iter()
-            .filter(|r| {
-                let n = per_type
-                    .entry(r["type"].as_i64().unwrap_or(-1))
-                    .or_default();
-                *n += 1;
-                *n <= 7
-            })
-            .collect(),
-    ))
+    let newest: Vec<Value> = rows
+        .into_iter()
+        .filter(|r| {
+            let n = per_type
+                .entry(r["type"].as_i64().unwrap_or(-1))
+                .or_default();
+            *n += 1;
+            *n <= 7
+        })
+        .collect();
+    json(Value::Array(keep_own(
+        newest,
+        hidden_for(ctx, &data).as_deref(),
+    )))
 }
 
 /// Each queued row's request is loaded: one that was deleted since is a
