@@ -21,7 +21,9 @@ async fn the_inspector_sees_the_same_in_both_eras() {
     let h = Rig::binaries(
         Options::default(),
         &[
-            ("OMBI_USER_NAME", "bob"),
+            // An Ombi admin: every tool is listed (a plain user is shown only
+            // what her roles reach, and write_request_delete is not among them).
+            ("OMBI_USER_NAME", "alice"),
             ("OMBI_BUNDLES", "core,moderation,administration"),
             ("OMBI_CONFIRM", "require"),
         ],
