@@ -49,6 +49,8 @@ pub mod media {
 pub mod requests {
     /// The request reads the request tools share.
     pub mod reads;
+    /// Every TV season request, from Ombi's unpaged TV list.
+    pub mod tv_list;
     /// Ombi's votes route and its voting switch.
     pub mod votes;
     /// Requests in words.

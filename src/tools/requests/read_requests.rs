@@ -8,6 +8,7 @@ use super::reads::{
     mine_records, movie_by_id, scan_lite_parents, scan_parents, scan_tv_list, tv_child, tv_parent,
     v2_list,
 };
+use super::tv_list;
 use super::words::{TvLevel, tv_id_hint};
 use crate::contract::Family;
 use serde::Deserialize;
@@ -174,36 +175,14 @@ async fn list(
     page: Page,
 ) -> Outcome {
     // Albums with `unavailable` are refused by the definition's check.
-    let tv = media == MediaKind::Tv;
-    // TV pages are full up to the last one (Ombi merges shows before
-    // paging, docs/ombi-notes.md): one row more than the page tells
-    // whether more exist.
-    let ask = if tv { page.limit + 1 } else { page.limit };
-    let route = v2_list(media, status, ask, page.offset, direction);
+    if media == MediaKind::Tv {
+        return tv_list(ctx, status, direction, page).await;
+    }
+    let route = v2_list(media, status, page.limit, page.offset, direction);
     let mut warnings = Vec::new();
-    // TV only: Ombi had a row past this page.
-    let mut more_tv = false;
     let (mut records, total, cut) = match media {
-        MediaKind::Movie => projected_page(ctx, route, proj::movie, &mut warnings).await?,
-        MediaKind::Tv => {
-            let c = ctx.read_collection::<WireChildRequest>(route).await?;
-            let mut rows = c.items;
-            more_tv = rows.len() as u64 > page.limit;
-            rows.truncate(page.limit as usize);
-            let counted = c
-                .total
-                .map(|t| format!(" (Ombi's total of {t} counts every child request)"))
-                .unwrap_or_default();
-            warnings.push(format!(
-                "TV items are season-level child requests, but Ombi lists only the first child of each show title in this order, so the total is unknown{counted}"
-            ));
-            (
-                proj::project_all(rows, proj::child, &mut warnings),
-                None,
-                c.cut,
-            )
-        }
         MediaKind::Album => projected_page(ctx, route, proj::album, &mut warnings).await?,
+        _ => projected_page(ctx, route, proj::movie, &mut warnings).await?,
     };
     note_read_limit(cut, &mut warnings);
     let capped = paging::cap(&mut records, page.limit as usize);
@@ -213,10 +192,6 @@ async fn list(
         total.and_then(|t| u64::try_from(t).ok())
     };
     let mut paging = Paging::upstream(page, records.len(), total, "requests");
-    if tv {
-        paging.has_more = Some(more_tv);
-        paging.next_offset = more_tv.then_some(page.offset + page.limit);
-    }
     if cut {
         paging.has_more = None;
         paging.next_offset = None;
@@ -229,6 +204,28 @@ async fn list(
         warnings,
         cut || capped,
     ))
+}
+
+/// Every season request (`tv_list::every_child`), filtered, ordered and
+/// paged here: `total` is their number.
+async fn tv_list(
+    ctx: &CallCtx,
+    status: RequestStatus,
+    direction: SortDirection,
+    page: Page,
+) -> Outcome {
+    let mut warnings = Vec::new();
+    let (mut records, cut) = tv_list::every_child(ctx, &mut warnings).await?;
+    records.retain(|r| tv_list::status_matches(r, status));
+    tv_list::sort_by_date(&mut records, direction);
+    local_page(
+        Family::RequestPage,
+        "requests",
+        records,
+        page,
+        cut,
+        warnings,
+    )
 }
 
 // ------------------------------------------------------------ get

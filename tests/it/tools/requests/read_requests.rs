@@ -155,13 +155,124 @@ async fn list_tv_items_are_children_with_parent_ids() {
         );
         assert!(i.get("seasons").is_none());
     }
-    // Ombi's total counts children before de-duplication by show: unknown
-    assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
-    assert!(warned(&env, "child requests"));
+    assert_eq!(ok_data(&env)["page"]["total"], its.len());
+    assert!(!warned(&env, "first child"), "{}", warnings(&env));
+    // One read of the unpaged TV list; never Ombi's v2 TV list, which keeps
+    // one child per show title.
+    assert_eq!(h.gets("/api/v1/Request/tv").len(), 1, "{:?}", h.paths());
+    assert!(h.gets("/api/v2/Requests/tv").is_empty(), "{:?}", h.paths());
+}
+
+/// What the fake Ombi answers an admin's GET, as JSON.
+async fn ombi_get(h: &Rig, path: &str) -> Value {
+    let url = format!("{}{path}", h.fake.url);
+    let resp = reqwest::Client::new()
+        .get(url)
+        .header("ApiKey", API_KEY)
+        .send()
+        .await
+        .unwrap();
+    serde_json::from_str(&resp.text().await.unwrap()).unwrap()
+}
+
+/// Three more seasons of parent 10 and a second show titled "Breaking Bad"
+/// (parent 30), with dates apart: Ombi's v2 list would show one row for
+/// both shows.
+fn plant_seasons(h: &Rig) {
+    plant_same_title_show(h);
+    h.fake.with_data(|d| {
+        let p = d
+            .requests
+            .tv_parents
+            .iter_mut()
+            .find(|p| p["id"] == 10)
+            .unwrap();
+        let kids = p["childRequests"].as_array_mut().unwrap();
+        for (id, season, day, approved) in
+            [(13, 3, 10, true), (14, 4, 12, false), (15, 5, 11, false)]
+        {
+            let mut c = tv_child(
+                id,
+                10,
+                "Breaking Bad",
+                "carol",
+                (season, 6),
+                approved,
+                false,
+            );
+            c["requestedDate"] = json!(format!("2026-04-{day}T08:00:00Z"));
+            kids.push(c);
+        }
+    });
+}
+
+#[tokio::test]
+async fn tv_list_holds_every_season_request_newest_first_with_its_shows_title() {
+    let h = Rig::start().await;
+    plant_seasons(&h);
+    // Ombi's own v2 list merges the two "Breaking Bad" shows and their seasons.
+    let v2 = ombi_get(&h, "api/v2/Requests/tv/100/0/requestedDate/desc").await;
+    assert_eq!(v2["collection"].as_array().unwrap().len(), 2, "{v2}");
+    assert_eq!(v2["total"], 7);
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
+    let ids: Vec<String> = items(&env).iter().map(kind_id).collect();
     assert_eq!(
-        h.gets("/api/v2/Requests/tv")[0].path,
-        "/api/v2/Requests/tv/21/0/requestedDate/desc"
+        ids,
+        [
+            "tv_child/14",
+            "tv_child/15",
+            "tv_child/13",
+            "tv_child/1396",
+            "tv_child/21",
+            "tv_child/12",
+            "tv_child/31"
+        ],
+        "every season request, newest first (equal dates by id)"
     );
+    assert_eq!(ok_data(&env)["page"]["total"], 7);
+    assert_eq!(ok_data(&env)["page"]["has_more"], false);
+    let by_id = |id: i64| {
+        items(&env)
+            .into_iter()
+            .find(|i| i["target"]["id"] == id)
+            .unwrap()
+    };
+    assert_eq!(
+        (
+            by_id(31)["title"].clone(),
+            by_id(31)["parent_request_id"].clone()
+        ),
+        (json!("Breaking Bad"), json!(30))
+    );
+    assert_eq!(by_id(14)["parent_request_id"], 10);
+    assert_eq!(by_id(21)["title"], "Stranger Things");
+    // oldest first
+    let env = read_requests(&h, "list", json!({"media": "tv", "sort_direction": "asc"})).await;
+    assert_eq!(kind_id(&items(&env)[0]), "tv_child/31");
+}
+
+#[tokio::test]
+async fn tv_list_pages_count_season_requests_and_filters_apply_to_them() {
+    let h = Rig::start().await;
+    plant_seasons(&h);
+    let page = |offset: u64| json!({"media": "tv", "page": {"offset": offset, "limit": 3}});
+    let mut seen = Vec::new();
+    for (offset, next) in [(0, json!(3)), (3, json!(6)), (6, Value::Null)] {
+        let env = read_requests(&h, "list", page(offset)).await;
+        let p = &ok_data(&env)["page"];
+        assert_eq!((&p["total"], &p["next_offset"]), (&json!(7), &next), "{p}");
+        seen.extend(items(&env).iter().map(kind_id));
+    }
+    assert_eq!(seen.len(), 7);
+    seen.dedup();
+    assert_eq!(seen.len(), 7, "no season request twice: {seen:?}");
+    // approved, not available: 1396 and 13 (Ombi's processing rule)
+    let env = read_requests(&h, "list", json!({"media": "tv", "status": "processing"})).await;
+    let ids: Vec<String> = items(&env).iter().map(kind_id).collect();
+    assert_eq!(ids, ["tv_child/13", "tv_child/1396"]);
+    assert_eq!(ok_data(&env)["page"]["total"], 2);
+    let env = read_requests(&h, "list", json!({"media": "tv", "status": "pending"})).await;
+    assert_eq!(ok_data(&env)["page"]["total"], 4, "{env}");
 }
 
 #[tokio::test]
@@ -247,25 +358,24 @@ async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
 }
 
 #[tokio::test]
-async fn an_oversized_tv_page_returns_what_fit() {
+async fn an_oversized_tv_list_returns_what_fit() {
     let h = Rig::start().await;
-    // 40 MiB of filler in one child's seasons: the read cap cuts the body.
+    // 9 MiB of filler in the second show's season: the read cap cuts the
+    // unpaged TV list after the first show.
     h.fake.with_data(|d| {
         let big = "e".repeat(1024 * 1024);
-        for p in &mut d.requests.tv_parents {
-            for c in p["childRequests"].as_array_mut().unwrap() {
-                c["seasonRequests"][0]["overview"] = json!(big.repeat(4));
-            }
-        }
+        let p = &mut d.requests.tv_parents[1];
+        p["childRequests"][0]["seasonRequests"][0]["overview"] = json!(big.repeat(9));
     });
     let env = read_requests(&h, "list", json!({"media": "tv"})).await;
     let data = ok_data(&env);
     assert_eq!(env["truncated"], true);
     assert_eq!(data["page"]["total"], Value::Null);
-    let n = data["items"].as_array().unwrap().len();
-    assert!(
-        (1..3).contains(&n),
-        "the children that fit under the cap: {n}"
+    let ids: Vec<String> = items(&env).iter().map(kind_id).collect();
+    assert_eq!(
+        ids,
+        ["tv_child/1396", "tv_child/12"],
+        "the first show's seasons fit"
     );
     assert!(warned(&env, "8 MiB"));
 }
@@ -719,32 +829,6 @@ async fn tv_request_search_is_bounded_and_says_when_the_scan_was_cut() {
     assert_eq!(env["truncated"], true);
     assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
     assert_eq!(h.gets("/api/v2/Requests/tv").len(), 10);
-}
-
-#[tokio::test]
-async fn tv_list_pages_are_full_and_ombis_total_is_not_the_item_count() {
-    let h = Rig::start().await;
-    // 3 child requests, 2 show titles: Ombi lists 2 rows and says total 3.
-    let page = |offset: u64| json!({"media": "tv", "page": {"offset": offset, "limit": 1}});
-    let env = read_requests(&h, "list", page(0)).await;
-    let p = &ok_data(&env)["page"];
-    assert_eq!(items(&env).len(), 1);
-    assert_eq!(
-        (&p["total"], &p["has_more"], &p["next_offset"]),
-        (&Value::Null, &json!(true), &json!(1))
-    );
-    assert!(warnings(&env).contains('3'), "{}", warnings(&env));
-    assert!(!warnings(&env).contains("shorter"), "{}", warnings(&env));
-    let env = read_requests(&h, "list", page(1)).await;
-    let p = &ok_data(&env)["page"];
-    assert_eq!(items(&env).len(), 1);
-    assert_eq!(
-        (&p["has_more"], &p["next_offset"]),
-        (&json!(false), &Value::Null)
-    );
-    let env = read_requests(&h, "list", page(2)).await;
-    assert!(items(&env).is_empty());
-    assert_eq!(ok_data(&env)["page"]["has_more"], false);
 }
 
 #[tokio::test]

@@ -33,6 +33,12 @@ pub fn routes() -> Vec<RouteDef> {
         },
         RouteDef {
             method: "GET",
+            template: "api/v1/Request/tv",
+            access: Access::Authenticated,
+            handler: reads::tv_all,
+        },
+        RouteDef {
+            method: "GET",
             template: "api/v1/Request/tv/{requestId:int}",
             access: Access::Authenticated,
             handler: reads::tv_parent,

@@ -164,6 +164,14 @@ pub fn tv_parent(ctx: &Ctx) -> Response {
     }
 }
 
+/// `GET /api/v1/Request/tv` (`TvRequestEngine.GetRequests()`): every
+/// parent with all its children, their users, seasons and episodes, in
+/// store order, unpaged (a child's `parentRequest` is the reference loop
+/// Ombi's serializer drops).
+pub fn tv_all(ctx: &Ctx) -> Response {
+    json(json!(ctx.shared.data.lock().unwrap().requests.tv_parents))
+}
+
 /// `GET /api/v1/Request/tv/{id}/child`: `[]` for an unknown parent.
 pub fn tv_children(ctx: &Ctx) -> Response {
     json(
