@@ -47,6 +47,10 @@ pub mod media {
 /// Media requests: reading, creating, voting on, subscribing to,
 /// moderating, re-processing and deleting them, and the retry queue.
 pub mod requests {
+    /// Who may moderate, and `can_approve` for the acting user.
+    pub mod approval;
+    /// Period statistics counted from the request lists.
+    pub mod period;
     /// The request reads the request tools share.
     pub mod reads;
     /// Every TV season request, from Ombi's unpaged TV list.

@@ -31,6 +31,11 @@ pub struct Me {
     /// Of the e-mail address only whether one is set.
     #[serde(default, rename = "emailAddress", deserialize_with = "is_set")]
     pub has_email: bool,
+    /// Whether the user holds Admin or PowerUser (Ombi's approve, deny and
+    /// statistics routes need one of them); from `claims`, of which only
+    /// this is kept.
+    #[serde(default, rename = "claims", deserialize_with = "holds_trusted_role")]
+    pub moderates: bool,
 }
 
 impl Me {
@@ -49,6 +54,17 @@ impl Me {
 /// dropped as it is read (an e-mail address is never kept).
 pub fn is_set<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(Option::<String>::deserialize(d)?.is_some_and(|s| !s.trim().is_empty()))
+}
+
+/// Whether a `claims` list enables Admin or PowerUser.
+fn holds_trusted_role<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let claims = Option::<Vec<WireClaim>>::deserialize(d)?.unwrap_or_default();
+    Ok(claims.iter().any(|c| {
+        c.enabled
+            && c.value
+                .as_deref()
+                .is_some_and(|v| TRUSTED_ROLES.contains(&v))
+    }))
 }
 
 /// The roles that make an author's text shown under lockdown.

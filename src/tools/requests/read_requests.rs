@@ -8,8 +8,8 @@ use super::reads::{
     mine_records, movie_by_id, scan_lite_parents, scan_parents, scan_tv_list, tv_child, tv_parent,
     v2_list,
 };
-use super::tv_list;
 use super::words::{TvLevel, tv_id_hint};
+use super::{approval, tv_list};
 use crate::contract::Family;
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -118,6 +118,14 @@ enum Action {
 
 impl Actions for Action {
     async fn run(self, ctx: &CallCtx) -> Outcome {
+        let mut outcome = self.read(ctx).await;
+        approval::limit_can_approve(ctx, &mut outcome).await;
+        outcome
+    }
+}
+
+impl Action {
+    async fn read(self, ctx: &CallCtx) -> Outcome {
         match self {
             Action::List {
                 media,

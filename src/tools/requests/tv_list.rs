@@ -5,7 +5,8 @@
 //! when Ombi hides requests from other users). Ombi's paged v2 TV list
 //! cannot be used for this: it keeps one child per show title after
 //! sorting (`DistinctBy(x => x.ParentRequest.Title)`) while its total counts
-//! them all (docs/ombi-notes.md, "TV request lists").
+//! them all (docs/ombi-notes.md, "The v2 TV request list merges shows by title
+//! before paging").
 
 use crate::contract::ToolError;
 use crate::definition::params::RequestStatus;

@@ -1013,3 +1013,204 @@ async fn get_with_the_other_tv_id_names_the_right_one() {
     assert_eq!(env["error"]["field"], "/target");
     assert!(err_message(&env).contains("season request ids"), "{env}");
 }
+
+/// A movie request by `id` from a page of the movie list.
+fn movie_item(env: &Value, id: i64) -> Value {
+    items(env)
+        .iter()
+        .find(|i| i["target"] == json!({"kind": "movie", "id": id}))
+        .cloned()
+        .unwrap_or_else(|| panic!("movie {id}: {env}"))
+}
+
+#[tokio::test]
+async fn requests_carry_the_dates_they_were_approved_made_available_and_denied() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // available since 04-20, approved 04-03; Ombi keeps an old
+        // MarkedAsAvailable after "unavailable" (movie 1 stays approved only)
+        let m = d.movie_request_mut(2).unwrap();
+        m["approved"] = json!(true);
+        m["markedAsApproved"] = json!("2026-04-03T10:00:00Z");
+        m["available"] = json!(true);
+        m["markedAsAvailable"] = json!("2026-04-20T10:00:00Z");
+        m["requestedByAlias"] = json!("HomeAssistant");
+        d.movie_request_mut(1).unwrap()["markedAsAvailable"] = json!("2026-04-04T10:00:00Z");
+    });
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    let m2 = movie_item(&env, 2);
+    assert_eq!(
+        fields(
+            &m2,
+            &["approved_date", "available_date", "requested_by_alias"]
+        ),
+        json!([
+            "2026-04-03T10:00:00Z",
+            "2026-04-20T10:00:00Z",
+            "HomeAssistant"
+        ])
+    );
+    assert_eq!(
+        m2["requested_user_name"], "bob",
+        "the alias beside the requester"
+    );
+    let m1 = movie_item(&env, 1);
+    assert_eq!(m1["approved_date"], "2026-04-02T09:00:00Z");
+    assert!(m1.get("available_date").is_none(), "not available: {m1}");
+    // Ombi's minimum date is no date
+    let m3 = movie_item(&env, 3);
+    assert_eq!(m3["denied_date"], "2026-04-03T10:00:00Z");
+    assert!(
+        m3.get("approved_date").is_none() && m3.get("requested_by_alias").is_none(),
+        "{m3}"
+    );
+    for side in ["requested_date_4k", "status_text_4k"] {
+        assert!(
+            m1.get(side).is_none(),
+            "no 4K side without a 4K request: {m1}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_movies_4k_side_has_its_own_dates_status_and_reason() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // HD available, 4K asked and denied
+        let m = d.movie_request_mut(1).unwrap();
+        m["available"] = json!(true);
+        m["markedAsAvailable"] = json!("2026-04-05T10:00:00Z");
+        m["requestStatus"] = json!("Common.Available");
+        m["has4KRequest"] = json!(true);
+        m["requestedDate4k"] = json!("2026-04-06T10:00:00Z");
+        m["denied4K"] = json!(true);
+        m["deniedReason4K"] = json!("no 4K release yet");
+        // 4K only, approved
+        let mut k = movie_request(40, 4040, "Four K Only", "carol");
+        k["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        k["has4KRequest"] = json!(true);
+        k["requestedDate4k"] = json!("2026-04-07T10:00:00Z");
+        k["approved4K"] = json!(true);
+        k["markedAsApproved4K"] = json!("2026-04-08T10:00:00Z");
+        d.movie_requests.push(k);
+    });
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    let m1 = movie_item(&env, 1);
+    assert_eq!(
+        fields(
+            &m1,
+            &[
+                "status_text",
+                "status_text_4k",
+                "requested_date_4k",
+                "denied_reason_4k"
+            ]
+        ),
+        json!([
+            "Available",
+            "Denied",
+            "2026-04-06T10:00:00Z",
+            "no 4K release yet"
+        ])
+    );
+    assert!(
+        m1.get("denied_reason").is_none(),
+        "the HD side was not denied: {m1}"
+    );
+    let k = movie_item(&env, 40);
+    assert_eq!(
+        fields(
+            &k,
+            &[
+                "status_text_4k",
+                "approved_date_4k",
+                "requested_date_4k",
+                "requested_date"
+            ]
+        ),
+        json!([
+            "Processing request",
+            "2026-04-08T10:00:00Z",
+            "2026-04-07T10:00:00Z",
+            "2026-04-07T10:00:00Z"
+        ])
+    );
+}
+
+#[tokio::test]
+async fn can_approve_says_whether_this_user_can_approve_it() {
+    let state = |h: &Rig| {
+        h.fake.with_data(|d| {
+            // HD available, no 4K asked: Ombi's CanApprove still says true
+            let m = d.movie_request_mut(3).unwrap();
+            m["denied"] = json!(false);
+            m["available"] = json!(true);
+            m["canApprove"] = json!(true);
+        })
+    };
+    let approvable = |env: &Value| -> Vec<(i64, Value)> {
+        let mut v: Vec<(i64, Value)> = targets(env)
+            .iter()
+            .zip(items(env))
+            .map(|(t, i)| (t["id"].as_i64().unwrap(), i["can_approve"].clone()))
+            .collect();
+        v.sort_by_key(|(id, _)| *id);
+        v
+    };
+    // bob (RequestMovie, RequestTv): Ombi's flag says true on his own
+    // pending Interstellar, but he cannot approve anything
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    state(&h);
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    assert_eq!(
+        approvable(&env),
+        [(1, json!(false)), (2, json!(false)), (3, json!(false))]
+    );
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
+    assert!(
+        items(&env).iter().all(|i| i["can_approve"] == false),
+        "{env}"
+    );
+    // alice (Admin): the pending one only
+    let h = Rig::start_with(Options::default(), Some("alice")).await;
+    state(&h);
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    assert_eq!(
+        approvable(&env),
+        [(1, json!(false)), (2, json!(true)), (3, json!(false))]
+    );
+    let env = get_request(&h, "tv_child", 12).await;
+    assert_eq!(items(&env)[0]["can_approve"], true);
+}
+
+#[tokio::test]
+async fn a_season_partly_on_the_media_server_says_how_far_along() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // child 1396: approved, 3 episodes; 2 of them available
+        let eps =
+            &mut d.requests.tv_parents[0]["childRequests"][0]["seasonRequests"][0]["episodes"];
+        eps[0]["available"] = json!(true);
+        eps[1]["available"] = json!(true);
+    });
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
+    let c = items(&env)
+        .iter()
+        .find(|i| i["target"]["id"] == 1396)
+        .unwrap()
+        .clone();
+    assert_eq!(c["status_text"], "Partly available: 2 of 3 episodes");
+    assert!(c.get("seasons").is_none());
+    let env = get_request(&h, "tv_child", 1396).await;
+    assert_eq!(
+        items(&env)[0]["status_text"],
+        "Partly available: 2 of 3 episodes"
+    );
+    // nothing on the server yet: Ombi's own words
+    let c = items(&read_requests(&h, "list", json!({"media": "tv"})).await)
+        .iter()
+        .find(|i| i["target"]["id"] == 12)
+        .unwrap()
+        .clone();
+    assert_eq!(c["status_text"], "Pending approval");
+}

@@ -33,6 +33,18 @@ pub fn routes() -> Vec<RouteDef> {
         },
         RouteDef {
             method: "GET",
+            template: "api/v1/Request/movie",
+            access: Access::Authenticated,
+            handler: reads::movie_all,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/request/music",
+            access: Access::Authenticated,
+            handler: reads::album_all,
+        },
+        RouteDef {
+            method: "GET",
             template: "api/v1/Request/tv",
             access: Access::Authenticated,
             handler: reads::tv_all,
