@@ -49,6 +49,8 @@ pub mod media {
 pub mod requests {
     /// Who may moderate, and `can_approve` for the acting user.
     pub mod approval;
+    /// A movie request's HD and 4K sides as lists of their own.
+    pub mod movie_sides;
     /// Period statistics counted from the request lists.
     pub mod period;
     /// The request reads the request tools share.

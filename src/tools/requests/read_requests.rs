@@ -3,6 +3,7 @@
 //! docs/ombi-notes.md.
 //! Also the small read helpers the other request-domain tools share.
 
+use super::movie_sides::{self, QUALITIES, Quality};
 use super::reads::{
     SCAN_PAGE, SCAN_PAGES, SORT_DIRECTIONS, SortDirection, add_parent_ids, album_by_id,
     mine_records, movie_by_id, scan_lite_parents, scan_parents, scan_tv_list, tv_child, tv_parent,
@@ -41,6 +42,11 @@ const SORT_DIRECTION: Field = Field::opt(
     "Order by request date (default `desc`).",
 )
 .default(ArgDefault::Str("desc"));
+const QUALITY: Field = Field::opt(
+    "quality",
+    Ty::Enum(QUALITIES),
+    "Movies only: `4k` lists the movies asked for in 4K and `hd` those asked for in HD, with `status` and the order applied to that side; `any` (default) lists every movie request.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_requests",
@@ -59,6 +65,15 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
                 "albums have no `unavailable` filter; use all, pending, processing, available or denied",
             ));
         }
+        if action == "list"
+            && args.get("quality").is_some()
+            && args.get("media").and_then(Value::as_str) != Some("movie")
+        {
+            return Err(ToolError::invalid(
+                "/quality",
+                "`quality` (HD or 4K) applies to movie requests only; leave it out for tv and album",
+            ));
+        }
         Ok(())
     }),
     ..ToolDef::BASE
@@ -68,6 +83,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "list", "media": "movie"}"#, true),
     (r#"{"action": "list", "media": "tv", "status": "pending", "sort_direction": "asc"}"#, true),
     (r#"{"action": "list", "media": "album"}"#, true),
+    (r#"{"action": "list", "media": "movie", "quality": "4k", "status": "pending"}"#, true),
     (r#"{"action": "get", "target": {"kind": "movie", "id": 1}}"#, true),
     (r#"{"action": "get", "target": {"kind": "tv_parent", "id": 10}}"#, true),
     (r#"{"action": "get", "target": {"kind": "tv_child", "id": 21}}"#, true),
@@ -82,6 +98,8 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "list", "media": "movie", "status": "open"}"#, "/status"),
     (r#"{"action": "list", "media": "movie", "sort_direction": "up"}"#, "/sort_direction"),
     (r#"{"action": "list", "media": "album", "status": "unavailable"}"#, "/status"),
+    (r#"{"action": "list", "media": "tv", "quality": "4k"}"#, "/quality"),
+    (r#"{"action": "list", "media": "movie", "quality": "uhd"}"#, "/quality"),
     (r#"{"action": "get", "target": {"kind": "tv", "id": 3}}"#, "/target/kind"),
     (r#"{"action": "get", "status": "pending", "target": {"kind": "movie", "id": 3}}"#, "/status"),
     (r#"{"action": "children"}"#, "/parent_request_id"),
@@ -96,6 +114,7 @@ enum Action {
         media: MediaKind,
         status: RequestStatus,
         sort_direction: SortDirection,
+        quality: Option<Quality>,
         page: Page,
     },
     /// one request
@@ -131,8 +150,12 @@ impl Action {
                 media,
                 status,
                 sort_direction,
+                quality,
                 page,
-            } => list(ctx, media, status, sort_direction, page).await,
+            } => match quality.filter(|q| *q != Quality::Any) {
+                Some(side) => movie_side(ctx, side, status, sort_direction, page).await,
+                None => list(ctx, media, status, sort_direction, page).await,
+            },
             Action::Get { target } => get(ctx, target).await,
             Action::Children {
                 parent_request_id,
@@ -212,6 +235,27 @@ async fn list(
         warnings,
         cut || capped,
     ))
+}
+
+/// The movie requests of one side (`movie_sides::side_list`), paged here.
+async fn movie_side(
+    ctx: &CallCtx,
+    side: Quality,
+    status: RequestStatus,
+    direction: SortDirection,
+    page: Page,
+) -> Outcome {
+    let mut warnings = Vec::new();
+    let (records, cut) =
+        movie_sides::side_list(ctx, side, status, direction, &mut warnings).await?;
+    local_page(
+        Family::RequestPage,
+        "requests",
+        records,
+        page,
+        cut,
+        warnings,
+    )
 }
 
 /// Every season request (`tv_list::every_child`), filtered, ordered and

@@ -1214,3 +1214,55 @@ async fn a_season_partly_on_the_media_server_says_how_far_along() {
         .clone();
     assert_eq!(c["status_text"], "Pending approval");
 }
+
+#[tokio::test]
+async fn the_4k_queue_is_one_list_with_status_applied_to_the_4k_side() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // HD approved, 4K asked on 04-06 and pending
+        let m = d.movie_request_mut(1).unwrap();
+        m["has4KRequest"] = json!(true);
+        m["requestedDate4k"] = json!("2026-04-06T10:00:00Z");
+        // 4K only, pending since 04-07; 4K only, denied
+        for (id, day, denied) in [(40, 7, false), (41, 8, true)] {
+            let mut k = movie_request(id, 4000 + id, "Four K", "carol");
+            k["requestedDate"] = json!("0001-01-01T00:00:00Z");
+            k["has4KRequest"] = json!(true);
+            k["requestedDate4k"] = json!(format!("2026-04-{day:02}T10:00:00Z"));
+            k["denied4K"] = json!(denied);
+            d.movie_requests.push(k);
+        }
+    });
+    let ids = |env: &Value| -> Vec<String> { items(env).iter().map(kind_id).collect() };
+    let list = |quality: &str, status: &str| json!({"media": "movie", "quality": quality, "status": status});
+    let env = read_requests(&h, "list", list("4k", "pending")).await;
+    assert_eq!(
+        ids(&env),
+        ["movie/40", "movie/1"],
+        "newest 4K request first"
+    );
+    assert_eq!(ok_data(&env)["page"]["total"], 2);
+    assert_eq!(
+        items(&env)[1]["status_text"],
+        "Processing request",
+        "the HD side"
+    );
+    assert_eq!(items(&env)[1]["status_text_4k"], "Pending approval");
+    let env = read_requests(&h, "list", list("4k", "denied")).await;
+    assert_eq!(ids(&env), ["movie/41"]);
+    // HD: movie 1's HD side is approved, 40 and 41 have none
+    let env = read_requests(&h, "list", list("hd", "pending")).await;
+    assert_eq!(ids(&env), ["movie/2"]);
+    let env = read_requests(&h, "list", list("hd", "all")).await;
+    assert_eq!(ok_data(&env)["page"]["total"], 3);
+    // Ombi's own pending list mixes the sides: 1 (4K pending), 2, 40
+    let env = read_requests(&h, "list", list("any", "pending")).await;
+    assert_eq!(ok_data(&env)["page"]["total"], 3, "{env}");
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "list", "media": "album", "quality": "hd"}),
+        )
+        .await;
+    assert_eq!(env["error"]["field"], "/quality", "{env}");
+}
