@@ -21,7 +21,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{ArgDefault, Field, Ty};
 use crate::definition::{Bundle, Page, ToolActions, ToolDef};
-use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::paging::{self, Paging, page_object};
 use crate::projection::requests::{
     self as proj, ParentIndex, Projected, RequestRecord, WireChildRequest, WireChildWithSeasons,
     WireFailedRequest, WireRecentRow, WireTvParent,
@@ -227,9 +227,7 @@ async fn list(
         paging.has_more = None;
         paging.next_offset = None;
     }
-    if paging.has_more == Some(true) || page.offset > 0 {
-        warnings.push(SHIFT_WARNING.into());
-    }
+    paging::note_shift("requests", &paging);
     Ok(reply(
         page_object(Family::RequestPage, records_json(&records), &paging),
         warnings,
