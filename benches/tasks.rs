@@ -1,8 +1,10 @@
 //! `cargo bench --bench tasks`: the seven household tasks of the answers
-//! review (issue 23) replayed through the real daemon and shim protocol
-//! against the fake Ombi, as an assistant would make the calls: calls and
-//! result bytes per task, printed as one Markdown table (the figures of
-//! docs/performance.md, "Calls per task"). Not timed: it counts.
+//! review (issue 23) and five of the "answers right the first time" review
+//! (issue 31: counting, moderating, dates, 4K) replayed through the real
+//! daemon and shim protocol against the fake Ombi, as an assistant would
+//! make the calls: calls and result bytes per task, printed as one Markdown
+//! table (the figures of docs/performance.md, "Calls per task"). Not timed:
+//! it counts.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: see clippy.toml
 
 #[path = "../tests/it/harness/mod.rs"]
@@ -206,12 +208,159 @@ fn replay(s: &mut Session) -> Vec<Task> {
         t.answered = env["ok"] == true;
     }
     tasks.push(t);
+    tasks.extend(household(s));
+    tasks
+}
+
+/// The day the household tasks of issue 31 are asked on (the planted data's
+/// "today").
+const TODAY: &str = "2026-04-21";
+const WEEK_AGO: &str = "2026-04-14";
+
+/// What issue 31's tasks need beside the sample: requests of the acting user
+/// (the API key's `Api`) made available this week and before, a 4K queue,
+/// more season requests of a show (Ombi's own TV list would show one), and
+/// bob's old pending requests.
+fn plant(d: &mut support::fake_ombi::Data) {
+    use support::fake_ombi::state::movie_request;
+    use support::fake_ombi::state_requests::tv_child;
+    for (id, tmdb, title, available) in [
+        (60, 6060, "Arrived This Week", "2026-04-19T20:00:00Z"),
+        (61, 6161, "Arrived Last Month", "2026-03-10T20:00:00Z"),
+    ] {
+        let mut m = movie_request(id, tmdb, title, "Api");
+        m["requestedDate"] = json!("2026-03-01T08:00:00Z");
+        m["approved"] = json!(true);
+        m["available"] = json!(true);
+        m["markedAsAvailable"] = json!(available);
+        m["requestStatus"] = json!("Common.Available");
+        d.movie_requests.push(m);
+    }
+    for (id, day) in [(62, 9), (63, 12)] {
+        let mut m = movie_request(id, 6000 + id, "Four K Wish", "carol");
+        m["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        m["has4KRequest"] = json!(true);
+        m["requestedDate4k"] = json!(format!("2026-04-{day:02}T10:00:00Z"));
+        d.movie_requests.push(m);
+    }
+    for (id, old) in [(64, true), (65, true), (66, false)] {
+        let mut m = movie_request(id, 6000 + id, "Bob's Pick", "bob");
+        m["requestedDate"] = json!(if old {
+            "2025-11-01T08:00:00Z"
+        } else {
+            "2026-04-18T08:00:00Z"
+        });
+        d.movie_requests.push(m);
+    }
+    let kids = d.requests.tv_parents[0]["childRequests"]
+        .as_array_mut()
+        .unwrap();
+    for (id, season) in [(70, 3), (71, 4)] {
+        let mut c = tv_child(id, 10, "Breaking Bad", "carol", (season, 13), false, false);
+        c["requestedDate"] = json!("2026-04-15T08:00:00Z");
+        kids.push(c);
+    }
+}
+
+/// Issue 31's household tasks, each answered from what the calls returned.
+fn household(s: &mut Session) -> Vec<Task> {
+    let mut tasks = Vec::new();
+
+    // 8. "What of mine became available this week?": one read; the dates
+    //    are on the records.
+    let mut t = Task::new("what of mine became available this week?");
+    let env = t.call(s, "read_requests", json!({"action": "mine"}));
+    let this_week: Vec<Value> = items(&env)
+        .into_iter()
+        .filter(|r| {
+            r["available_date"]
+                .as_str()
+                .is_some_and(|d| &d[..10] >= WEEK_AGO && &d[..10] <= TODAY)
+        })
+        .collect();
+    t.answered = this_week.len() == 1 && this_week[0]["title"] == "Arrived This Week";
+    tasks.push(t);
+
+    // 9. "What is in the 4K queue?": one list of the 4K side.
+    let mut t = Task::new("what is in the 4K queue?");
+    let env = t.call(
+        s,
+        "read_requests",
+        json!({"action": "list", "media": "movie", "quality": "4k", "status": "pending"}),
+    );
+    t.answered = env["data"]["page"]["total"] == 2;
+    tasks.push(t);
+
+    // 10. "How many requests this month, and by whom?": one period count.
+    let mut t = Task::new("how many requests this month, and by whom?");
+    let env = t.call(
+        s,
+        "read_request_stats",
+        json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
+    );
+    let values = env["data"]["values"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let total = values.iter().find(|m| m["name"] == "total_requests");
+    let by_user = values
+        .iter()
+        .filter(|m| m["name"] == "requests_by_user")
+        .count();
+    t.answered = total.is_some() && by_user >= 3;
+    tasks.push(t);
+
+    // 11. "How many TV seasons wait for approval?": the TV list counts
+    //     season requests (Ombi's own shows one per show title).
+    let mut t = Task::new("how many TV seasons wait for approval?");
+    let env = t.call(
+        s,
+        "read_requests",
+        json!({"action": "list", "media": "tv", "status": "pending"}),
+    );
+    t.answered = env["data"]["page"]["total"] == 3;
+    tasks.push(t);
+
+    // 12. "Deny Bob's requests from last year": the pending list, then one
+    //     deny per request (each result names the title, bob and the reason).
+    let mut t = Task::new("deny Bob's requests from last year");
+    let env = t.call(
+        s,
+        "read_requests",
+        json!({"action": "list", "media": "movie", "status": "pending", "sort_direction": "asc"}),
+    );
+    let old: Vec<i64> = items(&env)
+        .iter()
+        .filter(|r| r["requested_user_name"] == "bob")
+        .filter(|r| {
+            r["requested_date"]
+                .as_str()
+                .is_some_and(|d| d < "2026-01-01")
+        })
+        .filter_map(|r| r["target"]["id"].as_i64())
+        .collect();
+    let mut denied = 0;
+    for id in &old {
+        let env = t.call(
+            s,
+            "write_request_moderate",
+            json!({"action": "deny", "media": "movie", "request_id": id, "reason": "Too old; ask again if you still want it"}),
+        );
+        denied += usize::from(
+            env["data"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("requested by bob")),
+        );
+    }
+    t.answered = old.len() == 2 && denied == 2;
+    tasks.push(t);
     tasks
 }
 
 fn main() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let fake = rt.block_on(FakeOmbi::start(Options::default()));
+    fake.with_data(plant);
     let env = [
         ("OMBI_URL", fake.url.as_str()),
         ("OMBI_AUTH_MODE", "api_key"),
@@ -246,5 +395,8 @@ fn main() {
             made.join(", ")
         );
     }
-    println!("| **all seven** | **{calls}** | **{bytes}** | | |");
+    println!(
+        "| **all {}** | **{calls}** | **{bytes}** | | |",
+        tasks.len()
+    );
 }

@@ -122,11 +122,15 @@ pub fn issue(i: Issue, warnings: &mut Vec<String>) -> Option<Value> {
     put(&mut o, "provider_id", i.provider_id);
     put(&mut o, "created_date", date(i.created_date));
     put(&mut o, "resolved_date", date(i.resolved_date));
+    // The name Ombi shows the reporter under (alias, else user name), beside
+    // the id; the embedded user itself is never forwarded.
+    let name = i.user_reported.as_ref().and_then(UserRef::shown_name);
     put(
         &mut o,
         "reported_by_user_id",
         text(i.user_reported_id).or_else(|| i.user_reported.and_then(|u| text(u.id))),
     );
+    put(&mut o, "reported_by_user_name", name);
     Some(Value::Object(o))
 }
 

@@ -144,72 +144,6 @@ pub fn total(media: &str, n: i64) -> Value {
     )
 }
 
-/// `UserStatsSummary` (`GET /api/v1/Stats`): the seven numeric totals only;
-/// the `mostRequestedUser*` objects (full users with tokens) are never read.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Stats {
-    pub total_requests: Option<i64>,
-    pub total_movie_requests: Option<i64>,
-    pub total_tv_requests: Option<i64>,
-    pub total_issues: Option<i64>,
-    pub completed_requests_movies: Option<i64>,
-    pub completed_requests_tv: Option<i64>,
-    pub completed_requests: Option<i64>,
-}
-
-/// The seven totals, in Ombi's order, as Ombi reports them (docs/contract.md:
-/// "stats can expose its seven numeric totals"). Three are not what their
-/// names say (`totalIssues` is never assigned, `completedRequestsMovies`
-/// equals `totalMovieRequests`, `completedRequests` sums it): they keep the
-/// upstream number, and a warning says so.
-pub fn stats(s: &Stats, warnings: &mut Vec<String>) -> Vec<Value> {
-    let requests = Some("requests");
-    let children = Some("tv_child_requests");
-    let mut out = Vec::new();
-    for (name, v, unit, unreliable) in [
-        ("total_requests", s.total_requests, requests, None),
-        (
-            "total_movie_requests",
-            s.total_movie_requests,
-            requests,
-            None,
-        ),
-        ("total_tv_requests", s.total_tv_requests, children, None),
-        (
-            "total_issues",
-            s.total_issues,
-            Some("issues"),
-            Some("Ombi never computes it (always 0)"),
-        ),
-        (
-            "completed_requests_movies",
-            s.completed_requests_movies,
-            requests,
-            Some("Ombi reports the number of movie requests instead"),
-        ),
-        (
-            "completed_requests_tv",
-            s.completed_requests_tv,
-            children,
-            None,
-        ),
-        (
-            "completed_requests",
-            s.completed_requests,
-            requests,
-            Some("Ombi adds the wrong movie figure into it"),
-        ),
-    ] {
-        let Some(v) = v else { continue };
-        out.push(metric(name, v.into(), Scope::Instance, unit));
-        if let Some(why) = unreliable {
-            warnings.push(format!("{name} is not reliable: {why}"));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::paging::assert_def;
@@ -269,48 +203,6 @@ mod tests {
         assert_eq!(v[2]["value"], 0, "an exhausted quota is a real 0");
         assert_eq!(v[2]["unit"], "episodes");
         assert_def("metrics", &metrics(v));
-    }
-
-    #[test]
-    fn stats_expose_numbers_only_and_flag_the_broken_ones() {
-        let s: Stats = serde_json::from_value(json!({
-            "totalRequests": 12, "totalMovieRequests": 7, "totalTvRequests": 5, "totalIssues": 0,
-            "completedRequestsMovies": 7, "completedRequestsTv": 2, "completedRequests": 9,
-            "mostRequestedUserMovie": {"id": "u-1", "userAccessToken": "UAT-SECRET", "email": "a@b.c"},
-            "mostRequestedUserTv": {"id": "u-2", "mediaServerToken": "PLEX-SECRET"}
-        }))
-        .unwrap();
-        let mut w = Vec::new();
-        let v = metrics(stats(&s, &mut w));
-        let text = v.to_string();
-        assert!(!text.contains("SECRET") && !text.contains("a@b.c") && !text.contains("u-1"));
-        assert_eq!(v["values"].as_array().unwrap().len(), 7);
-        assert_eq!(
-            v["values"][0],
-            json!({"name": "total_requests", "value": 12, "scope": "instance", "unit": "requests"})
-        );
-        let issues = v["values"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["name"] == "total_issues")
-            .unwrap();
-        // the upstream numbers, flagged, never nulled (audit #7)
-        assert_eq!(
-            issues,
-            &json!({"name": "total_issues", "value": 0, "scope": "instance", "unit": "issues"})
-        );
-        let names: Vec<&str> = v["values"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names[4], "completed_requests_movies");
-        assert_eq!(v["values"][4]["value"], 7);
-        assert_eq!(v["values"][6]["value"], 9);
-        assert_eq!(w.len(), 3);
-        assert_def("metrics", &v);
     }
 
     #[test]

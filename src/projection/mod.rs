@@ -8,6 +8,7 @@ pub mod identifiers;
 pub mod integration;
 pub mod issues;
 pub mod library;
+pub mod lifecycle;
 pub mod logs;
 pub mod media;
 pub mod metrics;

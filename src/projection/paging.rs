@@ -10,9 +10,18 @@ use crate::contract::Family;
 use crate::contract::budget::MAX_RECORDS;
 use crate::definition::Page;
 
-/// Warning for upstream-paged lists read past their first page.
-pub const SHIFT_WARNING: &str =
-    "Ombi pages have no snapshot: requests added or removed between calls may shift offsets";
+/// Ombi's pages have no snapshot: records added or removed between two
+/// calls may shift offsets. Internal mechanics, not something the person can
+/// act on: logged for a list read past its first page, never a warning.
+pub fn note_shift(unit: &'static str, paging: &Paging) {
+    if paging.has_more == Some(true) || paging.offset > 0 {
+        tracing::debug!(
+            unit,
+            offset = paging.offset,
+            "Ombi pages have no snapshot: records added or removed between calls may shift offsets"
+        );
+    }
+}
 
 /// The one warning of a list Ombi cut at a fixed size without saying
 /// whether more exists (its page then has `has_more` unknown, never false):

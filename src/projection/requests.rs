@@ -14,6 +14,7 @@
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
+use super::lifecycle::{FourK, Lifecycle, Marks, approvable};
 use super::wire::{UserRef, date, lenient_string, positive_id, request_type_label, text};
 use crate::contract::budget::MAX_NESTED;
 use crate::contract::{Target, TargetKind};
@@ -55,6 +56,10 @@ pub struct WireRequest<S = IgnoredAny> {
     pub requested_user: Option<UserRef>,
     pub request_status: Option<String>,
     pub can_approve: Option<bool>,
+    pub marked_as_approved: Option<String>,
+    pub marked_as_available: Option<String>,
+    pub marked_as_denied: Option<String>,
+    pub requested_by_alias: Option<String>,
     // MovieRequests
     pub subscribed: Option<bool>,
     pub show_subscribe: Option<bool>,
@@ -72,6 +77,12 @@ pub struct WireRequest<S = IgnoredAny> {
     pub denied_reason_4k: Option<String>,
     #[serde(rename = "requestedDate4k")]
     pub requested_date_4k: Option<String>,
+    #[serde(rename = "markedAsApproved4K")]
+    pub marked_as_approved_4k: Option<String>,
+    #[serde(rename = "markedAsAvailable4K")]
+    pub marked_as_available_4k: Option<String>,
+    #[serde(rename = "markedAsDenied4K")]
+    pub marked_as_denied_4k: Option<String>,
     /// Radarr overrides (advanced options; 0 = none).
     pub root_path_override: Option<i64>,
     pub quality_override: Option<i64>,
@@ -240,8 +251,13 @@ pub struct RequestRecord {
     pub requested_user_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub requested_user_name: Option<String>,
+    /// Ombi's `RequestedByAlias`: the name a script or voice assistant gave.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_by_alias: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub denied_reason: Option<String>,
+    #[serde(flatten)]
+    pub lifecycle: Lifecycle,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_4k: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -272,7 +288,9 @@ impl RequestRecord {
             requested_date: None,
             requested_user_id: None,
             requested_user_name: None,
+            requested_by_alias: None,
             denied_reason: None,
+            lifecycle: Lifecycle::default(),
             is_4k: None,
             approved_4k: None,
             available_4k: None,
@@ -332,7 +350,22 @@ impl<S> WireRequest<S> {
         r.requested_date = date(self.requested_date.take());
         (r.requested_user_id, r.requested_user_name) =
             requester(self.requested_user_id.take(), self.requested_user.take());
-        r.can_approve = self.can_approve;
+        r.requested_by_alias = text(self.requested_by_alias.take());
+        let marks = self.hd_marks();
+        [
+            r.lifecycle.approved_date,
+            r.lifecycle.available_date,
+            r.lifecycle.denied_date,
+        ] = marks.dates(self.approved, self.available, self.denied);
+        r.can_approve = approvable(self.approved, self.available);
+    }
+
+    fn hd_marks(&mut self) -> Marks {
+        Marks {
+            approved: self.marked_as_approved.take(),
+            available: self.marked_as_available.take(),
+            denied: self.marked_as_denied.take(),
+        }
     }
 }
 
@@ -355,20 +388,35 @@ pub fn movie(mut m: WireMovieRequest) -> Projected {
     if four_k_only {
         (r.requested_user_id, r.requested_user_name) =
             requester(m.requested_user_id.take(), m.requested_user.take());
-        r.requested_date = date(m.requested_date_4k.take());
+        r.requested_by_alias = text(m.requested_by_alias.take());
+        r.requested_date = date(m.requested_date_4k.clone());
     } else {
         m.fill(&mut r);
     }
     r.is_4k = m.has_4k_request;
-    if m.has_4k_request == Some(true) {
+    let has_4k = m.has_4k_request == Some(true);
+    if has_4k {
         r.approved_4k = m.approved_4k;
         r.available_4k = m.available_4k;
         r.denied_4k = m.denied_4k;
-        // The family has one reason field: the 4K reason only fills it when
-        // there is no standard request it could be mistaken for.
+        // The family's one reason field: the 4K reason only fills it when
+        // there is no standard request it could be mistaken for
+        // (`denied_reason_4k` always carries it).
         if four_k_only {
-            r.denied_reason = text(m.denied_reason_4k);
+            r.denied_reason = text(m.denied_reason_4k.clone());
         }
+        r.lifecycle.set_4k(FourK {
+            approved: m.approved_4k,
+            available: m.available_4k,
+            denied: m.denied_4k,
+            requested_date: m.requested_date_4k.take(),
+            denied_reason: m.denied_reason_4k.take(),
+            marks: Marks {
+                approved: m.marked_as_approved_4k.take(),
+                available: m.marked_as_available_4k.take(),
+                denied: m.marked_as_denied_4k.take(),
+            },
+        });
     }
     // Ombi computes `subscribed` only for other users' requests
     // (`MovieRequestEngine.CheckForSubscription`); on the caller's own it
@@ -379,23 +427,24 @@ pub fn movie(mut m: WireMovieRequest) -> Projected {
         (Some(false), Some(true)) => Some(false),
         _ => None,
     };
-    // Ombi's movie `canApprove` ORs the standard and 4K lifecycles (and is
-    // true for every request without 4K, whose 4K flags are defaults). The
-    // BaseRequest rule (`!approved && !available`) is applied to each
-    // lifecycle that exists instead; when they disagree there is no single
-    // answer and the field stays absent (Ombi's model: do not merge them).
-    let rule = |approved: Option<bool>, available: Option<bool>| Some(!approved? && !available?);
-    let mut lifecycles = Vec::new();
+    // Ombi's movie `canApprove` ORs the HD and 4K sides even where no 4K
+    // was asked for (its 4K flags are then defaults, so an available HD
+    // movie reads approvable). Here only the sides that were requested
+    // count: approvable when one of them is; the acting user's roles are
+    // applied by the tools (`requests::approval`).
+    let mut sides = Vec::new();
     if !four_k_only {
-        lifecycles.push(rule(approved, available));
+        sides.push(approvable(approved, available));
     }
-    if m.has_4k_request == Some(true) {
-        lifecycles.push(rule(m.approved_4k, m.available_4k));
+    if has_4k {
+        sides.push(approvable(m.approved_4k, m.available_4k));
     }
-    r.can_approve = match lifecycles.as_slice() {
-        [one] => *one,
-        [a, b] if a == b => *a,
-        _ => None,
+    r.can_approve = if sides.contains(&Some(true)) {
+        Some(true)
+    } else if sides.iter().all(Option::is_some) {
+        Some(false)
+    } else {
+        None
     };
     Ok(r)
 }
@@ -426,6 +475,13 @@ pub fn child<S: IntoSeasons>(mut c: WireChildRequest<S>) -> Projected {
     c.fill(&mut r);
     // TV `subscribed` is unreliable upstream (it compares a subscription id):
     // left out rather than reported wrong.
+    if let Some(partly) = c
+        .season_requests
+        .episodes_available()
+        .and_then(|(a, n)| super::lifecycle::partly_available(&r, a, n))
+    {
+        r.status_text = Some(partly);
+    }
     r.seasons = c.season_requests.into_seasons();
     Ok(r)
 }
@@ -462,6 +518,10 @@ pub fn parent<C>(p: &WireTvParent<C>) -> Projected {
 /// How a child's `seasonRequests` field turns into output seasons.
 pub trait IntoSeasons {
     fn into_seasons(self) -> Option<Vec<Season>>;
+    /// Episodes on the media server and episodes requested, where read.
+    fn episodes_available(&self) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 impl IntoSeasons for IgnoredAny {
@@ -476,6 +536,19 @@ impl IntoSeasons for Option<Vec<WireSeason>> {
         seasons.sort_by_key(|s| s.season_number);
         super::paging::cap(&mut seasons, MAX_NESTED);
         Some(seasons)
+    }
+
+    fn episodes_available(&self) -> Option<(usize, usize)> {
+        let episodes = self
+            .iter()
+            .flatten()
+            .flat_map(|s| s.episodes.iter().flatten());
+        let (mut on_server, mut all) = (0, 0);
+        for e in episodes {
+            all += 1;
+            on_server += usize::from(e.available == Some(true));
+        }
+        Some((on_server, all))
     }
 }
 
@@ -823,7 +896,7 @@ mod tests {
     }
 
     #[test]
-    fn movie_can_approve_is_per_lifecycle_never_ombis_merged_flag() {
+    fn movie_can_approve_counts_only_the_requested_sides() {
         // HD only, approved: Ombi says canApprove true (its 4K half is
         // defaults); the standard lifecycle cannot be approved again.
         let mut w = movie_wire();
@@ -833,12 +906,12 @@ mod tests {
             .unwrap()
             .to_json();
         assert_eq!(v["can_approve"], false);
-        // both lifecycles, HD approved, 4K pending: they disagree → absent
+        // both sides, HD approved, 4K pending: the 4K side can be approved
         w["has4KRequest"] = json!(true);
         let v = movie(serde_json::from_value(w.clone()).unwrap())
             .unwrap()
             .to_json();
-        assert!(v.get("can_approve").is_none(), "{v}");
+        assert_eq!(v["can_approve"], true, "{v}");
         // both approved: they agree
         w["approved4K"] = json!(true);
         let v = movie(serde_json::from_value(w.clone()).unwrap())

@@ -153,15 +153,23 @@ impl Authors {
     /// Withholds an issue's text unless its reporter is trusted.
     fn screen_issue(&self, issue: &mut Map<String, Value>) -> bool {
         let reporter = issue.get("reported_by_user_id").and_then(Value::as_str);
-        !self.trusted(reporter) && withhold(issue, &ISSUE_TEXT)
+        let text = !self.trusted(reporter) && withhold(issue, &ISSUE_TEXT);
+        let name = self.screen_name(issue, "reported_by_user_id", "reported_by_user_name");
+        text || name
     }
 
     /// Withholds the name a request is shown under when it may be an alias
     /// someone else chose: shown when the requester is trusted or the name
     /// is their login name.
     fn screen_request(&self, request: &mut Map<String, Value>) -> bool {
-        let requester = request.get("requested_user_id").and_then(Value::as_str);
-        let name = request.get("requested_user_name").and_then(Value::as_str);
+        self.screen_name(request, "requested_user_id", "requested_user_name")
+    }
+
+    /// Withholds `name_key` (the name a person is shown under) when it may
+    /// be an alias someone else chose, by the request rule above.
+    fn screen_name(&self, record: &mut Map<String, Value>, id_key: &str, name_key: &str) -> bool {
+        let requester = record.get(id_key).and_then(Value::as_str);
+        let name = record.get(name_key).and_then(Value::as_str);
         let shown = match (requester, name) {
             (_, None) => true,
             (Some(id), Some(name)) => {
@@ -173,7 +181,7 @@ impl Authors {
             }
             (None, Some(_)) => false,
         };
-        !shown && withhold(request, &["requested_user_name"])
+        !shown && withhold(record, &[name_key])
     }
 
     /// A group's nested issues, and its title (an issue title) unless every

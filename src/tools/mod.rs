@@ -48,10 +48,18 @@ pub mod media {
 /// Media requests: reading, creating, voting on, subscribing to,
 /// moderating, re-processing and deleting them, and the retry queue.
 pub mod requests {
+    /// Who may moderate, and `can_approve` for the acting user.
+    pub mod approval;
+    /// A movie request's HD and 4K sides as lists of their own.
+    pub mod movie_sides;
+    /// Period statistics counted from the request lists.
+    pub mod period;
     /// Other users' movie requests withheld where Ombi leaks them.
     pub mod privacy;
     /// The request reads the request tools share.
     pub mod reads;
+    /// Every TV season request, from Ombi's unpaged TV list.
+    pub mod tv_list;
     /// Ombi's votes route and its voting switch.
     pub mod votes;
     /// Requests in words.

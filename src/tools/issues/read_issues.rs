@@ -13,7 +13,7 @@ use crate::definition::params::*;
 use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
 use crate::projection::metrics::{self, IssueCounts};
-use crate::projection::paging::{self, Paging, SHIFT_WARNING, Window, page_object};
+use crate::projection::paging::{self, Paging, Window, page_object};
 use crate::projection::wire::request_type_label;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{local_page, reply};
@@ -190,9 +190,7 @@ async fn list(ctx: &CallCtx, status: Option<IssueStatus>, page: Page) -> Outcome
     let mut items = proj::issues(got.value, &mut warnings);
     let capped = paging::cap(&mut items, page.limit as usize);
     let paging = Paging::upstream(page, items.len(), None, "issues");
-    if paging.has_more == Some(true) || page.offset > 0 {
-        warnings.push(SHIFT_WARNING.into());
-    }
+    paging::note_shift("issues", &paging);
     issue_page(items, &paging, warnings, got.cut || capped)
 }
 
@@ -228,9 +226,7 @@ async fn list_all_statuses(ctx: &CallCtx, page: Page) -> Outcome {
         items: kept,
         page: paging,
     } = paging::local(items, page, complete && !cut, "issues");
-    if paging.has_more == Some(true) || page.offset > 0 {
-        warnings.push(SHIFT_WARNING.into());
-    }
+    paging::note_shift("issues", &paging);
     issue_page(kept, &paging, warnings, cut)
 }
 

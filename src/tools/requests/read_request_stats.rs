@@ -2,6 +2,7 @@
 //! and quotas, and admin statistics for a date range.
 
 use super::reads::{QUOTAS, quota_of};
+use super::{approval, period};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -11,7 +12,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{Field, Ty};
 use crate::definition::{Bundle, ToolActions, ToolDef};
-use crate::projection::metrics::{self, RequestCounts, Stats};
+use crate::projection::metrics::{self, RequestCounts};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{partial, reply};
 use crate::upstream::Route;
@@ -24,7 +25,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Request statistics",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Request counts and quotas: instance-wide pending/approved/available/denied counts of movie and TV requests (Ombi leaves albums out; `approved` means approved and not yet available), totals you can see, your remaining request quota, or admin statistics for a date range. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
+    description: "Request counts and quotas: instance-wide pending/approved/available/denied counts of movie and TV requests (Ombi leaves albums out; `approved` means approved and not yet available), totals you can see, your remaining request quota, or statistics for a date range (Admin or PowerUser): movie (4K-only ones by their 4K date), TV season and album requests made in it per media and per requester (the 20 largest, the rest as one record), and those marked available in it per media. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
     families: &[Family::Metrics],
     check: Some(|action, args| {
         if action == "period"
@@ -65,8 +66,8 @@ enum Action {
     /// your remaining request quota (all media unless `media` is given)
     Quota { media: Option<MediaKind> },
     // `YYYY-MM-DD` days, `from` ≤ `to` (validated).
-    /// statistics for a date range (admin)
-    #[action(role = "Admin")]
+    /// requests made and completed in a date range, per media and requester (Admin or PowerUser)
+    #[action(role = "PowerUser")]
     Period { from: String, to: String },
 }
 
@@ -176,34 +177,14 @@ fn finish(values: Vec<Value>, first_error: Option<ToolError>, warnings: Vec<Stri
 }
 
 async fn period(ctx: &CallCtx, from: &str, to: &str) -> Outcome {
-    // Whole days: Ombi compares timestamps, so `to` is the end of that day.
-    let route = Route::get("api/v1/Stats")
-        .query("from", format!("{from}T00:00:00"))
-        .query("to", format!("{to}T23:59:59"));
-    let stats = match ctx.upstream.get_json::<Stats>(ctx.acting(), route).await {
-        Ok(Some(s)) => s,
-        Ok(None) => {
-            return Err(ToolError::new(
-                ErrorCode::UpstreamSchemaMismatch,
-                "Ombi returned no statistics",
-            )
-            .into());
-        }
-        // Ombi answers 500 for a range without a movie or without a TV
-        // child request (docs/ombi-notes.md): a partial result saying so.
-        Err(e) if e.http_status == Some(500) && e.code == ErrorCode::UpstreamRejected => {
-            let why = format!(
-                "Ombi cannot compute statistics for {from} to {to}: it fails (HTTP 500) when the range holds no movie request or no TV request; choose a range with both"
-            );
-            return Err(partial(
-                metrics::metrics(Vec::new()),
-                ToolError::new(ErrorCode::UpstreamRejected, why.clone()).with_status(500),
-                vec![why],
-            ));
-        }
-        Err(e) => return Err(e.into()),
-    };
+    approval::require_moderator(ctx, "statistics for a date range").await?;
     let mut warnings = Vec::new();
-    let values = metrics::stats(&stats, &mut warnings);
-    Ok(reply(metrics::metrics(values), warnings, false))
+    let (values, cut) = period::counted(ctx, from, to, &mut warnings).await?;
+    if cut {
+        warnings.push(
+            "the counts are of the requests read within the limit: the real figures may be higher"
+                .into(),
+        );
+    }
+    Ok(reply(metrics::metrics(values), warnings, cut))
 }

@@ -3,12 +3,14 @@
 //! docs/ombi-notes.md.
 //! Also the small read helpers the other request-domain tools share.
 
+use super::movie_sides::{self, QUALITIES, Quality};
 use super::reads::{
     SCAN_PAGE, SCAN_PAGES, SORT_DIRECTIONS, SortDirection, add_parent_ids, album_by_id,
     mine_records, movie_by_id, scan_lite_parents, scan_parents, scan_tv_list, tv_child, tv_parent,
     v2_list,
 };
 use super::words::{TvLevel, tv_id_hint};
+use super::{approval, tv_list};
 use crate::contract::Family;
 use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
@@ -19,7 +21,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::definition::params::*;
 use crate::definition::shape::{ArgDefault, Field, Ty};
 use crate::definition::{Bundle, Page, ToolActions, ToolDef};
-use crate::projection::paging::{self, Paging, SHIFT_WARNING, page_object};
+use crate::projection::paging::{self, Paging, page_object};
 use crate::projection::requests::{
     self as proj, ParentIndex, Projected, RequestRecord, WireChildRequest, WireChildWithSeasons,
     WireFailedRequest, WireRecentRow, WireTvParent,
@@ -40,6 +42,11 @@ const SORT_DIRECTION: Field = Field::opt(
     "Order by request date (default `desc`).",
 )
 .default(ArgDefault::Str("desc"));
+const QUALITY: Field = Field::opt(
+    "quality",
+    Ty::Enum(QUALITIES),
+    "Movies only: `4k` lists the movies asked for in 4K and `hd` those asked for in HD, with `status` and the order applied to that side; `any` (default) lists every movie request.",
+);
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_requests",
@@ -58,6 +65,15 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
                 "albums have no `unavailable` filter; use all, pending, processing, available or denied",
             ));
         }
+        if action == "list"
+            && args.get("quality").is_some()
+            && args.get("media").and_then(Value::as_str) != Some("movie")
+        {
+            return Err(ToolError::invalid(
+                "/quality",
+                "`quality` (HD or 4K) applies to movie requests only; leave it out for tv and album",
+            ));
+        }
         Ok(())
     }),
     ..ToolDef::BASE
@@ -67,6 +83,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "list", "media": "movie"}"#, true),
     (r#"{"action": "list", "media": "tv", "status": "pending", "sort_direction": "asc"}"#, true),
     (r#"{"action": "list", "media": "album"}"#, true),
+    (r#"{"action": "list", "media": "movie", "quality": "4k", "status": "pending"}"#, true),
     (r#"{"action": "get", "target": {"kind": "movie", "id": 1}}"#, true),
     (r#"{"action": "get", "target": {"kind": "tv_parent", "id": 10}}"#, true),
     (r#"{"action": "get", "target": {"kind": "tv_child", "id": 21}}"#, true),
@@ -81,6 +98,8 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "list", "media": "movie", "status": "open"}"#, "/status"),
     (r#"{"action": "list", "media": "movie", "sort_direction": "up"}"#, "/sort_direction"),
     (r#"{"action": "list", "media": "album", "status": "unavailable"}"#, "/status"),
+    (r#"{"action": "list", "media": "tv", "quality": "4k"}"#, "/quality"),
+    (r#"{"action": "list", "media": "movie", "quality": "uhd"}"#, "/quality"),
     (r#"{"action": "get", "target": {"kind": "tv", "id": 3}}"#, "/target/kind"),
     (r#"{"action": "get", "status": "pending", "target": {"kind": "movie", "id": 3}}"#, "/status"),
     (r#"{"action": "children"}"#, "/parent_request_id"),
@@ -95,6 +114,7 @@ enum Action {
         media: MediaKind,
         status: RequestStatus,
         sort_direction: SortDirection,
+        quality: Option<Quality>,
         page: Page,
     },
     /// one request
@@ -118,13 +138,25 @@ enum Action {
 
 impl Actions for Action {
     async fn run(self, ctx: &CallCtx) -> Outcome {
+        let mut outcome = self.read(ctx).await;
+        approval::limit_can_approve(ctx, &mut outcome).await;
+        outcome
+    }
+}
+
+impl Action {
+    async fn read(self, ctx: &CallCtx) -> Outcome {
         match self {
             Action::List {
                 media,
                 status,
                 sort_direction,
+                quality,
                 page,
-            } => list(ctx, media, status, sort_direction, page).await,
+            } => match quality.filter(|q| *q != Quality::Any) {
+                Some(side) => movie_side(ctx, side, status, sort_direction, page).await,
+                None => list(ctx, media, status, sort_direction, page).await,
+            },
             Action::Get { target } => get(ctx, target).await,
             Action::Children {
                 parent_request_id,
@@ -175,36 +207,14 @@ async fn list(
     page: Page,
 ) -> Outcome {
     // Albums with `unavailable` are refused by the definition's check.
-    let tv = media == MediaKind::Tv;
-    // TV pages are full up to the last one (Ombi merges shows before
-    // paging, docs/ombi-notes.md): one row more than the page tells
-    // whether more exist.
-    let ask = if tv { page.limit + 1 } else { page.limit };
-    let route = v2_list(media, status, ask, page.offset, direction);
+    if media == MediaKind::Tv {
+        return tv_list(ctx, status, direction, page).await;
+    }
+    let route = v2_list(media, status, page.limit, page.offset, direction);
     let mut warnings = Vec::new();
-    // TV only: Ombi had a row past this page.
-    let mut more_tv = false;
     let (mut records, total, cut) = match media {
-        MediaKind::Movie => projected_page(ctx, route, proj::movie, &mut warnings).await?,
-        MediaKind::Tv => {
-            let c = ctx.read_collection::<WireChildRequest>(route).await?;
-            let mut rows = c.items;
-            more_tv = rows.len() as u64 > page.limit;
-            rows.truncate(page.limit as usize);
-            let counted = c
-                .total
-                .map(|t| format!(" (Ombi's total of {t} counts every child request)"))
-                .unwrap_or_default();
-            warnings.push(format!(
-                "TV items are season-level child requests, but Ombi lists only the first child of each show title in this order, so the total is unknown{counted}"
-            ));
-            (
-                proj::project_all(rows, proj::child, &mut warnings),
-                None,
-                c.cut,
-            )
-        }
         MediaKind::Album => projected_page(ctx, route, proj::album, &mut warnings).await?,
+        _ => projected_page(ctx, route, proj::movie, &mut warnings).await?,
     };
     note_read_limit(cut, &mut warnings);
     let capped = paging::cap(&mut records, page.limit as usize);
@@ -214,22 +224,59 @@ async fn list(
         total.and_then(|t| u64::try_from(t).ok())
     };
     let mut paging = Paging::upstream(page, records.len(), total, "requests");
-    if tv {
-        paging.has_more = Some(more_tv);
-        paging.next_offset = more_tv.then_some(page.offset + page.limit);
-    }
     if cut {
         paging.has_more = None;
         paging.next_offset = None;
     }
-    if paging.has_more == Some(true) || page.offset > 0 {
-        warnings.push(SHIFT_WARNING.into());
-    }
+    paging::note_shift("requests", &paging);
     Ok(reply(
         page_object(Family::RequestPage, records_json(&records), &paging),
         warnings,
         cut || capped,
     ))
+}
+
+/// The movie requests of one side (`movie_sides::side_list`), paged here.
+async fn movie_side(
+    ctx: &CallCtx,
+    side: Quality,
+    status: RequestStatus,
+    direction: SortDirection,
+    page: Page,
+) -> Outcome {
+    let mut warnings = Vec::new();
+    let (records, cut) =
+        movie_sides::side_list(ctx, side, status, direction, &mut warnings).await?;
+    local_page(
+        Family::RequestPage,
+        "requests",
+        records,
+        page,
+        cut,
+        warnings,
+    )
+}
+
+/// Every season request (`tv_list::every_child`), filtered, ordered and
+/// paged here: `total` is their number.
+async fn tv_list(
+    ctx: &CallCtx,
+    status: RequestStatus,
+    direction: SortDirection,
+    page: Page,
+) -> Outcome {
+    let mut warnings = Vec::new();
+    let (mut records, cut) = tv_list::every_child(ctx, &mut warnings).await?;
+    records.retain(|r| tv_list::status_matches(r, status));
+    tv_list::sort_by_date(&mut records, direction);
+    local_page(
+        Family::RequestPage,
+        "requests",
+        records,
+        page,
+        cut,
+        warnings,
+    )
 }
 
 // ------------------------------------------------------------ get

@@ -188,6 +188,37 @@ pub fn named(ctx: &CallCtx, noun: &str, title: Option<&str>, id: i64, by: Option
     }
 }
 
+/// What a season request asks for, in words: "season 2 (8 episodes)",
+/// "seasons 1 and 2 (18 episodes)"; `None` without seasons. A child request
+/// holds a row for each episode asked for (`TvShowRequestBuilderV2`; an
+/// episode's `requested` flag says whether it went to Sonarr, not whether it
+/// was asked), so the rows are counted.
+pub fn seasons_in_words(seasons: &[requests::Season]) -> Option<String> {
+    let episodes = |n: usize| match n {
+        0 => String::new(),
+        1 => " (1 episode)".to_string(),
+        n => format!(" ({n} episodes)"),
+    };
+    match seasons {
+        [] => None,
+        [one] => Some(format!(
+            "season {}{}",
+            one.season_number,
+            episodes(one.episodes.len())
+        )),
+        many => {
+            let numbers: Vec<String> = many.iter().map(|s| s.season_number.to_string()).collect();
+            let (last, first) = numbers.split_last()?;
+            let n: usize = many.iter().map(|s| s.episodes.len()).sum();
+            Some(format!(
+                "seasons {} and {last}{}",
+                first.join(", "),
+                episodes(n)
+            ))
+        }
+    }
+}
+
 /// A mutation carrying Ombi's own `result` / `isError`, as answered.
 pub fn with_answer(mut m: Mutation, r: &RequestEngineResult) -> Mutation {
     m.upstream_result = Some(r.result);
@@ -221,6 +252,43 @@ pub async fn request_in_words(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seasons_in_words_say_what_was_asked_for() {
+        use crate::projection::requests::{Episode, Season};
+        let season = |n: i64, eps: &[bool]| Season {
+            season_number: n,
+            episodes: eps
+                .iter()
+                .enumerate()
+                .map(|(i, asked)| Episode {
+                    episode_number: i as i64 + 1,
+                    title: None,
+                    requested: Some(*asked),
+                    available: None,
+                })
+                .collect(),
+            truncated: false,
+        };
+        assert_eq!(seasons_in_words(&[]), None);
+        assert_eq!(
+            seasons_in_words(&[season(2, &[true; 8])]).as_deref(),
+            Some("season 2 (8 episodes)")
+        );
+        assert_eq!(
+            seasons_in_words(&[season(4, &[false])]).as_deref(),
+            Some("season 4 (1 episode)")
+        );
+        assert_eq!(
+            seasons_in_words(&[
+                season(1, &[true; 10]),
+                season(2, &[true; 8]),
+                season(3, &[true])
+            ])
+            .as_deref(),
+            Some("seasons 1, 2 and 3 (19 episodes)")
+        );
+    }
 
     #[test]
     fn states_in_words() {

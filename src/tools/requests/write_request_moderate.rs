@@ -147,8 +147,9 @@ impl Actions for Action {
                 is_4k,
             } => {
                 let on = on(media, request_id, is_4k);
+                let name = name_of(ctx, &on).await;
                 let r = send(ctx, &on, Verb::Available, None).await?;
-                done(&on, &r, "marked available", Vec::new())
+                done(&on, &r, format!("{name} is marked available"), Vec::new())
             }
             Action::MarkUnavailable {
                 media,
@@ -164,8 +165,9 @@ impl Actions for Action {
                     )))
                 })
                 .await?;
+                let name = name_of(ctx, &on).await;
                 let r = send(ctx, &on, Verb::Unavailable, None).await?;
-                done(&on, &r, "marked unavailable", Vec::new())
+                done(&on, &r, format!("{name} is marked unavailable"), Vec::new())
             }
         }
     }
@@ -240,13 +242,36 @@ async fn send(
     }
 }
 
-/// A completed action, or the failure Ombi's answer means.
-fn done(on: &On, r: &RequestEngineResult, what: &str, warnings: Vec<String>) -> Outcome {
+/// A completed action (`message`: what was done, in words), or the failure
+/// Ombi's answer means.
+fn done(on: &On, r: &RequestEngineResult, message: String, warnings: Vec<String>) -> Outcome {
     r.clone().check(200)?;
     let m = Mutation::new(Done::Completed)
         .on_request(on.media.target_kind(), on.request_id)
-        .message(format!("{} {what}", subject(on)));
+        .message(message);
     Ok(reply(with_answer(m, r).into_data(), warnings, false))
+}
+
+/// The request in words for a result: its title and requester ("the movie
+/// request for *Heat* (request 2, requested by bob)", " (4K)" for a 4K
+/// side), read once before the write; only the ids when it cannot be read
+/// (the write itself then says whether the request exists).
+async fn name_of(ctx: &CallCtx, on: &On) -> String {
+    match request_in_words(ctx, on.media, on.request_id).await {
+        Ok(named) => format!("{named}{}", four_k(on)),
+        Err(_) => subject(on),
+    }
+}
+
+/// "with the reason “…”" or "without a reason", for a deny's result.
+fn reason_words(ctx: &CallCtx, reason: Option<&str>) -> String {
+    match reason
+        .map(|r| ctx.upstream.clean(r))
+        .filter(|r| !r.trim().is_empty())
+    {
+        Some(r) => format!("with the reason \u{201c}{r}\u{201d}"),
+        None => "without a reason".into(),
+    }
 }
 
 /// " (4K)" for a question about a movie's 4K request.
@@ -265,7 +290,9 @@ fn subject(on: &On) -> String {
 const ALBUM_DENY_OK: &str = "Request successfully deleted";
 
 async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
+    let name = name_of(ctx, on).await;
     let r = send(ctx, on, Verb::Deny, reason).await?;
+    let message = format!("{name} is denied {}", reason_words(ctx, reason));
     if on.media == MediaKind::Album
         && !r.result
         && !r.is_error
@@ -279,20 +306,21 @@ async fn deny(ctx: &CallCtx, on: &On, reason: Option<&str>) -> Outcome {
         );
         let m = Mutation::new(Done::Completed)
             .on_request(on.media.target_kind(), on.request_id)
-            .message(format!("{} denied", subject(on)));
+            .message(message);
         return Ok(reply(with_answer(m, &r).into_data(), Vec::new(), false));
     }
-    done(on, &r, "denied", Vec::new())
+    done(on, &r, message, Vec::new())
 }
 
 async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
+    let name = name_of(ctx, on).await;
     let r = send(ctx, on, Verb::Approve, None).await?;
     let downloader = on.media.downloader();
     let Err(refused) = r.clone().check(200) else {
-        let what = format!(
-            "approved; Ombi sends it to {downloader} itself (its answer does not say whether that worked: a failed send waits in read_requests `retry_queue`)"
+        let message = format!(
+            "{name} is approved; Ombi sends it to {downloader} itself (its answer does not say whether that worked: a failed send waits in read_requests `retry_queue`)"
         );
-        return done(on, &r, &what, Vec::new());
+        return done(on, &r, message, Vec::new());
     };
     // Movies and albums are approved and saved before the send; a failed
     // send answers `result: false`. Read back whether the approval stuck.
@@ -313,8 +341,7 @@ async fn approve(ctx: &CallCtx, on: &On) -> Outcome {
     let m = Mutation::new(Done::Partial)
         .on_request(on.media.target_kind(), on.request_id)
         .message(format!(
-            "{} is approved in Ombi but was not sent to {downloader}: {why}",
-            subject(on)
+            "{name} is approved in Ombi but was not sent to {downloader}: {why}"
         ));
     Err(Failure {
         error: ToolError::new(

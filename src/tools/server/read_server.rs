@@ -15,7 +15,10 @@ use crate::projection::reference;
 use crate::projection::server_info::{
     self, WireAbout, WireCronTest, WireMediaServers, WireUpdate, WireWizard,
 };
+use crate::projection::settings;
+use crate::text::message::sanitize;
 use crate::tools::reply;
+use crate::tools::server::sections::read_section;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
 
@@ -136,7 +139,57 @@ async fn media_servers(ctx: &CallCtx) -> Outcome {
     let m = m.ok_or_else(|| {
         ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status")
     })?;
-    Ok(reply(server_info::media_servers(&m), Vec::new(), false))
+    let mut data = server_info::media_servers(&m);
+    let mut warnings = Vec::new();
+    if let Some(values) = data.get_mut("values").and_then(|v| v.as_array_mut()) {
+        values.extend(server_names(ctx, &mut warnings).await);
+    }
+    Ok(reply(data, warnings, false))
+}
+
+/// The names of the servers Ombi's status counts: one `<kind>.servers`
+/// record per enabled Plex, Emby or Jellyfin setting (the ones
+/// `LandingPageController` probes), from the saved settings (Admin); the
+/// counts alone without them, with a warning saying why.
+async fn server_names(ctx: &CallCtx, warnings: &mut Vec<String>) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for kind in ["plex", "emby", "jellyfin"] {
+        let Some(section) = settings::section(kind) else {
+            continue;
+        };
+        let raw = match read_section(ctx, section).await {
+            Ok(raw) => raw,
+            Err(e) => {
+                warnings.push(format!(
+                    "the media servers are counted but not named: their settings could not be read ({})",
+                    e.message
+                ));
+                break;
+            }
+        };
+        if raw.get("enable") != Some(&serde_json::Value::Bool(true)) {
+            continue;
+        }
+        let names: Vec<String> = raw
+            .get("servers")
+            .and_then(|s| s.as_array())
+            .into_iter()
+            .flatten()
+            .map(
+                |s| match s.get("name").and_then(|n| n.as_str()).map(sanitize) {
+                    Some(n) if !n.trim().is_empty() => n,
+                    _ => "unnamed".into(),
+                },
+            )
+            .collect();
+        if !names.is_empty() {
+            out.push(server_info::metric(
+                &format!("{kind}.servers"),
+                names.join(", ").into(),
+            ));
+        }
+    }
+    out
 }
 
 /// `GET /api/v1/Update` (anonymous release feed) and the updater's check

@@ -291,7 +291,7 @@ async fn media_servers(ctx: &CallCtx, target: &str) -> Outcome {
             Err(e) => return Err(e.into()),
         }
     }
-    mutation.message = Some(format!("tested {} saved {target} server(s)", servers.len()));
+    mutation.message = Some(connection_words(target, &mutation.item_results));
     settle(mutation, Done::Completed, first_error, warnings)
 }
 
@@ -349,8 +349,9 @@ async fn arr(ctx: &CallCtx, target: &str) -> Outcome {
     let mut warnings = Vec::new();
     disabled_note(&raw, "enabled", target, &mut warnings);
     let (it, err) = arr_item(ctx, target, target, &raw).await?;
-    let mut mutation = Mutation::new(Done::Completed).message(format!("tested the saved {target}"));
+    let mut mutation = Mutation::new(Done::Completed);
     mutation.item_results.push(it);
+    mutation.message = Some(connection_words(target, &mutation.item_results));
     settle(mutation, Done::Completed, err, warnings)
 }
 
@@ -382,6 +383,46 @@ async fn radarr(ctx: &CallCtx) -> Outcome {
             ToolError::invalid("/target", "Ombi has no saved Radarr settings to test").into(),
         );
     }
-    mutation.message = Some("tested the saved Radarr instance(s)".into());
+    mutation.message = Some(connection_words("radarr", &mutation.item_results));
     settle(mutation, Done::Completed, first_error, warnings)
+}
+
+/// A connection test's result in words: "the connection test of sonarr
+/// passed (version 4.0.14)", "… of plex passed for server 0: Home and
+/// server 1: Den", "… of radarr failed for radarr 4K (…); it passed for
+/// radarr (version 5.2)"; the version where Ombi's tester gives one.
+fn connection_words(target: &str, items: &[crate::projection::mutation::ItemResult]) -> String {
+    let say = |i: &crate::projection::mutation::ItemResult| match &i.message {
+        Some(m) => format!("{} ({m})", i.identifier),
+        None => i.identifier.clone(),
+    };
+    let list = |ok: bool| -> Vec<String> {
+        items
+            .iter()
+            .filter(|i| (i.outcome == Done::Completed) == ok)
+            .map(say)
+            .collect()
+    };
+    let (passed, failed) = (list(true), list(false));
+    let one = items.len() == 1 && items[0].identifier == target;
+    let detail = |names: &[String]| {
+        if one {
+            items[0]
+                .message
+                .as_ref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default()
+        } else {
+            format!(" for {}", names.join(" and "))
+        }
+    };
+    match (passed.is_empty(), failed.is_empty()) {
+        (false, true) => format!("the connection test of {target} passed{}", detail(&passed)),
+        (true, _) => format!("the connection test of {target} failed{}", detail(&failed)),
+        (false, false) => format!(
+            "the connection test of {target} failed for {}; it passed for {}",
+            failed.join(" and "),
+            passed.join(" and ")
+        ),
+    }
 }

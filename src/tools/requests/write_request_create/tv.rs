@@ -2,6 +2,7 @@
 
 use super::created::{read_back_state, unread_state, upstream_text};
 use super::*;
+use crate::tools::requests::words::seasons_in_words;
 
 use serde::Serialize;
 
@@ -98,12 +99,17 @@ pub(super) async fn tv(
             let mut m = Mutation::new(Done::Completed).on_request(TargetKind::TvChild, id);
             m.upstream_result = Some(r.result);
             m.upstream_is_error = Some(r.is_error);
-            let state = match existing_request(ctx, MediaKind::Tv, id, &mut warnings).await {
-                Ok(rec) => read_back_state(MediaKind::Tv, state_phrase(&rec, false)),
-                Err(e) => unread_state(&e),
+            let (state, asked) = match existing_request(ctx, MediaKind::Tv, id, &mut warnings).await
+            {
+                Ok(rec) => (
+                    read_back_state(MediaKind::Tv, state_phrase(&rec, false)),
+                    rec.seasons.as_deref().and_then(seasons_in_words),
+                ),
+                Err(e) => (unread_state(&e), None),
             };
+            let asked = asked.map(|a| format!("{a} of ")).unwrap_or_default();
             let m = m.message(format!(
-                "requested {name} as TV child request {id} (an Ombi request id, not a TMDB or TVDB id){state}"
+                "requested {asked}{name} as TV child request {id} (an Ombi request id, not a TMDB or TVDB id){state}"
             ));
             Ok(reply(m.into_data(), warnings, false))
         }

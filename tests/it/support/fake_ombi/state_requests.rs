@@ -19,8 +19,9 @@ pub struct RequestData {
     pub recent: Vec<Value>,
     /// `FailedRequestViewModel` rows.
     pub retry: Vec<Value>,
-    /// `UserStatsSummary` extras (the two `mostRequestedUser*` objects);
-    /// the seven totals are computed from the requests in the asked range.
+    /// `UserStatsSummary` fields set over what the route computes from the
+    /// requests in the asked range (the seven totals and the two
+    /// `mostRequestedUser*`); `None` makes the route fail.
     pub stats: Option<Value>,
     /// `RequestQuotaCountModel` per media (`movie`, `tv`, `album`); `None` = 204.
     pub quotas: Vec<(String, Option<Value>)>,
@@ -258,9 +259,7 @@ pub fn extend_sample(data: &mut Data) {
         "dts": "2026-04-06T09:00:00Z", "retryCount": 3,
         "error": "Radarr answered 401 for http://radarr:7878/api/v3/movie?apikey=0123456789abcdef0123456789abcdef"
     })];
-    r.stats = Some(json!({
-        "mostRequestedUserMovie": ombi_user("alice"), "mostRequestedUserTv": ombi_user("bob")
-    }));
+    r.stats = Some(json!({}));
     r.quotas = vec![
         (
             "movie".into(),

@@ -296,3 +296,18 @@ async fn issues_by_provider_for_a_movie_find_its_imdb_filed_issues() {
         assert_eq!(ids, vec![1, 3, 9], "{args}: {env:#}");
     }
 }
+
+#[tokio::test]
+async fn issues_name_their_reporter_beside_the_id() {
+    let h = Rig::start().await;
+    // issue 3 is alice's (alias "Alice A."), issue 4 bob's (no alias)
+    let env = read_issues(&h, "get", json!({"issue_id": 3})).await;
+    let i = &items(&env)[0];
+    assert_eq!(
+        fields(i, &["reported_by_user_id", "reported_by_user_name"]),
+        json!([support::fake_ombi::state::user_id("alice"), "Alice A."])
+    );
+    let env = read_issues(&h, "get", json!({"issue_id": 4})).await;
+    assert_eq!(items(&env)[0]["reported_by_user_name"], "bob");
+    assert!(!env.to_string().contains("bob@example.org"));
+}

@@ -3,7 +3,9 @@
 
 use serde_json::{Value, json};
 
-use crate::support::fake_ombi::Fault;
+use crate::support::fake_ombi::state::{NEVER, movie_request, user_id};
+use crate::support::fake_ombi::state_requests::album;
+use crate::support::fake_ombi::{API_KEY, Fault, Options};
 use crate::support::rig::{Rig, err_code, err_message, ok_data};
 
 fn value<'a>(env: &'a Value, name: &str) -> Option<&'a Value> {
@@ -124,42 +126,189 @@ async fn quota_unlimited_has_no_limit_and_limited_has_all_four() {
     assert_eq!(err_code(&env), "NOT_FOUND");
 }
 
+/// Beside the sample (movies 1-3 by bob, bob, alice on 04-01; TV seasons
+/// 1396, 12, 21 by bob, alice, bob on 04-02; albums 5, 6 in March): a
+/// 4K-only movie and an album by carol in April, movie 2 made available on
+/// 04-20 and season 21 on 04-05.
+fn plant_april(h: &Rig) {
+    h.fake.with_data(|d| {
+        let mut m = movie_request(40, 4040, "Four K Only", "carol");
+        m["requestedDate"] = json!(NEVER);
+        m["has4KRequest"] = json!(true);
+        m["requestedDate4k"] = json!("2026-04-10T09:00:00Z");
+        d.movie_requests.push(m);
+        let m = d.movie_request_mut(2).unwrap();
+        m["available"] = json!(true);
+        m["markedAsAvailable"] = json!("2026-04-20T10:00:00Z");
+        let mut a = album(
+            7,
+            "f0e2c1a4-0000-4000-8000-000000000007",
+            "In Rainbows",
+            "Radiohead",
+            "carol",
+            true,
+        );
+        a["requestedDate"] = json!("2026-04-11T10:00:00Z");
+        d.requests.albums.push(a);
+        let st = &mut d.requests.tv_parents[1]["childRequests"][0];
+        st["markedAsAvailable"] = json!("2026-04-05T10:00:00Z");
+    });
+}
+
 #[tokio::test]
-async fn period_stats_give_numbers_only_and_degrade_on_empty_ranges() {
+async fn period_is_counted_from_the_lists_with_albums_4k_only_and_requesters() {
     let h = Rig::start().await;
+    plant_april(&h);
     let env = h
         .call(
             "read_request_stats",
             json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
         )
         .await;
-    // 3 movies (04-01) + 3 TV children (04-02), computed by the fake per range
-    assert_eq!(value(&env, "total_requests").unwrap()["value"], 6);
-    // Ombi's numbers as sent (audit #7), the broken ones flagged
-    assert_eq!(value(&env, "total_issues").unwrap()["value"], 0);
-    assert_eq!(value(&env, "total_issues").unwrap()["unit"], "issues");
+    let n =
+        |name: &str| value(&env, name).unwrap_or_else(|| panic!("{name}: {env}"))["value"].clone();
+    // movies 1, 2, 3 and the 4K-only 40 (by its 4K date); seasons 1396, 12,
+    // 21; album 7 (Ombi's own statistics say 6: no albums, no 4K-only)
+    assert_eq!(n("total_requests"), 8);
+    assert_eq!(n("total_movie_requests"), 4);
+    assert_eq!(n("total_tv_requests"), 3);
+    assert_eq!(n("total_album_requests"), 1);
+    // marked available in the range: movie 2 and season 21 (Ombi: every movie)
+    assert_eq!(n("completed_requests_movies"), 1);
+    assert_eq!(n("completed_requests_tv"), 1);
+    assert_eq!(n("completed_requests_albums"), 0);
+    assert_eq!(n("completed_requests"), 2);
+    let by_user: Vec<Value> = ok_data(&env)["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["name"] == "requests_by_user")
+        .map(|m| json!([m["user_name"], m["value"], m["scope"]]))
+        .collect();
     assert_eq!(
-        value(&env, "completed_requests_movies").unwrap()["value"],
-        3
+        by_user,
+        [
+            json!(["bob", 4, "selected_user"]),
+            json!(["Alice A.", 2, "selected_user"]),
+            json!(["Caz", 2, "selected_user"])
+        ]
     );
-    assert_eq!(value(&env, "completed_requests").unwrap()["value"], 3);
-    assert_eq!(ok_data(&env)["values"].as_array().unwrap().len(), 7);
-    let q = h.gets("/api/v1/Stats")[0].query.clone().unwrap();
-    assert!(
-        q.contains("from=2026-04-01T00%3A00%3A00") && q.contains("to=2026-04-30T23%3A59%3A59"),
-        "{q}"
-    );
-    // 04-01 holds movie requests but no TV child request: Ombi's 500
+    let bob = ok_data(&env)["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["user_name"] == "bob")
+        .unwrap();
+    assert_eq!(bob["user_id"], user_id("bob"));
+    assert!(value(&env, "requests_by_other_users").is_none());
+    // Ombi's statistics route is not asked; one read of each list
+    assert!(h.gets("/api/v1/Stats").is_empty());
+    for list in [
+        "/api/v1/Request/movie",
+        "/api/v1/request/music",
+        "/api/v1/Request/tv",
+    ] {
+        assert_eq!(h.fake.hits("GET", list), 1, "{list}");
+    }
+    // A range without a TV request (Ombi answers 500 there) is counted too.
     let env = h
         .call(
             "read_request_stats",
             json!({"action": "period", "from": "2026-04-01", "to": "2026-04-01"}),
         )
         .await;
-    // tools-map.md: the documented 500 degrades to partial
-    assert_eq!(err_code(&env), "PARTIAL_FAILURE");
-    assert_eq!(env["data"]["values"], json!([]));
-    assert!(err_message(&env).contains("no movie request or no TV request"));
+    assert_eq!(value(&env, "total_requests").unwrap()["value"], 3, "{env}");
+    assert_eq!(value(&env, "total_tv_requests").unwrap()["value"], 0);
+}
+
+#[tokio::test]
+async fn period_lists_the_twenty_largest_requesters_and_sums_the_rest() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        for n in 0..23 {
+            let mut a = album(
+                100 + n,
+                "f0e2c1a4-0000-4000-8000-000000000100",
+                "Album",
+                "Artist",
+                &format!("user{n:02}"),
+                false,
+            );
+            a["requestedDate"] = json!("2026-06-02T10:00:00Z");
+            d.requests.albums.push(a);
+        }
+    });
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "period", "from": "2026-06-01", "to": "2026-06-30"}),
+        )
+        .await;
+    let values = ok_data(&env)["values"].as_array().unwrap();
+    assert_eq!(
+        values
+            .iter()
+            .filter(|m| m["name"] == "requests_by_user")
+            .count(),
+        20
+    );
+    assert_eq!(value(&env, "requests_by_other_users").unwrap()["value"], 3);
+    assert_eq!(value(&env, "total_requests").unwrap()["value"], 23);
+}
+
+#[tokio::test]
+async fn period_needs_admin_or_power_user() {
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
+        )
+        .await;
+    assert_eq!(err_code(&env), "FORBIDDEN", "{env}");
+    assert!(err_message(&env).contains("Admin or PowerUser"), "{env}");
+    assert!(h.gets("/api/v1/Request/movie").is_empty());
+    let h = Rig::start_with(Options::default(), Some("alice")).await;
+    let env = h
+        .call(
+            "read_request_stats",
+            json!({"action": "period", "from": "2026-04-01", "to": "2026-04-30"}),
+        )
+        .await;
+    assert_eq!(value(&env, "total_requests").unwrap()["value"], 6, "{env}");
+}
+
+/// The fake keeps `UserStatsEngine.GetSummary`'s miscounts, should anything
+/// read it: every movie counted completed, the user with the lowest id as
+/// "most requested", albums and 4K-only movies left out.
+#[tokio::test]
+async fn ombis_own_statistics_miscount_as_ombi_does() {
+    let h = Rig::start().await;
+    plant_april(&h);
+    let url = format!(
+        "{}api/v1/Stats?from=2026-04-01T00:00:00&to=2026-04-30T23:59:59",
+        h.fake.url
+    );
+    let resp = reqwest::Client::new()
+        .get(url)
+        .header("ApiKey", API_KEY)
+        .send()
+        .await
+        .unwrap();
+    let s: Value = serde_json::from_str(&resp.text().await.unwrap()).unwrap();
+    assert_eq!(
+        (
+            s["totalRequests"].clone(),
+            s["completedRequestsMovies"].clone()
+        ),
+        (json!(6), json!(3)),
+        "{s}"
+    );
+    let lowest = [user_id("alice"), user_id("bob")]
+        .into_iter()
+        .min()
+        .unwrap();
+    assert_eq!(s["mostRequestedUserMovie"]["id"], lowest);
 }
 
 #[tokio::test]

@@ -69,6 +69,8 @@ async fn list_movies_uses_the_v2_paged_route_with_upstream_total() {
     let got = h.gets("/api/v2/Requests/movie");
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].path, "/api/v2/Requests/movie/2/1/requestedDate/desc");
+    // a later page: that Ombi's pages have no snapshot is logged, not a warning
+    assert_eq!(env["warnings"], json!([]), "{env}");
     for t in targets(&env) {
         assert_eq!(t["kind"], "movie");
     }
@@ -155,13 +157,124 @@ async fn list_tv_items_are_children_with_parent_ids() {
         );
         assert!(i.get("seasons").is_none());
     }
-    // Ombi's total counts children before de-duplication by show: unknown
-    assert_eq!(ok_data(&env)["page"]["total"], Value::Null);
-    assert!(warned(&env, "child requests"));
+    assert_eq!(ok_data(&env)["page"]["total"], its.len());
+    assert!(!warned(&env, "first child"), "{}", warnings(&env));
+    // One read of the unpaged TV list; never Ombi's v2 TV list, which keeps
+    // one child per show title.
+    assert_eq!(h.gets("/api/v1/Request/tv").len(), 1, "{:?}", h.paths());
+    assert!(h.gets("/api/v2/Requests/tv").is_empty(), "{:?}", h.paths());
+}
+
+/// What the fake Ombi answers an admin's GET, as JSON.
+async fn ombi_get(h: &Rig, path: &str) -> Value {
+    let url = format!("{}{path}", h.fake.url);
+    let resp = reqwest::Client::new()
+        .get(url)
+        .header("ApiKey", API_KEY)
+        .send()
+        .await
+        .unwrap();
+    serde_json::from_str(&resp.text().await.unwrap()).unwrap()
+}
+
+/// Three more seasons of parent 10 and a second show titled "Breaking Bad"
+/// (parent 30), with dates apart: Ombi's v2 list would show one row for
+/// both shows.
+fn plant_seasons(h: &Rig) {
+    plant_same_title_show(h);
+    h.fake.with_data(|d| {
+        let p = d
+            .requests
+            .tv_parents
+            .iter_mut()
+            .find(|p| p["id"] == 10)
+            .unwrap();
+        let kids = p["childRequests"].as_array_mut().unwrap();
+        for (id, season, day, approved) in
+            [(13, 3, 10, true), (14, 4, 12, false), (15, 5, 11, false)]
+        {
+            let mut c = tv_child(
+                id,
+                10,
+                "Breaking Bad",
+                "carol",
+                (season, 6),
+                approved,
+                false,
+            );
+            c["requestedDate"] = json!(format!("2026-04-{day}T08:00:00Z"));
+            kids.push(c);
+        }
+    });
+}
+
+#[tokio::test]
+async fn tv_list_holds_every_season_request_newest_first_with_its_shows_title() {
+    let h = Rig::start().await;
+    plant_seasons(&h);
+    // Ombi's own v2 list merges the two "Breaking Bad" shows and their seasons.
+    let v2 = ombi_get(&h, "api/v2/Requests/tv/100/0/requestedDate/desc").await;
+    assert_eq!(v2["collection"].as_array().unwrap().len(), 2, "{v2}");
+    assert_eq!(v2["total"], 7);
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
+    let ids: Vec<String> = items(&env).iter().map(kind_id).collect();
     assert_eq!(
-        h.gets("/api/v2/Requests/tv")[0].path,
-        "/api/v2/Requests/tv/21/0/requestedDate/desc"
+        ids,
+        [
+            "tv_child/14",
+            "tv_child/15",
+            "tv_child/13",
+            "tv_child/1396",
+            "tv_child/21",
+            "tv_child/12",
+            "tv_child/31"
+        ],
+        "every season request, newest first (equal dates by id)"
     );
+    assert_eq!(ok_data(&env)["page"]["total"], 7);
+    assert_eq!(ok_data(&env)["page"]["has_more"], false);
+    let by_id = |id: i64| {
+        items(&env)
+            .into_iter()
+            .find(|i| i["target"]["id"] == id)
+            .unwrap()
+    };
+    assert_eq!(
+        (
+            by_id(31)["title"].clone(),
+            by_id(31)["parent_request_id"].clone()
+        ),
+        (json!("Breaking Bad"), json!(30))
+    );
+    assert_eq!(by_id(14)["parent_request_id"], 10);
+    assert_eq!(by_id(21)["title"], "Stranger Things");
+    // oldest first
+    let env = read_requests(&h, "list", json!({"media": "tv", "sort_direction": "asc"})).await;
+    assert_eq!(kind_id(&items(&env)[0]), "tv_child/31");
+}
+
+#[tokio::test]
+async fn tv_list_pages_count_season_requests_and_filters_apply_to_them() {
+    let h = Rig::start().await;
+    plant_seasons(&h);
+    let page = |offset: u64| json!({"media": "tv", "page": {"offset": offset, "limit": 3}});
+    let mut seen = Vec::new();
+    for (offset, next) in [(0, json!(3)), (3, json!(6)), (6, Value::Null)] {
+        let env = read_requests(&h, "list", page(offset)).await;
+        let p = &ok_data(&env)["page"];
+        assert_eq!((&p["total"], &p["next_offset"]), (&json!(7), &next), "{p}");
+        seen.extend(items(&env).iter().map(kind_id));
+    }
+    assert_eq!(seen.len(), 7);
+    seen.dedup();
+    assert_eq!(seen.len(), 7, "no season request twice: {seen:?}");
+    // approved, not available: 1396 and 13 (Ombi's processing rule)
+    let env = read_requests(&h, "list", json!({"media": "tv", "status": "processing"})).await;
+    let ids: Vec<String> = items(&env).iter().map(kind_id).collect();
+    assert_eq!(ids, ["tv_child/13", "tv_child/1396"]);
+    assert_eq!(ok_data(&env)["page"]["total"], 2);
+    let env = read_requests(&h, "list", json!({"media": "tv", "status": "pending"})).await;
+    assert_eq!(ok_data(&env)["page"]["total"], 4, "{env}");
 }
 
 #[tokio::test]
@@ -247,25 +360,24 @@ async fn budget_a_5000_item_list_gives_a_bounded_valid_page() {
 }
 
 #[tokio::test]
-async fn an_oversized_tv_page_returns_what_fit() {
+async fn an_oversized_tv_list_returns_what_fit() {
     let h = Rig::start().await;
-    // 40 MiB of filler in one child's seasons: the read cap cuts the body.
+    // 9 MiB of filler in the second show's season: the read cap cuts the
+    // unpaged TV list after the first show.
     h.fake.with_data(|d| {
         let big = "e".repeat(1024 * 1024);
-        for p in &mut d.requests.tv_parents {
-            for c in p["childRequests"].as_array_mut().unwrap() {
-                c["seasonRequests"][0]["overview"] = json!(big.repeat(4));
-            }
-        }
+        let p = &mut d.requests.tv_parents[1];
+        p["childRequests"][0]["seasonRequests"][0]["overview"] = json!(big.repeat(9));
     });
     let env = read_requests(&h, "list", json!({"media": "tv"})).await;
     let data = ok_data(&env);
     assert_eq!(env["truncated"], true);
     assert_eq!(data["page"]["total"], Value::Null);
-    let n = data["items"].as_array().unwrap().len();
-    assert!(
-        (1..3).contains(&n),
-        "the children that fit under the cap: {n}"
+    let ids: Vec<String> = items(&env).iter().map(kind_id).collect();
+    assert_eq!(
+        ids,
+        ["tv_child/1396", "tv_child/12"],
+        "the first show's seasons fit"
     );
     assert!(warned(&env, "8 MiB"));
 }
@@ -756,32 +868,6 @@ async fn tv_request_search_is_bounded_and_says_when_the_scan_was_cut() {
 }
 
 #[tokio::test]
-async fn tv_list_pages_are_full_and_ombis_total_is_not_the_item_count() {
-    let h = Rig::start().await;
-    // 3 child requests, 2 show titles: Ombi lists 2 rows and says total 3.
-    let page = |offset: u64| json!({"media": "tv", "page": {"offset": offset, "limit": 1}});
-    let env = read_requests(&h, "list", page(0)).await;
-    let p = &ok_data(&env)["page"];
-    assert_eq!(items(&env).len(), 1);
-    assert_eq!(
-        (&p["total"], &p["has_more"], &p["next_offset"]),
-        (&Value::Null, &json!(true), &json!(1))
-    );
-    assert!(warnings(&env).contains('3'), "{}", warnings(&env));
-    assert!(!warnings(&env).contains("shorter"), "{}", warnings(&env));
-    let env = read_requests(&h, "list", page(1)).await;
-    let p = &ok_data(&env)["page"];
-    assert_eq!(items(&env).len(), 1);
-    assert_eq!(
-        (&p["has_more"], &p["next_offset"]),
-        (&json!(false), &Value::Null)
-    );
-    let env = read_requests(&h, "list", page(2)).await;
-    assert!(items(&env).is_empty());
-    assert_eq!(ok_data(&env)["page"]["has_more"], false);
-}
-
-#[tokio::test]
 async fn a_child_of_a_same_title_show_is_found_through_the_parent_list() {
     let h = Rig::start().await;
     plant_same_title_show(&h);
@@ -962,4 +1048,257 @@ async fn get_with_the_other_tv_id_names_the_right_one() {
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert_eq!(env["error"]["field"], "/target");
     assert!(err_message(&env).contains("season request ids"), "{env}");
+}
+
+/// A movie request by `id` from a page of the movie list.
+fn movie_item(env: &Value, id: i64) -> Value {
+    items(env)
+        .iter()
+        .find(|i| i["target"] == json!({"kind": "movie", "id": id}))
+        .cloned()
+        .unwrap_or_else(|| panic!("movie {id}: {env}"))
+}
+
+#[tokio::test]
+async fn requests_carry_the_dates_they_were_approved_made_available_and_denied() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // available since 04-20, approved 04-03; Ombi keeps an old
+        // MarkedAsAvailable after "unavailable" (movie 1 stays approved only)
+        let m = d.movie_request_mut(2).unwrap();
+        m["approved"] = json!(true);
+        m["markedAsApproved"] = json!("2026-04-03T10:00:00Z");
+        m["available"] = json!(true);
+        m["markedAsAvailable"] = json!("2026-04-20T10:00:00Z");
+        m["requestedByAlias"] = json!("HomeAssistant");
+        d.movie_request_mut(1).unwrap()["markedAsAvailable"] = json!("2026-04-04T10:00:00Z");
+    });
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    let m2 = movie_item(&env, 2);
+    assert_eq!(
+        fields(
+            &m2,
+            &["approved_date", "available_date", "requested_by_alias"]
+        ),
+        json!([
+            "2026-04-03T10:00:00Z",
+            "2026-04-20T10:00:00Z",
+            "HomeAssistant"
+        ])
+    );
+    assert_eq!(
+        m2["requested_user_name"], "bob",
+        "the alias beside the requester"
+    );
+    let m1 = movie_item(&env, 1);
+    assert_eq!(m1["approved_date"], "2026-04-02T09:00:00Z");
+    assert!(m1.get("available_date").is_none(), "not available: {m1}");
+    // Ombi's minimum date is no date
+    let m3 = movie_item(&env, 3);
+    assert_eq!(m3["denied_date"], "2026-04-03T10:00:00Z");
+    assert!(
+        m3.get("approved_date").is_none() && m3.get("requested_by_alias").is_none(),
+        "{m3}"
+    );
+    for side in ["requested_date_4k", "status_text_4k"] {
+        assert!(
+            m1.get(side).is_none(),
+            "no 4K side without a 4K request: {m1}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_movies_4k_side_has_its_own_dates_status_and_reason() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // HD available, 4K asked and denied
+        let m = d.movie_request_mut(1).unwrap();
+        m["available"] = json!(true);
+        m["markedAsAvailable"] = json!("2026-04-05T10:00:00Z");
+        m["requestStatus"] = json!("Common.Available");
+        m["has4KRequest"] = json!(true);
+        m["requestedDate4k"] = json!("2026-04-06T10:00:00Z");
+        m["denied4K"] = json!(true);
+        m["deniedReason4K"] = json!("no 4K release yet");
+        // 4K only, approved
+        let mut k = movie_request(40, 4040, "Four K Only", "carol");
+        k["requestedDate"] = json!("0001-01-01T00:00:00Z");
+        k["has4KRequest"] = json!(true);
+        k["requestedDate4k"] = json!("2026-04-07T10:00:00Z");
+        k["approved4K"] = json!(true);
+        k["markedAsApproved4K"] = json!("2026-04-08T10:00:00Z");
+        d.movie_requests.push(k);
+    });
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    let m1 = movie_item(&env, 1);
+    assert_eq!(
+        fields(
+            &m1,
+            &[
+                "status_text",
+                "status_text_4k",
+                "requested_date_4k",
+                "denied_reason_4k"
+            ]
+        ),
+        json!([
+            "Available",
+            "Denied",
+            "2026-04-06T10:00:00Z",
+            "no 4K release yet"
+        ])
+    );
+    assert!(
+        m1.get("denied_reason").is_none(),
+        "the HD side was not denied: {m1}"
+    );
+    let k = movie_item(&env, 40);
+    assert_eq!(
+        fields(
+            &k,
+            &[
+                "status_text_4k",
+                "approved_date_4k",
+                "requested_date_4k",
+                "requested_date"
+            ]
+        ),
+        json!([
+            "Processing request",
+            "2026-04-08T10:00:00Z",
+            "2026-04-07T10:00:00Z",
+            "2026-04-07T10:00:00Z"
+        ])
+    );
+}
+
+#[tokio::test]
+async fn can_approve_says_whether_this_user_can_approve_it() {
+    let state = |h: &Rig| {
+        h.fake.with_data(|d| {
+            // HD available, no 4K asked: Ombi's CanApprove still says true
+            let m = d.movie_request_mut(3).unwrap();
+            m["denied"] = json!(false);
+            m["available"] = json!(true);
+            m["canApprove"] = json!(true);
+        })
+    };
+    let approvable = |env: &Value| -> Vec<(i64, Value)> {
+        let mut v: Vec<(i64, Value)> = targets(env)
+            .iter()
+            .zip(items(env))
+            .map(|(t, i)| (t["id"].as_i64().unwrap(), i["can_approve"].clone()))
+            .collect();
+        v.sort_by_key(|(id, _)| *id);
+        v
+    };
+    // bob (RequestMovie, RequestTv): Ombi's flag says true on his own
+    // pending Interstellar, but he cannot approve anything
+    let h = Rig::start_with(Options::default(), Some("bob")).await;
+    state(&h);
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    assert_eq!(
+        approvable(&env),
+        [(1, json!(false)), (2, json!(false)), (3, json!(false))]
+    );
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
+    assert!(
+        items(&env).iter().all(|i| i["can_approve"] == false),
+        "{env}"
+    );
+    // alice (Admin): the pending one only
+    let h = Rig::start_with(Options::default(), Some("alice")).await;
+    state(&h);
+    let env = read_requests(&h, "list", json!({"media": "movie"})).await;
+    assert_eq!(
+        approvable(&env),
+        [(1, json!(false)), (2, json!(true)), (3, json!(false))]
+    );
+    let env = get_request(&h, "tv_child", 12).await;
+    assert_eq!(items(&env)[0]["can_approve"], true);
+}
+
+#[tokio::test]
+async fn a_season_partly_on_the_media_server_says_how_far_along() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // child 1396: approved, 3 episodes; 2 of them available
+        let eps =
+            &mut d.requests.tv_parents[0]["childRequests"][0]["seasonRequests"][0]["episodes"];
+        eps[0]["available"] = json!(true);
+        eps[1]["available"] = json!(true);
+    });
+    let env = read_requests(&h, "list", json!({"media": "tv"})).await;
+    let c = items(&env)
+        .iter()
+        .find(|i| i["target"]["id"] == 1396)
+        .unwrap()
+        .clone();
+    assert_eq!(c["status_text"], "Partly available: 2 of 3 episodes");
+    assert!(c.get("seasons").is_none());
+    let env = get_request(&h, "tv_child", 1396).await;
+    assert_eq!(
+        items(&env)[0]["status_text"],
+        "Partly available: 2 of 3 episodes"
+    );
+    // nothing on the server yet: Ombi's own words
+    let c = items(&read_requests(&h, "list", json!({"media": "tv"})).await)
+        .iter()
+        .find(|i| i["target"]["id"] == 12)
+        .unwrap()
+        .clone();
+    assert_eq!(c["status_text"], "Pending approval");
+}
+
+#[tokio::test]
+async fn the_4k_queue_is_one_list_with_status_applied_to_the_4k_side() {
+    let h = Rig::start().await;
+    h.fake.with_data(|d| {
+        // HD approved, 4K asked on 04-06 and pending
+        let m = d.movie_request_mut(1).unwrap();
+        m["has4KRequest"] = json!(true);
+        m["requestedDate4k"] = json!("2026-04-06T10:00:00Z");
+        // 4K only, pending since 04-07; 4K only, denied
+        for (id, day, denied) in [(40, 7, false), (41, 8, true)] {
+            let mut k = movie_request(id, 4000 + id, "Four K", "carol");
+            k["requestedDate"] = json!("0001-01-01T00:00:00Z");
+            k["has4KRequest"] = json!(true);
+            k["requestedDate4k"] = json!(format!("2026-04-{day:02}T10:00:00Z"));
+            k["denied4K"] = json!(denied);
+            d.movie_requests.push(k);
+        }
+    });
+    let ids = |env: &Value| -> Vec<String> { items(env).iter().map(kind_id).collect() };
+    let list = |quality: &str, status: &str| json!({"media": "movie", "quality": quality, "status": status});
+    let env = read_requests(&h, "list", list("4k", "pending")).await;
+    assert_eq!(
+        ids(&env),
+        ["movie/40", "movie/1"],
+        "newest 4K request first"
+    );
+    assert_eq!(ok_data(&env)["page"]["total"], 2);
+    assert_eq!(
+        items(&env)[1]["status_text"],
+        "Processing request",
+        "the HD side"
+    );
+    assert_eq!(items(&env)[1]["status_text_4k"], "Pending approval");
+    let env = read_requests(&h, "list", list("4k", "denied")).await;
+    assert_eq!(ids(&env), ["movie/41"]);
+    // HD: movie 1's HD side is approved, 40 and 41 have none
+    let env = read_requests(&h, "list", list("hd", "pending")).await;
+    assert_eq!(ids(&env), ["movie/2"]);
+    let env = read_requests(&h, "list", list("hd", "all")).await;
+    assert_eq!(ok_data(&env)["page"]["total"], 3);
+    // Ombi's own pending list mixes the sides: 1 (4K pending), 2, 40
+    let env = read_requests(&h, "list", list("any", "pending")).await;
+    assert_eq!(ok_data(&env)["page"]["total"], 3, "{env}");
+    let env = h
+        .call(
+            "read_requests",
+            json!({"action": "list", "media": "album", "quality": "hd"}),
+        )
+        .await;
+    assert_eq!(env["error"]["field"], "/quality", "{env}");
 }

@@ -57,10 +57,10 @@ async fn approve_4k_movie_sends_is4k_true() {
         .await;
     assert_eq!(wire(&the_write(&h)).3, json!({"id": 2, "is4K": true}));
     assert!(
-        ok_data(&env)["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("4K movie request 2")
+        ok_data(&env)["message"].as_str().unwrap().starts_with(
+            "the movie request for *Interstellar* (request 2, requested by bob) (4K) is approved"
+        ),
+        "{env}"
     );
     let m = movie(&h, 2).unwrap();
     assert_eq!(
@@ -106,8 +106,8 @@ async fn approve_saved_but_refused_by_radarr_is_a_partial_failure() {
         fields(d, &["upstream_result", "upstream_is_error"]),
         json!([false, true])
     );
-    // the approval was read back before saying so
-    assert_eq!(h.gets("/api/v1/Request/movie/info/2").len(), 1);
+    // read once for its name, and the approval read back before saying so
+    assert_eq!(h.gets("/api/v1/Request/movie/info/2").len(), 2);
     assert_eq!(movie(&h, 2).unwrap()["approved"], true);
 }
 
@@ -132,7 +132,7 @@ async fn approve_album_whose_lidarr_send_throws_is_partial_and_queued() {
 }
 
 /// `Request does not exist` on a 200 (MovieRequestEngine.cs): NOT_FOUND
-/// on the id, with no read-back.
+/// on the id, with no read-back (the one read before is for its name).
 #[tokio::test]
 async fn approve_unknown_request_is_not_found_without_a_read_back() {
     let h = as_alice().await;
@@ -141,7 +141,7 @@ async fn approve_unknown_request_is_not_found_without_a_read_back() {
     assert_eq!(env["error"]["field"], "/request_id");
     assert!(err_message(&env).contains("Request does not exist"));
     assert!(env.get("data").is_none());
-    assert!(h.gets("/api/v1/Request/movie/info").is_empty());
+    assert_eq!(h.gets("/api/v1/Request/movie/info").len(), 1);
 }
 
 #[tokio::test]
@@ -411,4 +411,41 @@ async fn moderating_a_tv_show_id_lists_its_season_requests() {
         .await;
     assert_eq!(err_code(&env), "NOT_FOUND");
     assert!(!err_message(&env).contains("is the show"));
+}
+
+#[tokio::test]
+async fn moderation_results_name_the_title_the_requester_and_the_reason_sent() {
+    let h = as_alice().await;
+    let env = moderate(&h, "approve", "movie", 2).await;
+    let message = ok_data(&env)["message"].as_str().unwrap().to_string();
+    assert!(
+        message.starts_with("the movie request for *Interstellar* (request 2, requested by bob) is approved; Ombi sends it to Radarr"),
+        "{message}"
+    );
+    let env = h
+        .call(
+            "write_request_moderate",
+            json!({"action": "deny", "media": "tv", "request_id": 12, "reason": "We have it on DVD"}),
+        )
+        .await;
+    assert_eq!(
+        ok_data(&env)["message"],
+        "the TV child request for *Breaking Bad* (request 12, requested by Alice A.) is denied with the reason \u{201c}We have it on DVD\u{201d}",
+        "{env}"
+    );
+    let env = h
+        .call(
+            "write_request_moderate",
+            json!({"action": "deny", "media": "album", "request_id": 5}),
+        )
+        .await;
+    assert_eq!(
+        ok_data(&env)["message"],
+        "the album request for *Kid A* (request 5, requested by bob) is denied without a reason"
+    );
+    let env = moderate(&h, "mark_available", "movie", 1).await;
+    assert_eq!(
+        ok_data(&env)["message"],
+        "the movie request for *The Matrix* (request 1, requested by bob) is marked available"
+    );
 }

@@ -32,6 +32,10 @@ async fn server_status_about_media_servers() {
     let r = read_server(&h, "media_servers", json!({})).await;
     assert_eq!(metric(&r, "total_servers"), 2);
     assert_eq!(metric(&r, "partially_down"), true);
+    // the servers by name, from the saved settings, never their addresses
+    assert_eq!(metric(&r, "plex.servers"), "Living room");
+    assert_eq!(metric(&r, "emby.servers"), "Basement");
+    assert!(!r.to_string().contains("example.org"), "{r}");
     h.assert_never_called_forbidden();
 }
 

@@ -83,6 +83,10 @@ async fn media_server_test_sends_each_saved_server() {
         env["data"]["item_results"],
         json!([{"identifier": "server 0: Living room", "outcome": "completed"}])
     );
+    assert_eq!(
+        env["data"]["message"],
+        "the connection test of plex passed for server 0: Living room"
+    );
 
     // Jellyfin with no users answering: the test fails, as an item.
     let env = rig
@@ -114,6 +118,18 @@ async fn radarr_test_sends_each_instance_and_sonarr_reports_why_it_failed() {
         vec![saved["radarr"].clone(), saved["radarr4K"].clone()]
     );
     assert_eq!(env["data"]["item_results"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        env["data"]["message"],
+        "the connection test of radarr passed for radarr and radarr 4K"
+    );
+    // Sonarr answers with its version: the result names it.
+    let env = rig
+        .ok("write_integration_test", json!({"target": "sonarr"}))
+        .await;
+    assert_eq!(
+        env["data"]["message"],
+        "the connection test of sonarr passed (version 4.0.9.2244)"
+    );
 
     rig.fake.with_data(|d| {
         d.admin.settings.get_mut("sonarr").unwrap()["apiKey"] = json!("");

@@ -33,6 +33,24 @@ pub fn routes() -> Vec<RouteDef> {
         },
         RouteDef {
             method: "GET",
+            template: "api/v1/Request/movie",
+            access: Access::Authenticated,
+            handler: reads::movie_all,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/request/music",
+            access: Access::Authenticated,
+            handler: reads::album_all,
+        },
+        RouteDef {
+            method: "GET",
+            template: "api/v1/Request/tv",
+            access: Access::Authenticated,
+            handler: reads::tv_all,
+        },
+        RouteDef {
+            method: "GET",
             template: "api/v1/Request/tv/{requestId:int}",
             access: Access::Authenticated,
             handler: reads::tv_parent,

@@ -186,6 +186,31 @@ pub fn tv_parent(ctx: &Ctx) -> Response {
     }
 }
 
+/// `GET /api/v1/Request/movie` (`MovieRequestEngine.GetRequests()`): every
+/// movie request with its user, in store order, unpaged.
+pub fn movie_all(ctx: &Ctx) -> Response {
+    let data = ctx.shared.data.lock().unwrap();
+    json(json!(movie_subscriptions(
+        &data,
+        &ctx.user(),
+        data.movie_requests.clone()
+    )))
+}
+
+/// `GET /api/v1/request/music` (`MusicRequestEngine.GetRequests()`): every
+/// album request with its user, in store order, unpaged.
+pub fn album_all(ctx: &Ctx) -> Response {
+    json(json!(ctx.shared.data.lock().unwrap().requests.albums))
+}
+
+/// `GET /api/v1/Request/tv` (`TvRequestEngine.GetRequests()`): every
+/// parent with all its children, their users, seasons and episodes, in
+/// store order, unpaged (a child's `parentRequest` is the reference loop
+/// Ombi's serializer drops).
+pub fn tv_all(ctx: &Ctx) -> Response {
+    json(json!(ctx.shared.data.lock().unwrap().requests.tv_parents))
+}
+
 /// `GET /api/v1/Request/tv/{id}/child`: `[]` for an unknown parent.
 pub fn tv_children(ctx: &Ctx) -> Response {
     json(
@@ -390,10 +415,27 @@ pub fn stats(ctx: &Ctx) -> Response {
         .iter()
         .filter(|c| within(&c["markedAsAvailable"]))
         .count();
+    // `GroupBy(RequestedUserId).OrderBy(Key).FirstOrDefault()`: the user
+    // with the lowest id, not the one with the most requests.
+    let lowest = |rows: &mut dyn Iterator<Item = &Value>| {
+        rows.min_by(|a, b| {
+            let id = |r: &Value| r["requestedUserId"].as_str().unwrap_or("").to_string();
+            id(a).cmp(&id(b))
+        })
+        .map(|r| r["requestedUser"].clone())
+    };
+    let most_movie = lowest(
+        &mut data
+            .movie_requests
+            .iter()
+            .filter(|r| within(&r["requestedDate"])),
+    );
+    let most_tv = lowest(&mut children.iter().filter(|c| within(&c["requestedDate"])));
     let mut out = json!({
         "totalRequests": movies + tv, "totalMovieRequests": movies, "totalTvRequests": tv,
         "totalIssues": 0, "completedRequestsMovies": movies, "completedRequestsTv": tv_done,
-        "completedRequests": movies + tv_done
+        "completedRequests": movies + tv_done,
+        "mostRequestedUserMovie": most_movie, "mostRequestedUserTv": most_tv
     });
     for (k, v) in extra.as_object().into_iter().flatten() {
         out[k] = v.clone();

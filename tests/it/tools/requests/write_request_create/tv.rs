@@ -111,11 +111,14 @@ async fn tv_season_mode_sends_every_episode_explicitly() {
         .with_data(|d| support::fake_ombi::state_writes::child(d, id).cloned())
         .expect("saved child");
     assert_eq!(child["seasonRequests"].as_array().unwrap().len(), 2);
+    let msg = data(&env)["message"].as_str().unwrap();
+    assert!(msg.contains("waiting for approval"), "{msg}");
+    // what was requested, in words
     assert!(
-        data(&env)["message"]
-            .as_str()
-            .unwrap()
-            .contains("waiting for approval")
+        msg.starts_with(
+            "requested seasons 2 and 3 (20 episodes) of Game of Thrones as TV child request"
+        ),
+        "{msg}"
     );
 }
 
