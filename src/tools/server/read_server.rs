@@ -9,7 +9,7 @@ use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
 use crate::definition::shape::{Field, Ty};
-use crate::definition::{Bundle, ToolActions, ToolDef};
+use crate::definition::{Bundle, Role, ToolActions, ToolDef};
 use crate::projection::paging;
 use crate::projection::reference;
 use crate::projection::server_info::{
@@ -19,6 +19,7 @@ use crate::projection::settings;
 use crate::text::message::sanitize;
 use crate::tools::reply;
 use crate::tools::server::sections::read_section;
+use crate::tools::view::{self, Roles};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
 
@@ -153,6 +154,16 @@ async fn media_servers(ctx: &CallCtx) -> Outcome {
 /// counts alone without them, with a warning saying why.
 async fn server_names(ctx: &CallCtx, warnings: &mut Vec<String>) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
+    if let Roles::Known { held, .. } = view::roles(ctx).await
+        && !held.allows(Role::Admin)
+    {
+        warnings.push(
+            "the media servers are counted but not named: their names are in Ombi's settings, \
+             which need Ombi's Admin role"
+                .into(),
+        );
+        return out;
+    }
     for kind in ["plex", "emby", "jellyfin"] {
         let Some(section) = settings::section(kind) else {
             continue;

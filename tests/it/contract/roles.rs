@@ -83,6 +83,16 @@ const NOT_BY_ATTRIBUTE: &[(&str, &str, &str)] = &[
         "update",
         "the admin-only `GET api/v1/Job/update` is left out with a warning",
     ),
+    (
+        "read_server",
+        "media_servers",
+        "the servers' names come from the admin-only settings, read only for an admin",
+    ),
+    (
+        "read_request_stats",
+        "period",
+        "counted from the request lists any user reads; the figures are for Admin or PowerUser",
+    ),
 ];
 
 /// Each action's declared role is the strongest `[Admin]`/`[PowerUser]` of

@@ -266,7 +266,7 @@ async fn period_needs_admin_or_power_user() {
         )
         .await;
     assert_eq!(err_code(&env), "FORBIDDEN", "{env}");
-    assert!(err_message(&env).contains("Admin or PowerUser"), "{env}");
+    assert!(err_message(&env).contains("PowerUser role"), "{env}");
     assert!(h.gets("/api/v1/Request/movie").is_empty());
     let h = Rig::start_with(Options::default(), Some("alice")).await;
     let env = h
