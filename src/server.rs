@@ -249,6 +249,12 @@ impl ServerHandler for Session {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        // An app's view: its body for what this session may call.
+        if let Some(view) = crate::views::read(&request.uri, |name| {
+            self.visible().any(|t| t.def.name == name)
+        }) {
+            return Ok(ReadResourceResult::new(vec![view]).into());
+        }
         let uri = ResourceUri::parse(&request.uri).map_err(resources::ReadError::from)?;
         let _in_flight = self.app.calls.token();
         let body = resources::read(&self.ctx(context.ct.clone()), &uri).await?;

@@ -74,6 +74,7 @@ const TEMPLATES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The static resources, then the apps' views ([`crate::views`]).
 pub fn list() -> Vec<Resource> {
     LISTED
         .iter()
@@ -83,6 +84,7 @@ pub fn list() -> Vec<Resource> {
                 .with_description(*description)
                 .with_mime_type(MIME)
         })
+        .chain(crate::views::listed())
         .collect()
 }
 

@@ -104,7 +104,9 @@ fn lists_and_templates_are_exactly_the_pages() {
             "ombi://reference/issue-categories",
             "ombi://reference/genres/movie",
             "ombi://reference/genres/tv",
-            "ombi://reference/languages"
+            "ombi://reference/languages",
+            "ui://ombi/titles",
+            "ui://ombi/requests"
         ]
     );
     let templates: Vec<String> = resources::templates()
@@ -121,7 +123,13 @@ fn lists_and_templates_are_exactly_the_pages() {
         ]
     );
     for r in resources::list() {
-        assert_eq!(r.mime_type.as_deref(), Some("application/json"));
+        let app = r.uri.starts_with("ui://");
+        let want = if app {
+            "text/html;profile=mcp-app"
+        } else {
+            "application/json"
+        };
+        assert_eq!(r.mime_type.as_deref(), Some(want), "{}", r.uri);
     }
 }
 
