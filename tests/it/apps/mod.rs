@@ -3,5 +3,5 @@
 //! real browser under a host built on the extension's `AppBridge`
 //! (`browser`, driven by `tests/apps/`).
 
-// mod browser;
+mod browser;
 mod views;

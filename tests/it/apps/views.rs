@@ -153,7 +153,7 @@ async fn results_of_declared_tools_are_unchanged() {
     let client = connect(h.daemon()).await;
     let calls = [
         ("read_search", json!({"query": "matrix"})),
-        ("read_requests", json!({"action": "list"})),
+        ("read_requests", json!({"action": "list", "media": "movie"})),
         (
             "read_media",
             json!({"action": "details", "media": "movie", "tmdb_id": 603}),

@@ -1,0 +1,209 @@
+//! The views in a real browser: headless Chromium (Debian's `chromium`)
+//! loads the daemon's own `ui://` views into the test host of `tests/apps/`
+//! (the extension's `AppBridge`, bundled with esbuild; driven by
+//! puppeteer-core over a pipe), which reads them over MCP from the real
+//! daemon against the fake Ombi and hands them real tool results.
+//! `tests/apps/run.mjs` checks what is shown and clicks; this test holds its
+//! report and the fake Ombi to what must have happened. `.ci/run` installs
+//! chromium and the host's npm packages; `UPDATE_SCREENSHOTS=1` writes the
+//! screenshots docs/apps.md shows into docs/images/.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::harness::*;
+use crate::support::fake_ombi::Options;
+use crate::support::rig::Rig;
+
+/// A title written as HTML, as anyone able to name a thing in Ombi could.
+const PLANTED: &str = "<img src=x onerror=\"alert('planted')\">Parasite";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
+    let host = repo().join("tests/apps");
+    let ready = on_path("node")
+        && Path::new(CHROMIUM).is_file()
+        && host.join("node_modules/puppeteer-core").is_dir()
+        && host
+            .join("node_modules/@modelcontextprotocol/ext-apps")
+            .is_dir();
+    if !require(
+        ready,
+        "node, Debian's chromium and tests/apps/node_modules (npm ci --prefix tests/apps)",
+    ) {
+        return;
+    }
+    let mut options = Options::default();
+    for movie in options.data.movies.iter_mut() {
+        if movie["id"] == json!(496243) {
+            movie["title"] = json!(PLANTED);
+        }
+    }
+    for request in options.data.movie_requests.iter_mut() {
+        if request["theMovieDbId"] == json!(129) {
+            request["title"] = json!(PLANTED);
+        }
+    }
+    let h = Rig::binaries(
+        options,
+        &[("OMBI_BUNDLES", "core,moderation")],
+        DaemonOpts::default(),
+    )
+    .await;
+    let update = std::env::var("UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1");
+    let scratch = tempfile::tempdir().unwrap();
+    let shots = if update {
+        repo().join("docs/images")
+    } else {
+        scratch.path().to_path_buf()
+    };
+    let run = tokio::process::Command::new("node")
+        .arg(host.join("run.mjs"))
+        .args(["test", "--socket"])
+        .arg(&h.daemon().socket)
+        .arg("--shots")
+        .arg(&shots)
+        .env("CHROMIUM", CHROMIUM)
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(240), run)
+        .await
+        .expect("the browser test ends within 4 minutes")
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = stdout
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no report from run.mjs\nstdout:\n{stdout}\nstderr:\n{stderr}"));
+    assert_eq!(
+        report["failures"],
+        json!([]),
+        "what the browser saw: {report:#}\nstderr:\n{stderr}\ndaemon log:\n{}",
+        h.daemon().logs()
+    );
+    assert!(out.status.success(), "{stderr}");
+
+    // The host was told exactly the artwork origins, and nothing else left.
+    assert_eq!(report["declared"], json!(ombi_mcp::views::ARTWORK_ORIGINS));
+    assert_eq!(report["undeclared"], json!([]));
+    assert!(
+        report["images"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|u| u.as_str().unwrap().starts_with("https://image.tmdb.org/"))
+    );
+
+    // The planted title is a card's text in both views, never an element.
+    for view in ["titles", "requests"] {
+        let cards = report["views"][view].as_array().unwrap();
+        assert!(
+            cards.iter().any(|c| c["title"] == PLANTED),
+            "{view}: {cards:#?}"
+        );
+    }
+
+    // The calls the views made went through the host to the daemon...
+    let calls: Vec<(String, Value)> = report["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_string(),
+                c["arguments"].clone(),
+            )
+        })
+        .collect();
+    let tmdb: i64 = report["outcomes"]["movie"]["tmdb"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let request_id = report["outcomes"]["approve"]["request_id"]
+        .as_i64()
+        .unwrap();
+    // The last season the show's details list (the sample has not requested it).
+    let season = report["outcomes"]["tv_seasons"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        calls,
+        [
+            (
+                "write_request_create".into(),
+                json!({"action": "movie", "tmdb_id": tmdb})
+            ),
+            (
+                "read_media".into(),
+                json!({"action": "details", "media": "tv", "tmdb_id": 1396})
+            ),
+            (
+                "write_request_create".into(),
+                json!({"action": "tv", "provider": "tmdb", "id": 1396, "selection": {"mode": "season", "season_numbers": [season]}})
+            ),
+            (
+                "write_request_moderate".into(),
+                json!({"action": "approve", "media": "movie", "request_id": request_id})
+            ),
+        ]
+    );
+    // ... and on to Ombi, whose answers the cards show.
+    assert_eq!(report["outcomes"]["movie"]["error"], false, "{report:#}");
+    assert_eq!(report["outcomes"]["approve"]["error"], false, "{report:#}");
+    let writes = crate::support::rig::writes(&h);
+    let movie = writes
+        .iter()
+        .find(|r| {
+            r.path
+                .to_ascii_lowercase()
+                .ends_with("api/v1/request/movie")
+        })
+        .expect("the Request click reached Ombi");
+    let body: Value = serde_json::from_str(&movie.body).unwrap();
+    assert_eq!(body["theMovieDbId"], json!(tmdb));
+    let approve = writes
+        .iter()
+        .find(|r| {
+            r.path
+                .to_ascii_lowercase()
+                .ends_with("api/v1/request/movie/approve")
+        })
+        .expect("the Approve click reached Ombi");
+    let body: Value = serde_json::from_str(&approve.body).unwrap();
+    assert_eq!(body["id"], json!(request_id));
+    let tv = writes
+        .iter()
+        .find(|r| r.path.to_ascii_lowercase().ends_with("api/v2/requests/tv"))
+        .expect("the season request reached Ombi");
+    let body: Value = serde_json::from_str(&tv.body).unwrap();
+    assert_eq!(body["theMovieDbId"], json!(1396), "{body}");
+    assert_eq!(body["seasons"][0]["seasonNumber"], json!(season), "{body}");
+    assert_eq!(report["outcomes"]["tv"]["error"], false, "{report:#}");
+
+    // States: an error result is shown as an error, an empty page as empty.
+    assert_eq!(report["views"]["error_state"]["error"], true);
+    assert_eq!(report["views"]["empty_state"], "No titles.");
+    let shots: Vec<&str> = report["shots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(shots.len(), 4, "{shots:?}");
+    for shot in shots {
+        assert!(std::fs::metadata(shot).unwrap().len() > 1000, "{shot}");
+    }
+}
