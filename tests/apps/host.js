@@ -36,7 +36,7 @@ function cspOf(csp) {
 let current = null;
 
 /** Shows `tool`'s result in its view; resolves when the view has it. */
-window.showTool = async function (tool, args, theme) {
+window.showTool = async function (tool, args, theme, variables) {
   const listed = await mcp("tools/list", {});
   const def = listed.tools.find((t) => t.name === tool);
   if (!def) throw new Error(`${tool} is not listed for this session`);
@@ -55,13 +55,17 @@ window.showTool = async function (tool, args, theme) {
   frame.className = ui.prefersBorder ? "bordered" : "";
   document.getElementById("views").replaceChildren(frame);
   current = frame;
-  document.documentElement.dataset.theme = theme;
+  if (theme) document.documentElement.dataset.theme = theme;
+  // A host without a theme of its own sends none; one with variables sends them.
+  const hostContext = { displayMode: "inline", platform: "web", locale: "en-GB", containerDimensions: { maxHeight: 6000, width: 760 } };
+  if (theme) hostContext.theme = theme;
+  if (variables) hostContext.styles = { variables };
 
   const bridge = new AppBridge(
     null,
     { name: "ombi-mcp test host", version: "1.0.0" },
     { serverTools: {}, logging: {} },
-    { hostContext: { theme, displayMode: "inline", platform: "web", locale: "en-GB", containerDimensions: { maxHeight: 6000, width: 760 } } },
+    { hostContext },
   );
   bridge.oncalltool = async (params) => {
     log.calls.push({ name: params.name, arguments: params.arguments });

@@ -175,9 +175,9 @@ async function scenario(browser, url, shots, report, check) {
     await page.goto(url, { waitUntil: "load" });
 
     /** Shows a tool's result; the view's frame once its cards (or state) are drawn. */
-    const show = async (tool, args, theme) => {
+    const show = async (tool, args, theme, variables) => {
       const before = await page.evaluate(() => window.hostLog.sizes.length);
-      const info = await page.evaluate((t, a, th) => window.showTool(t, a, th), tool, args, theme);
+      const info = await page.evaluate((t, a, th, v) => window.showTool(t, a, th, v), tool, args, theme || null, variables || null);
       for (const o of info.csp.resourceDomains) if (!report.declared.includes(o)) report.declared.push(o);
       const handle = await page.waitForSelector("#views iframe");
       const frame = await handle.contentFrame();
@@ -268,6 +268,17 @@ async function scenario(browser, url, shots, report, check) {
     check(bg === "rgb(17, 24, 39)", `dark: the view's background is ${bg}`);
     await frame.waitForFunction(() => [...document.images].every((i) => i.complete), { timeout: 10000 });
     await shoot(handle, "titles-dark");
+
+    // Without a theme from the host the view follows the system's; the host's
+    // own variables win over the view's colours.
+    await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
+    ({ frame } = await show("read_discover", discover, undefined));
+    report.views.system_dark_background = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check(report.views.system_dark_background === "rgb(17, 24, 39)", `no host theme: background ${report.views.system_dark_background}`);
+    await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
+    ({ frame } = await show("read_discover", discover, "light", { "--color-background-primary": "rgb(1, 2, 3)" }));
+    report.views.host_variable_background = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check(report.views.host_variable_background === "rgb(1, 2, 3)", `host variables: background ${report.views.host_variable_background}`);
 
     // 4. TV: the seasons come from read_media details, then a season is requested.
     ({ frame, handle } = await show("read_search", { action: "tv", query: "breaking" }, "light"));

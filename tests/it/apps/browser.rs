@@ -20,6 +20,7 @@ use crate::support::rig::Rig;
 /// A title written as HTML, as anyone able to name a thing in Ombi could.
 const PLANTED: &str = "<img src=x onerror=\"alert('planted')\">Parasite";
 const CHROMIUM: &str = "/usr/bin/chromium";
+const UNDECLARED_POSTER: &str = "https://img.example.org/p157336.jpg";
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -44,6 +45,11 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
     for movie in options.data.movies.iter_mut() {
         if movie["id"] == json!(496243) {
             movie["title"] = json!(PLANTED);
+        }
+        // An absolute poster URL on an origin no view declares: the view
+        // skips it for the TMDB backdrop, so the CSP never has to refuse it.
+        if movie["id"] == json!(157336) {
+            movie["posterPath"] = json!(UNDECLARED_POSTER);
         }
     }
     for request in options.data.movie_requests.iter_mut() {
@@ -102,6 +108,23 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
             .iter()
             .all(|u| u.as_str().unwrap().starts_with("https://image.tmdb.org/"))
     );
+
+    let interstellar = report["views"]["titles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["title"] == "Interstellar")
+        .expect("Interstellar's card");
+    assert_eq!(interstellar["img"], "Poster: Interstellar");
+    assert!(
+        report["images"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("https://image.tmdb.org/t/p/original/b157336.jpg")),
+        "{report:#}"
+    );
+    // Where the result carries no state (TV search rows), no badge claims one.
+    assert_eq!(report["views"]["tv"][0]["badge"], Value::Null, "{report:#}");
 
     // The planted title is a card's text in both views, never an element.
     for view in ["titles", "requests"] {
