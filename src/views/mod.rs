@@ -24,7 +24,7 @@ pub const MIME: &str = "text/html;profile=mcp-app";
 /// Ombi's relative `posterPath`s into `https://image.tmdb.org/t/p/…` URLs);
 /// for music, Lidarr's remote artwork as Ombi passes it on — album covers
 /// from the Cover Art Archive and artist posters and banners from fanart.tv
-/// (Ombi `MusicSearchEngine.cs`, `MusicSearchEngineV2.cs`).
+/// (Ombi's `Ombi.Core/Engine/MusicSearchEngine.cs` and `V2/MusicSearchEngineV2.cs`).
 pub const ARTWORK_ORIGINS: &[&str] = &[
     "https://image.tmdb.org",
     "https://coverartarchive.org",

@@ -320,7 +320,19 @@ async function scenario(browser, url, shots, report, check) {
     ({ frame, handle } = await show("read_requests", list, "dark"));
     await shoot(handle, "requests-dark");
 
-    // 6. States: an error result, and an empty page.
+    // 6. Music: an album's cover comes from the Cover Art Archive (a declared origin).
+    ({ frame } = await show("read_search", { action: "album", query: "hybrid" }, "light"));
+    report.views.albums = await cards(frame);
+    await frame.waitForFunction(() => [...document.images].every((i) => i.complete), { timeout: 10000 });
+
+    // 7. One title's details, and a write_request_create result as a host shows it
+    //    when the model made the call: one card with what happened.
+    ({ frame } = await show("read_media", { action: "details", media: "movie", tmdb_id: 496243 }, "light"));
+    report.views.details = await cards(frame);
+    ({ frame } = await show("write_request_create", { action: "movie", tmdb_id: 496243 }, "light"));
+    report.views.created = await frame.$$eval(".card", (cs) => cs.map((c) => c.textContent));
+
+    // 8. States: an error result, and an empty page.
     ({ frame } = await show("read_media", { action: "details", media: "movie", tmdb_id: 999999 }, "light"));
     report.views.error_state = await frame.$eval("#root", (r) => ({ text: r.textContent, error: !!r.querySelector(".state.error") }));
     ({ frame } = await show("read_search", { action: "movie", query: "zzzznothing" }, "light"));

@@ -101,13 +101,14 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
     // The host was told exactly the artwork origins, and nothing else left.
     assert_eq!(report["declared"], json!(ombi_mcp::views::ARTWORK_ORIGINS));
     assert_eq!(report["undeclared"], json!([]));
-    assert!(
-        report["images"]
-            .as_array()
-            .unwrap()
+    let declared = |u: &Value| {
+        let u = u.as_str().unwrap();
+        ombi_mcp::views::ARTWORK_ORIGINS
             .iter()
-            .all(|u| u.as_str().unwrap().starts_with("https://image.tmdb.org/"))
-    );
+            .any(|o| u.starts_with(&format!("{o}/")))
+    };
+    let images = report["images"].as_array().unwrap();
+    assert!(images.iter().all(declared), "{report:#}");
 
     let interstellar = report["views"]["titles"]
         .as_array()
@@ -215,6 +216,26 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
     assert_eq!(body["theMovieDbId"], json!(1396), "{body}");
     assert_eq!(body["seasons"][0]["seasonNumber"], json!(season), "{body}");
     assert_eq!(report["outcomes"]["tv"]["error"], false, "{report:#}");
+
+    // Music artwork from its declared origin; one title's details as one card.
+    let albums = report["views"]["albums"].as_array().unwrap();
+    assert!(albums.iter().any(|c| c["title"] == "Hybrid Theory" && c["img"] == "Poster: Hybrid Theory"), "{albums:#?}");
+    assert!(report["images"].as_array().unwrap().iter().any(|u| u.as_str().unwrap().starts_with("https://coverartarchive.org/")));
+    let details = report["views"]["details"].as_array().unwrap();
+    assert_eq!(details.len(), 1);
+    assert_eq!(details[0]["title"], PLANTED);
+    // A write_request_create result (the model's call, shown by the host):
+    // one card with Ombi's outcome, and the request it made in Ombi.
+    let created = report["views"]["created"].as_array().unwrap();
+    assert_eq!(created.len(), 1, "{created:#?}");
+    assert!(created[0].as_str().unwrap().contains("Request completed"), "{created:#?}");
+    assert_eq!(
+        crate::support::rig::writes(&h)
+            .iter()
+            .filter(|r| r.path.to_ascii_lowercase().ends_with("api/v1/request/movie"))
+            .count(),
+        2
+    );
 
     // States: an error result is shown as an error, an empty page as empty.
     assert_eq!(report["views"]["error_state"]["error"], true);
