@@ -36,7 +36,7 @@ function cspOf(csp) {
 let current = null;
 
 /** Shows `tool`'s result in its view; resolves when the view has it. */
-window.showTool = async function (tool, args, theme, variables) {
+window.showTool = async function (tool, args, theme, variables, hold) {
   const listed = await mcp("tools/list", {});
   const def = listed.tools.find((t) => t.name === tool);
   if (!def) throw new Error(`${tool} is not listed for this session`);
@@ -86,6 +86,8 @@ window.showTool = async function (tool, args, theme, variables) {
   frame.srcdoc = content.text.replace("<head>", `<head>${meta}`);
   await initialized;
   await bridge.sendToolInput({ arguments: args });
-  await bridge.sendToolResult(result);
+  // `hold`: the result comes when the caller says (the view's loading state).
+  window.releaseResult = () => bridge.sendToolResult(result);
+  if (!hold) await window.releaseResult();
   return { uri, csp: ui.csp, prefersBorder: ui.prefersBorder };
 };

@@ -200,6 +200,7 @@ async function scenario(browser, url, shots, report, check) {
     }, tool, args));
     const cards = (frame) => frame.$$eval(".card", (cs) => cs.map((c) => ({
       title: c.querySelector("h2").textContent,
+      text: c.textContent,
       badge: (c.querySelector(".badge") || {}).textContent || null,
       buttons: [...c.querySelectorAll("button")].map((b) => b.textContent),
       img: (c.querySelector("img") || {}).alt || null,
@@ -222,6 +223,17 @@ async function scenario(browser, url, shots, report, check) {
         return { text: o.textContent, error: o.classList.contains("error") };
       }, card);
     };
+
+    // 0. Loading: the view before the host hands it the result.
+    const held = await page.evaluate(() => window.showTool("read_search", { query: "matrix" }, "light", null, true));
+    for (const o of held.csp.resourceDomains) if (!report.declared.includes(o)) report.declared.push(o);
+    {
+      const frame = await (await page.waitForSelector("#views iframe")).contentFrame();
+      await page.waitForFunction(() => window.hostLog.initialized > 0);
+      report.views.loading = await frame.$eval("#root", (r) => ({ text: r.textContent, busy: r.getAttribute("aria-busy") }));
+      await page.evaluate(() => window.releaseResult());
+      await frame.waitForFunction(() => document.getElementById("root").getAttribute("aria-busy") === "false");
+    }
 
     // 1. Titles: a poster grid of a real read_discover result.
     const discover = { action: "popular", media: "movie" };
@@ -295,6 +307,13 @@ async function scenario(browser, url, shots, report, check) {
       await frame.click("fieldset label:last-of-type input");
       await frame.click("fieldset button");
       report.outcomes.tv = await outcome(frame, tvIndex);
+      // The same season again from a fresh view: Ombi refuses, and says why on the card.
+      ({ frame } = await show("read_search", { action: "tv", query: "breaking" }, "light"));
+      await (await (await frame.$$(".card"))[tvIndex].$("button")).click();
+      await frame.waitForSelector("fieldset input[type=checkbox]", { timeout: 20000 });
+      await frame.click("fieldset label:last-of-type input");
+      await frame.click("fieldset button");
+      report.outcomes.tv_refused = await outcome(frame, tvIndex);
     }
 
     // 5. Requests: one card per request, Approve on a pending one.
@@ -319,6 +338,21 @@ async function scenario(browser, url, shots, report, check) {
     }
     ({ frame, handle } = await show("read_requests", list, "dark"));
     await shoot(handle, "requests-dark");
+    const albumList = { action: "list", media: "album" };
+    const albumRequests = await result("read_requests", albumList);
+    ({ frame } = await show("read_requests", albumList, "light"));
+    seen = await cards(frame);
+    report.views.album_requests = seen;
+    const deniable = seen.findIndex((c) => c.buttons.includes("Deny"));
+    check(deniable >= 0, "requests: no pending album request with Deny");
+    if (deniable >= 0) {
+      const card = (await frame.$$(".card"))[deniable];
+      await (await card.$("input")).focus();
+      await page.keyboard.type("Not this season");
+      await page.keyboard.press("Enter");
+      report.outcomes.deny = await outcome(frame, deniable);
+      report.outcomes.deny.request_id = albumRequests.data.items[deniable].target.id;
+    }
 
     // 6. Music: an album's cover comes from the Cover Art Archive (a declared origin).
     ({ frame } = await show("read_search", { action: "album", query: "hybrid" }, "light"));

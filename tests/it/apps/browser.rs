@@ -156,6 +156,7 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
     let request_id = report["outcomes"]["approve"]["request_id"]
         .as_i64()
         .unwrap();
+    let deny_id = report["outcomes"]["deny"]["request_id"].as_i64().unwrap();
     // The last season the show's details list (the sample has not requested it).
     let season = report["outcomes"]["tv_seasons"]
         .as_array()
@@ -179,14 +180,41 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
                 json!({"action": "tv", "provider": "tmdb", "id": 1396, "selection": {"mode": "season", "season_numbers": [season]}})
             ),
             (
+                "read_media".into(),
+                json!({"action": "details", "media": "tv", "tmdb_id": 1396})
+            ),
+            (
+                "write_request_create".into(),
+                json!({"action": "tv", "provider": "tmdb", "id": 1396, "selection": {"mode": "season", "season_numbers": [season]}})
+            ),
+            (
                 "write_request_moderate".into(),
                 json!({"action": "approve", "media": "movie", "request_id": request_id})
             ),
-        ]
+            (
+                "write_request_moderate".into(),
+                json!({"action": "deny", "media": "album", "request_id": deny_id, "reason": "Not this season"})
+            ),
+        ],
+        "{report:#}"
     );
-    // ... and on to Ombi, whose answers the cards show.
-    assert_eq!(report["outcomes"]["movie"]["error"], false, "{report:#}");
-    assert_eq!(report["outcomes"]["approve"]["error"], false, "{report:#}");
+    // ... and on to Ombi, whose answers the cards show: its refusal of a
+    // season requested twice as an error, the rest as done.
+    let refused = &report["outcomes"]["tv_refused"];
+    assert_eq!(refused["error"], true, "{report:#}");
+    assert!(
+        refused["text"]
+            .as_str()
+            .unwrap()
+            .contains("already been requested"),
+        "{report:#}"
+    );
+    for done in ["movie", "tv", "approve", "deny"] {
+        assert_eq!(
+            report["outcomes"][done]["error"], false,
+            "{done}: {report:#}"
+        );
+    }
     let writes = crate::support::rig::writes(&h);
     let movie = writes
         .iter()
@@ -219,8 +247,17 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
 
     // Music artwork from its declared origin; one title's details as one card.
     let albums = report["views"]["albums"].as_array().unwrap();
-    assert!(albums.iter().any(|c| c["title"] == "Hybrid Theory" && c["img"] == "Poster: Hybrid Theory"), "{albums:#?}");
-    assert!(report["images"].as_array().unwrap().iter().any(|u| u.as_str().unwrap().starts_with("https://coverartarchive.org/")));
+    assert!(
+        albums
+            .iter()
+            .any(|c| c["title"] == "Hybrid Theory" && c["img"] == "Poster: Hybrid Theory"),
+        "{albums:#?}"
+    );
+    assert!(report["images"].as_array().unwrap().iter().any(|u| {
+        u.as_str()
+            .unwrap()
+            .starts_with("https://coverartarchive.org/")
+    }));
     let details = report["views"]["details"].as_array().unwrap();
     assert_eq!(details.len(), 1);
     assert_eq!(details[0]["title"], PLANTED);
@@ -228,16 +265,71 @@ async fn both_views_render_real_results_and_their_buttons_reach_ombi() {
     // one card with Ombi's outcome, and the request it made in Ombi.
     let created = report["views"]["created"].as_array().unwrap();
     assert_eq!(created.len(), 1, "{created:#?}");
-    assert!(created[0].as_str().unwrap().contains("Request completed"), "{created:#?}");
+    assert!(
+        created[0].as_str().unwrap().contains("Request completed"),
+        "{created:#?}"
+    );
     assert_eq!(
         crate::support::rig::writes(&h)
             .iter()
-            .filter(|r| r.path.to_ascii_lowercase().ends_with("api/v1/request/movie"))
+            .filter(|r| r
+                .path
+                .to_ascii_lowercase()
+                .ends_with("api/v1/request/movie"))
             .count(),
         2
     );
 
-    // States: an error result is shown as an error, an empty page as empty.
+    // The deny, with the reason typed into the card, reached Ombi.
+    let deny = writes
+        .iter()
+        .find(|r| r.path.to_ascii_lowercase().ends_with("/deny"))
+        .unwrap_or_else(|| {
+            panic!(
+                "the Deny reached Ombi: {:?}",
+                writes.iter().map(|r| &r.path).collect::<Vec<_>>()
+            )
+        });
+    let body: Value = serde_json::from_str(&deny.body).unwrap();
+    assert_eq!(body["id"], json!(deny_id), "{body}");
+    assert_eq!(body["reason"], "Not this season", "{body}");
+
+    // Cards carry the requester, the dates and the denial reason.
+    let requests = report["views"]["requests"].as_array().unwrap();
+    let text_of = |title: &str| {
+        requests
+            .iter()
+            .find(|c| c["title"] == title)
+            .unwrap_or_else(|| panic!("{title}: {requests:#?}"))["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let interstellar = text_of("Interstellar");
+    assert!(
+        interstellar.contains("by bob") && interstellar.contains("Requested 2026-04-01"),
+        "{interstellar}"
+    );
+    let denied = text_of(PLANTED);
+    assert!(
+        denied.contains("Denied") && denied.contains("Reason: Already on the shelf"),
+        "{denied}"
+    );
+    // Titles carry their year.
+    assert!(
+        report["views"]["titles"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("2010"),
+        "{report:#}"
+    );
+
+    // States: loading until the result comes, an error result as an error,
+    // an empty page as empty.
+    assert_eq!(
+        report["views"]["loading"],
+        json!({"text": "Loading titles…", "busy": "true"})
+    );
     assert_eq!(report["views"]["error_state"]["error"], true);
     assert_eq!(report["views"]["empty_state"], "No titles.");
     let shots: Vec<&str> = report["shots"]
