@@ -35,6 +35,13 @@ function cspOf(csp) {
 
 let current = null;
 
+// The first message a view sends must be its ui/initialize request.
+window.addEventListener("message", (event) => {
+  if (current && event.source === current.contentWindow && log.first === null) {
+    log.first = (event.data && event.data.method) || "(not a request)";
+  }
+});
+
 /** Shows `tool`'s result in its view; resolves when the view has it. */
 window.showTool = async function (tool, args, theme, variables, hold) {
   const listed = await mcp("tools/list", {});
@@ -49,6 +56,7 @@ window.showTool = async function (tool, args, theme, variables, hold) {
   const result = await mcp("tools/call", { name: tool, arguments: args });
 
   if (current) current.remove();
+  log.first = null;
   const frame = document.createElement("iframe");
   frame.title = `${uri} view of ${tool}`;
   frame.setAttribute("sandbox", "allow-scripts");

@@ -189,6 +189,8 @@ async function scenario(browser, url, shots, report, check) {
       const after = await page.evaluate(() => window.hostLog.sizes.length);
       check(after === settled, `${tool}: size-changed still arriving after the view settled (${settled} → ${after})`);
       check(settled - before <= 6, `${tool}: ${settled - before} size-changed notifications for one render`);
+      const first = await page.evaluate(() => window.hostLog.first);
+      check(first === "ui/initialize", `${tool}: the view's first message was ${first}`);
       const sizes = await page.evaluate(() => window.hostLog.sizes.slice());
       const height = await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
       check(sizes[sizes.length - 1] === height, `${tool}: the host's height ${sizes[sizes.length - 1]} is not the content's ${height}`);

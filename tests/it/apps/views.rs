@@ -232,3 +232,50 @@ fn the_pages_are_self_contained_and_use_no_html_sinks() {
         assert!(body.contains("prefers-color-scheme: dark") && body.contains("data-theme"));
     }
 }
+
+/// The CSP names exactly the artwork origins the titles view's tools return:
+/// every example call of those tools against the sample Ombi (whose artwork
+/// is Ombi's: TMDB paths, Lidarr's Cover Art Archive and fanart.tv URLs)
+/// gives artwork only on declared origins — but for the TVMaze banners of
+/// Ombi's v1 TV rows, which the view never shows (it takes the TMDB poster
+/// first, docs/apps.md) — and every declared origin is used by some result.
+#[tokio::test]
+async fn the_declared_origins_are_those_of_the_artwork_the_tools_return() {
+    const NOT_SHOWN: &[&str] = &["https://static.tvmaze.com"];
+    let rig = Rig::start().await;
+    let mut seen: Vec<String> = Vec::new();
+    for name in views::TITLES.tools {
+        let tool = ombi_mcp::tools::find(name).unwrap();
+        for (args, ok) in tool.examples {
+            let args = crate::support::examples::filled(&rig, args).await;
+            let env = rig.call(name, args.clone()).await;
+            assert_eq!(env["ok"], json!(*ok), "{name} {args}: {env}");
+            for item in env["data"]["items"].as_array().into_iter().flatten() {
+                let uris = item["artwork_uris"].as_array().into_iter().flatten();
+                for uri in uris.filter_map(Value::as_str) {
+                    let origin = reqwest::Url::parse(uri)
+                        .unwrap()
+                        .origin()
+                        .ascii_serialization();
+                    if !seen.contains(&origin) {
+                        seen.push(origin);
+                    }
+                }
+            }
+        }
+    }
+    let undeclared: Vec<&String> = seen
+        .iter()
+        .filter(|o| !ARTWORK_ORIGINS.contains(&o.as_str()) && !NOT_SHOWN.contains(&o.as_str()))
+        .collect();
+    assert!(
+        undeclared.is_empty(),
+        "artwork on undeclared origins: {undeclared:?}"
+    );
+    for origin in ARTWORK_ORIGINS {
+        assert!(
+            seen.iter().any(|o| o == origin),
+            "{origin} is declared but no result uses it: {seen:?}"
+        );
+    }
+}
