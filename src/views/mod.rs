@@ -41,7 +41,7 @@ pub struct View {
     pub uri: &'static str,
     pub title: &'static str,
     pub description: &'static str,
-    /// The page as compiled in (`assets/views/common.html`, the bridge and
+    /// The page as compiled in (`src/views/common.html`, the bridge and
     /// style both views share, then the view's own file), with its
     /// `<can TOOL>` sections.
     pub html: &'static str,
@@ -54,10 +54,7 @@ pub static TITLES: View = View {
     uri: "ui://ombi/titles",
     title: "Titles",
     description: "A poster grid of movies, shows and albums with their state, and a Request button.",
-    html: concat!(
-        include_str!("../../assets/views/common.html"),
-        include_str!("../../assets/views/titles.html")
-    ),
+    html: concat!(include_str!("common.html"), include_str!("titles.html")),
     tools: &["read_search", "read_discover", "read_library", "read_media"],
 };
 
@@ -66,10 +63,7 @@ pub static REQUESTS: View = View {
     uri: "ui://ombi/requests",
     title: "Requests",
     description: "Request cards with requester, state and dates; Approve and Deny for moderators.",
-    html: concat!(
-        include_str!("../../assets/views/common.html"),
-        include_str!("../../assets/views/requests.html")
-    ),
+    html: concat!(include_str!("common.html"), include_str!("requests.html")),
     tools: &["read_requests", "write_request_create"],
 };
 
