@@ -27,3 +27,4 @@ pub mod text;
 pub mod tools;
 pub mod transport;
 pub mod upstream;
+pub mod views;

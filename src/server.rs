@@ -338,6 +338,16 @@ impl ServerHandler for Session {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        // An app's view: its body for what this session may call (its policy
+        // narrowed by the acting user's roles, as tools/list shows it).
+        if request.uri.starts_with("ui://") {
+            let (view, _) = self.view().await;
+            if let Some(page) = crate::views::read(&request.uri, |name| view.shows_tool(name)) {
+                let mut result = ReadResourceResult::new(vec![page]);
+                (result.ttl_ms, result.cache_scope) = listing_hints(&context);
+                return Ok(result.into());
+            }
+        }
         let uri = ResourceUri::parse(&request.uri).map_err(resources::ReadError::from)?;
         let _in_flight = self.app.calls.token();
         let (body, warnings) =

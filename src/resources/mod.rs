@@ -103,7 +103,8 @@ pub fn gate(view: View, uri: &str) -> Result<(), ReadError> {
     )))
 }
 
-/// The resources a session of `view` lists.
+/// The resources a session of `view` lists: the static ones it may read,
+/// then the apps' views ([`crate::views`]).
 pub fn list(view: View) -> Vec<Resource> {
     LISTED
         .iter()
@@ -114,6 +115,7 @@ pub fn list(view: View) -> Vec<Resource> {
                 .with_description(*description)
                 .with_mime_type(MIME)
         })
+        .chain(crate::views::listed())
         .collect()
 }
 

@@ -286,7 +286,7 @@ impl Tool {
     /// This tool as `tools/list` advertises it, built on each use: the daemon
     /// keeps only the serialized [`listing`], not the schema trees behind it.
     pub fn mcp(&self) -> rmcp::model::Tool {
-        mcp::build(&self.def)
+        crate::views::declare(mcp::build(&self.def))
     }
 }
 

@@ -12,6 +12,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("secrets", 1),
     ("logging", 1),
     ("transport", 1),
+    ("views", 1),
     ("definition", 2),
     ("confirm", 2),
     ("config", 3),

@@ -20,6 +20,7 @@
 mod harness;
 mod support;
 
+mod apps;
 mod cited_paths;
 mod clients;
 mod contract;

@@ -9,9 +9,11 @@ use ombi_mcp::tools;
 use serde_json::Value;
 
 /// Every definition as `tools/list` would show it (served or not).
+/// Every tool as `tools/list` shows it (with the `_meta` of its app view).
 fn listed() -> Vec<(&'static ToolDef, Value)> {
-    tools::definitions()
-        .map(|d| (d, serde_json::to_value(mcp::build(d)).unwrap()))
+    tools::TOOLS
+        .iter()
+        .map(|t| (&t.def, serde_json::to_value(t.mcp()).unwrap()))
         .collect()
 }
 

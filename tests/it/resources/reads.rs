@@ -116,7 +116,9 @@ fn lists_and_templates_are_exactly_the_pages() {
             "ombi://reference/issue-categories",
             "ombi://reference/genres/movie",
             "ombi://reference/genres/tv",
-            "ombi://reference/languages"
+            "ombi://reference/languages",
+            "ui://ombi/titles",
+            "ui://ombi/requests"
         ]
     );
     let templates: Vec<String> = resources::templates(every_bundle())
@@ -133,7 +135,13 @@ fn lists_and_templates_are_exactly_the_pages() {
         ]
     );
     for r in resources::list(every_bundle()) {
-        assert_eq!(r.mime_type.as_deref(), Some("application/json"));
+        let app = r.uri.starts_with("ui://");
+        let want = if app {
+            "text/html;profile=mcp-app"
+        } else {
+            "application/json"
+        };
+        assert_eq!(r.mime_type.as_deref(), Some(want), "{}", r.uri);
     }
 }
 
