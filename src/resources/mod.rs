@@ -104,7 +104,7 @@ pub fn gate(view: View, uri: &str) -> Result<(), ReadError> {
 }
 
 /// The resources a session of `view` lists: the static ones it may read,
-/// then the apps' views ([`crate::views`]).
+/// then the apps' views ([`crate::views`]) of the tools it sees.
 pub fn list(view: View) -> Vec<Resource> {
     LISTED
         .iter()
@@ -115,7 +115,9 @@ pub fn list(view: View) -> Vec<Resource> {
                 .with_description(*description)
                 .with_mime_type(MIME)
         })
-        .chain(crate::views::listed())
+        .chain(crate::views::listed().into_iter().filter(|r| {
+            crate::views::find(&r.uri).is_some_and(|v| v.tools.iter().any(|t| view.shows_tool(t)))
+        }))
         .collect()
 }
 

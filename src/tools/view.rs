@@ -137,7 +137,7 @@ impl View {
     pub fn list(&self) -> ListToolsResult {
         ListToolsResult::with_all_items(
             self.tools()
-                .map(|t| mcp::build_of(&t.def, &self.actions(t)))
+                .map(|t| crate::views::declare(mcp::build_of(&t.def, &self.actions(t))))
                 .collect(),
         )
     }
