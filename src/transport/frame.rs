@@ -17,7 +17,8 @@
 //! flight may be waiting for the client's answer to a request of ours (a
 //! confirmation, `elicitation/create`); one more request read meanwhile is
 //! kept too, and only then does reading stop. Responses pass through the
-//! same line cap and checks as everything else.
+//! same line cap and checks as everything else. A request whose id is
+//! already in flight is answered `-32600` and never run.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -391,6 +392,15 @@ where
         self
     }
 
+    /// Whether a request with `id` is in flight or waiting here: a second
+    /// one would share its answer (and both might run), so it is refused.
+    fn id_in_use(&self, id: &RequestId) -> bool {
+        let waiting = [&self.held, &self.queued]
+            .into_iter()
+            .any(|m| matches!(m, Some(JsonRpcMessage::Request(r)) if &r.id == id));
+        waiting || self.in_flight.ids().contains_key(id)
+    }
+
     /// The next line event, or `None` at EOF or on a read error.
     async fn next_split(&mut self) -> Option<Split> {
         loop {
@@ -504,6 +514,11 @@ where
                             self.pending = Some(Box::pin(write_line(self.write.clone(), line)));
                             continue;
                         }
+                        JsonRpcMessage::Request(r) if self.id_in_use(&r.id) => ErrorReply::new(
+                            INVALID_REQUEST,
+                            "Invalid Request: request id already in use",
+                            Some(r.id),
+                        ),
                         request @ JsonRpcMessage::Request(_) => {
                             if self.held.is_some() {
                                 self.queued = Some(request);
