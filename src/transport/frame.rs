@@ -317,6 +317,9 @@ struct InFlight {
     slots: Semaphore,
     /// Slots held per request id (a client may reuse an id).
     ids: StdMutex<HashMap<RequestId, u32>>,
+    /// Ids run and not yet answered: an id leaves as its answer is handed
+    /// to the writer, so a client may reuse it as soon as it reads it.
+    live: StdMutex<std::collections::HashSet<RequestId>>,
 }
 
 impl InFlight {
@@ -325,11 +328,17 @@ impl InFlight {
     }
 
     fn hold(&self, id: RequestId) {
+        self.live().insert(id.clone());
         *self.ids().entry(id).or_default() += 1;
+    }
+
+    fn live(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<RequestId>> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Releases the slots of `id`, if it holds any.
     fn release(&self, id: &RequestId) {
+        self.live().remove(id);
         let held = self.ids().remove(id);
         if let Some(n) = held {
             self.slots.add_permits(n as usize);
@@ -375,6 +384,7 @@ where
             in_flight: Arc::new(InFlight {
                 slots: Semaphore::new(MAX_IN_FLIGHT),
                 ids: StdMutex::new(HashMap::new()),
+                live: StdMutex::new(Default::default()),
             }),
             held: None,
             queued: None,
@@ -398,7 +408,7 @@ where
         let waiting = [&self.held, &self.queued]
             .into_iter()
             .any(|m| matches!(m, Some(JsonRpcMessage::Request(r)) if &r.id == id));
-        waiting || self.in_flight.ids().contains_key(id)
+        waiting || self.in_flight.live().contains(id)
     }
 
     /// The next line event, or `None` at EOF or on a read error.
@@ -445,6 +455,9 @@ where
             _ => None,
         };
         let encoded = encode(item);
+        if let Some(id) = &answers {
+            self.in_flight.live().remove(id);
+        }
         let (write, in_flight) = (self.write.clone(), self.in_flight.clone());
         async move {
             let written = match encoded {

@@ -2,5 +2,6 @@
 
 mod connections;
 mod fair_share;
+mod hardening;
 mod protocol;
 mod upstream;
