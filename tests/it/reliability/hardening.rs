@@ -243,3 +243,46 @@ fn check_config_warns_about_files_others_could_change_or_read() {
     );
     assert!(!warned.contains("test-api-key"), "no secret printed");
 }
+
+/// Run by hand under a shell's low soft limit, the daemon raises its soft
+/// `RLIMIT_NOFILE` to the hard limit (the units set `LimitNOFILE=8192`).
+#[test]
+fn the_daemon_raises_its_open_files_limit_to_the_hard_limit() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("mcp.sock");
+    let mut cmd = Command::new(DAEMON);
+    cmd.arg("--socket")
+        .arg(&socket)
+        .envs(offline_env())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE, 256, 4096)
+                .map_err(std::io::Error::from)
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let limits = format!("/proc/{}/limits", child.id());
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !socket.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let open_files = std::fs::read_to_string(&limits)
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .map(|l| {
+            l.split_whitespace()
+                .skip(3)
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(open_files, "4096 4096");
+}
