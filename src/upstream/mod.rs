@@ -358,7 +358,6 @@ impl Upstream {
     ) -> Result<UpstreamResponse, ToolError> {
         let url = route.url(&self.base)?;
         let desc = route.to_string();
-        let _turn = self.turns.take(self.timeout, &desc).await?;
         let user = self.user_name(acting_user);
         let deadline = Instant::now() + self.timeout;
         let mut attempt = 0;
@@ -434,6 +433,14 @@ impl Upstream {
     ) -> Result<UpstreamResponse, AttemptError> {
         let creds = self
             .credentials(acting_user)
+            .await
+            .map_err(AttemptError::Final)?;
+        // After the login (one in flight for the daemon, shared): the turn
+        // bounds the requests themselves, and a burst waiting for turns
+        // still shares one login.
+        let _turn = self
+            .turns
+            .take(self.timeout, desc)
             .await
             .map_err(AttemptError::Final)?;
         let resp = self

@@ -2,8 +2,9 @@
 //! daemon and [`PER_PEER`] for one peer uid (root included), so one local
 //! user pipelining from many sessions cannot open hundreds of connections
 //! to Ombi, run the daemon out of file descriptors and memory, or make the
-//! others wait behind all of its calls. A call waits for its turn at most
-//! `OMBI_HTTP_TIMEOUT`, then ends `TIMEOUT` (retryable).
+//! others wait behind all of its calls. A call waits for its turn within
+//! its `OMBI_HTTP_TIMEOUT`, then ends `TIMEOUT` (retryable, never sent). The
+//! turn is taken per attempt, after the login (one in flight, shared).
 //!
 //! The peer is the task's: `tools::call` runs each call inside [`as_peer`];
 //! a call made outside one (the resource poller, `--check-config`) takes
@@ -43,10 +44,14 @@ pub struct Turns {
     peers: Mutex<HashMap<u32, Arc<Semaphore>>>,
 }
 
-/// A call's turn, given back when dropped.
+/// A call's turn, given back when dropped (also half-taken: a call
+/// cancelled or timed out while it waits).
 pub struct Turn<'a> {
     turns: &'a Turns,
-    peer: Option<(u32, OwnedSemaphorePermit)>,
+    /// The peer whose turn this is, if the call runs as one.
+    uid: Option<u32>,
+    /// Held, never read: dropping them gives the turns back.
+    _peer: Option<OwnedSemaphorePermit>,
     _all: Option<OwnedSemaphorePermit>,
 }
 
@@ -75,12 +80,12 @@ impl Turns {
             // point (timeout, cancelled call), it gives back what it holds.
             let mut turn = Turn {
                 turns: self,
-                peer: None,
+                uid: peer,
+                _peer: None,
                 _all: None,
             };
             if let Some(uid) = peer {
-                let gate = self.peer_gate(uid);
-                turn.peer = Some((uid, gate.acquire_owned().await.ok()?));
+                turn._peer = Some(self.peer_gate(uid).acquire_owned().await.ok()?);
             }
             turn._all = Some(self.all.clone().acquire_owned().await.ok()?);
             Some(turn)
@@ -89,18 +94,15 @@ impl Turns {
         match waited {
             Ok(Some(turn)) => Ok(turn),
             // Nothing closes the semaphores; a closed one is a timeout too.
-            _ => {
-                self.forget_idle(peer);
-                Err(ToolError::new(
-                    ErrorCode::Timeout,
-                    format!(
-                        "{desc} waited {} s (OMBI_HTTP_TIMEOUT) for its turn to call Ombi and was not sent: at most {} Ombi calls run at once, {} per user; try again",
-                        wait.as_secs(),
-                        self.in_flight,
-                        self.per_peer
-                    ),
-                ))
-            }
+            _ => Err(ToolError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "{desc} waited {} s (OMBI_HTTP_TIMEOUT) for its turn to call Ombi and was not sent: at most {} Ombi calls run at once, {} per user; try again",
+                    wait.as_secs(),
+                    self.in_flight,
+                    self.per_peer
+                ),
+            )),
         }
     }
 
@@ -113,8 +115,7 @@ impl Turns {
     }
 
     /// Drops `uid`'s entry when no call of it waits or runs.
-    fn forget_idle(&self, uid: Option<u32>) {
-        let Some(uid) = uid else { return };
+    fn forget_idle(&self, uid: u32) {
         let mut peers = self.peers.lock().unwrap_or_else(|p| p.into_inner());
         if peers
             .get(&uid)
@@ -132,9 +133,10 @@ impl Turns {
 
 impl Drop for Turn<'_> {
     fn drop(&mut self) {
-        if let Some((uid, permit)) = self.peer.take() {
-            drop(permit);
-            self.turns.forget_idle(Some(uid));
+        // The permit first, so the entry is seen unused.
+        self._peer = None;
+        if let Some(uid) = self.uid {
+            self.turns.forget_idle(uid);
         }
     }
 }
@@ -178,6 +180,26 @@ mod tests {
         }
         assert_eq!(most.load(Ordering::SeqCst), 2);
         assert_eq!(turns.busy_peers(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_call_cancelled_while_it_waits_leaves_nothing_behind() {
+        let turns = Arc::new(Turns::new(4, 1));
+        let held = as_peer(9, turns.take(Duration::from_secs(1), "GET a"))
+            .await
+            .unwrap();
+        let t = turns.clone();
+        let waiting = tokio::spawn(as_peer(9, async move {
+            let _ = t.take(Duration::from_secs(30), "GET w").await;
+        }));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        waiting.abort();
+        let _ = waiting.await;
+        drop(held);
+        assert_eq!(turns.busy_peers(), 0);
+        let _again = as_peer(9, turns.take(Duration::from_millis(50), "GET b"))
+            .await
+            .expect("its turn is free again");
     }
 
     #[tokio::test]
