@@ -507,6 +507,8 @@ in
         LoadCredential = credentials;
         UnsetEnvironment = secretVariables;
         LimitCORE = 0;
+        # Room for 64 sessions and 16 Ombi calls at once; the syscall filter forbids raising it.
+        LimitNOFILE = 8192;
         UMask = "0077";
 
         # Hardening: keep complete; `systemd-analyze security ombi-mcp.service` is checked by the

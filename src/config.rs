@@ -6,6 +6,8 @@
 //! `*_FILE` variable, then from the plain variable (accepted with a warning).
 //! Plain secret variables are removed from the process environment once read.
 
+pub mod file_modes;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -20,7 +22,7 @@ pub const DEFAULT_SOCKET: &str = "/run/ombi-mcp/mcp.sock";
 pub const DEFAULT_HTTP_TIMEOUT_SECS: u64 = 30;
 const MAX_TIMEOUT_SECS: u64 = 600;
 /// How long a connection may take to complete `initialize` (`OMBI_MCP_INIT_TIMEOUT`).
-pub const DEFAULT_INIT_TIMEOUT_SECS: u64 = 30;
+pub const DEFAULT_INIT_TIMEOUT_SECS: u64 = 10;
 /// How often a watched resource is read (`OMBI_POLL_INTERVAL`), and its bounds.
 pub const DEFAULT_POLL_INTERVAL_SECS: u64 = 60;
 pub const MIN_POLL_INTERVAL_SECS: u64 = 10;
@@ -481,7 +483,7 @@ mod tests {
         );
         assert_eq!(c.bundles, BundleSet::only(Bundle::Core));
         assert_eq!(c.http_timeout, Duration::from_secs(30));
-        assert_eq!(c.init_timeout, Duration::from_secs(30));
+        assert_eq!(c.init_timeout, Duration::from_secs(10));
         assert!(
             !c.warnings.is_empty(),
             "plain OMBI_API_KEY must be warned about"

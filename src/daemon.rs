@@ -18,6 +18,8 @@ use crate::policy::{PeerCred, Policy, lookup_user};
 use crate::server::{App, McpService, Session};
 use crate::transport::frame::{FramedTransport, ListingSlot};
 use crate::transport::listener::Listener;
+use crate::transport::refusals::RefusalLog;
+use crate::transport::share::{SESSIONS_PER_UID, SessionShare};
 
 /// Longest JSON-RPC line a client may send; tool arguments are small.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
@@ -63,6 +65,10 @@ pub async fn run(
     let sessions_ct = CancellationToken::new();
     let sessions = TaskTracker::new();
     let slots = Arc::new(Semaphore::new(MAX_SESSIONS));
+    let admission = Arc::new(Admission {
+        share: SessionShare::new(SESSIONS_PER_UID, nix::unistd::geteuid().as_raw()),
+        refusals: RefusalLog::default(),
+    });
     let mut saturated = false;
     loop {
         // Take a slot before accepting, not after: a burst of connections
@@ -91,9 +97,9 @@ pub async fn run(
             accepted = tokio_listener.accept() => match accepted {
                 Ok((stream, _)) => {
                     let (policy, app, ct) = (policy.clone(), app.clone(), sessions_ct.child_token());
-                    let (slots, description) = (slots.clone(), description.clone());
+                    let (slots, description, admission) = (slots.clone(), description.clone(), admission.clone());
                     sessions.spawn(async move {
-                        serve_connection(stream, &policy, app, init_timeout, ct).await;
+                        serve_connection(stream, &policy, &admission, app, init_timeout, ct).await;
                         drop(slot);
                         let open = MAX_SESSIONS - slots.available_permits();
                         notify(&[NotifyState::Status(&format!("listening on {description}; {open} open connections"))]);
@@ -138,10 +144,36 @@ pub async fn run(
     Ok(())
 }
 
+/// What a connection is held to beside the policy before its first MCP
+/// byte: its uid's share of the slots, and the throttled refusal log.
+struct Admission {
+    share: Arc<SessionShare>,
+    refusals: RefusalLog,
+}
+
+impl Admission {
+    /// One line per refused uid per window (`transport::refusals`), with
+    /// the count of the refusals not logged since the last one.
+    fn refused(&self, cred: PeerCred, user: Option<&str>, reason: &str) {
+        if let Some(suppressed) = self.refusals.admit(cred.uid, std::time::Instant::now()) {
+            warn!(
+                uid = cred.uid,
+                gid = cred.gid,
+                pid = cred.pid,
+                user,
+                reason,
+                suppressed,
+                "refused peer"
+            );
+        }
+    }
+}
+
 /// Checks the peer, then serves MCP on the stream until either side closes.
 async fn serve_connection(
     stream: UnixStream,
     policy: &Policy,
+    admission: &Admission,
     app: Arc<App>,
     init_timeout: Duration,
     ct: CancellationToken,
@@ -158,6 +190,13 @@ async fn serve_connection(
             return;
         }
     };
+    // Before the user database is asked: a uid over its share costs nothing more.
+    let Some(_share) = admission.share.take(cred.uid) else {
+        let reason =
+            format!("the uid already holds {SESSIONS_PER_UID} sessions (the per-user limit)");
+        admission.refused(cred, None, &reason);
+        return;
+    };
     // NSS lookups may block (LDAP, sssd): keep them off the runtime threads.
     let lookup = tokio::task::spawn_blocking(move || lookup_user(cred.uid, cred.gid));
     let Ok(looked_up) = tokio::time::timeout_at(deadline, lookup).await else {
@@ -172,7 +211,7 @@ async fn serve_connection(
         Ok(identity) => identity,
         Err(refusal) => {
             // Dropping the stream closes it before any MCP byte was read.
-            warn!(uid = cred.uid, gid = cred.gid, pid = cred.pid, user = user.as_deref(), reason = %refusal.0, "refused peer");
+            admission.refused(cred, user.as_deref(), &refusal.0);
             return;
         }
     };

@@ -4,6 +4,8 @@
 //! logs whole requests and results at debug and trace, and a request can
 //! carry a secret argument (a new user's password).
 
+mod one_line;
+
 use tracing::{Level, Metadata};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::filter::filter_fn;
@@ -66,13 +68,14 @@ pub fn init() -> &'static str {
             .init();
         return "journald";
     }
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::registry()
         .with(filter)
         .with(cap)
         .with(
             tracing_subscriber::fmt::layer()
-                .with_writer(std::io::stderr)
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .with_writer(one_line::OneLine { ansi })
+                .with_ansi(ansi)
                 .with_target(false),
         )
         .init();

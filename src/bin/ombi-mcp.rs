@@ -2,12 +2,17 @@
 //! connects to the daemon's Unix socket and copies bytes both ways. It links
 //! std only: no async runtime, no MCP or HTTP library. Nothing but the
 //! daemon's bytes ever reaches stdout; every failure is one line on stderr.
+//! Beside std it uses `libc`'s declaration of `getsockopt` alone: before
+//! forwarding a byte it checks who holds the socket's server end
+//! (`SO_PEERCRED`, which std keeps unstable), so a socket planted at the
+//! path by another user never hears the conversation.
 
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::Shutdown;
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -37,7 +42,8 @@ OPTIONS:
 
 EXIT STATUS:
     0 the client closed the session, 69 no daemon on the socket,
-    77 not permitted (socket permissions or the daemon's peer policy),
+    77 not permitted (socket permissions, the daemon's peer policy or its
+       per-user session limit, or the socket is not the daemon's),
     74 the daemon dropped the session, 64 usage error.
 ";
 
@@ -51,6 +57,28 @@ fn main() -> ExitCode {
         Ok(s) => s,
         Err(e) => return connect_failure(&socket, &e),
     };
+    match server_uid(&stream) {
+        Ok(server) if trusted_server(server, &socket) => {}
+        Ok(server) => {
+            return fail(
+                EXIT_NOPERM,
+                &format!(
+                    "{} is held by uid {server}, which is not the daemon's: not root (a socket-activated daemon), not you (uid {}), and not the sole owner of the socket's directory; nothing was sent. Check the path (--socket, OMBI_MCP_SOCKET).",
+                    socket.display(),
+                    uid()
+                ),
+            );
+        }
+        Err(e) => {
+            return fail(
+                EXIT_IOERR,
+                &format!(
+                    "{}: cannot read who holds the socket: {e}",
+                    socket.display()
+                ),
+            );
+        }
+    }
     forward(stream, &socket)
 }
 
@@ -90,11 +118,49 @@ fn fail(code: u8, msg: &str) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Our effective uid, from std alone: /proc/self belongs to it.
-fn uid() -> String {
-    std::fs::metadata("/proc/self")
-        .map(|m| m.uid().to_string())
-        .unwrap_or_else(|_| "?".into())
+/// Our effective uid.
+fn uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// The uid of the process holding the socket's server end: the one that
+/// called `listen` (systemd for a socket-activated daemon).
+fn server_uid(stream: &UnixStream) -> io::Result<u32> {
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: a valid socket fd, and a buffer of the size passed.
+    let rc = unsafe {
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(cred.uid)
+}
+
+/// Whether `server` may be the daemon: root (systemd holds a socket-activated
+/// listener), ourselves, or the owner of the socket's directory when no one
+/// else can write there (then only that owner could have put a socket in it).
+fn trusted_server(server: u32, socket: &Path) -> bool {
+    if server == 0 || server == uid() {
+        return true;
+    }
+    let dir = match socket.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::metadata(dir).is_ok_and(|m| m.uid() == server && m.mode() & 0o022 == 0)
 }
 
 fn connect_failure(socket: &std::path::Path, e: &io::Error) -> ExitCode {
@@ -196,7 +262,7 @@ fn forward(stream: UnixStream, socket: &std::path::Path) -> ExitCode {
         return fail(
             EXIT_NOPERM,
             &format!(
-                "the daemon at {s} closed the connection before answering: it refused this user (uid {}) by its peer policy (or it is stopping); see OMBI_MCP_POLICY and the daemon's log (journalctl -u ombi-mcp).",
+                "the daemon at {s} closed the connection before answering: it refused this user (uid {}) by its peer policy, or because this user already holds 16 sessions (the per-user limit: close other MCP clients), or it is stopping; see OMBI_MCP_POLICY and the daemon's log (journalctl -u ombi-mcp).",
                 uid()
             ),
         );

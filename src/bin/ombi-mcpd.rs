@@ -52,7 +52,7 @@ ENVIRONMENT:
     OMBI_READ_ONLY      true hides every write_* tool
     OMBI_HTTP_TIMEOUT   seconds per Ombi call, 1-600 (default 30)
     OMBI_MCP_INIT_TIMEOUT  seconds a connection may take to send
-                        `initialize`, 1-600 (default 30)
+                        `initialize`, 1-600 (default 10)
     OMBI_MCP_POLICY     JSON peer policy file (default: own uid and root only)
     RUST_LOG            log filter (default info,rmcp=warn)
 
@@ -124,6 +124,15 @@ fn main() -> ExitCode {
     };
     let env = Env::from_process();
     let config = Config::from_env(&env, cli.socket.clone());
+    // --check-config: files others could change or read (paths only).
+    let risky = match &config {
+        Ok(c) if cli.check_config => ombi_mcp::config::file_modes::risky_files(
+            &env,
+            &c.socket,
+            nix::unistd::geteuid().as_raw(),
+        ),
+        _ => Vec::new(),
+    };
     // SAFETY: still single-threaded.
     unsafe { ombi_mcp::config::scrub_secret_env() };
     drop(env);
@@ -149,6 +158,9 @@ fn main() -> ExitCode {
     .with_global_lockdown(config.lockdown);
 
     if cli.check_config {
+        for w in &risky {
+            eprintln!("ombi-mcpd: warning: {w}");
+        }
         return check_config(&config, cli.offline);
     }
 
@@ -189,7 +201,11 @@ fn main() -> ExitCode {
         }
     };
 
+    let raised = raise_open_files_limit();
     let sink = logging::init();
+    if let Some((from, to)) = raised {
+        tracing::info!(from, to, "raised the open-files limit to the hard limit");
+    }
     for w in &config.warnings {
         tracing::warn!("{w}");
     }
@@ -204,6 +220,20 @@ fn main() -> ExitCode {
     );
 
     run(rt, signals, listener, policy, config)
+}
+
+/// Run by hand, the daemon raises its soft `RLIMIT_NOFILE` to the hard
+/// limit (64 sessions and 16 Ombi calls need more than a shell's 1024 on a
+/// busy day). Under the units the syscall filter forbids it (EPERM) and
+/// `LimitNOFILE=8192` holds instead. `Some((from, to))` when raised.
+fn raise_open_files_limit() -> Option<(u64, u64)> {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).ok()?;
+    if soft >= hard {
+        return None;
+    }
+    setrlimit(Resource::RLIMIT_NOFILE, hard, hard).ok()?;
+    Some((soft, hard))
 }
 
 fn runtime() -> std::io::Result<tokio::runtime::Runtime> {

@@ -26,6 +26,8 @@ use crate::upstream::Upstream;
 
 /// Subscriptions one session may hold.
 pub const MAX_PER_SESSION: usize = 32;
+/// Subscriptions one peer uid may hold, all its sessions together.
+pub const MAX_PER_UID: usize = 64;
 /// Subscriptions the daemon holds, all sessions together.
 pub const MAX_PER_DAEMON: usize = 256;
 /// A failing read is retried after twice the last wait, up to this.
@@ -78,6 +80,8 @@ struct Entry {
 struct State {
     entries: HashMap<Key, Entry>,
     sessions: HashMap<SessionId, Arc<dyn Deliver>>,
+    /// The peer uid of each session with a subscription.
+    uids: HashMap<SessionId, u32>,
 }
 
 impl State {
@@ -89,6 +93,15 @@ impl State {
         self.entries
             .values()
             .filter(|e| e.watchers.contains(&session))
+            .count()
+    }
+
+    /// Subscriptions held by the sessions of peer `uid`.
+    fn count_of_uid(&self, uid: u32) -> usize {
+        self.entries
+            .values()
+            .flat_map(|e| &e.watchers)
+            .filter(|s| self.uids.get(s) == Some(&uid))
             .count()
     }
 }
@@ -171,12 +184,18 @@ impl Watches {
                 "this session already watches {MAX_PER_SESSION} resources, the most one session may; unsubscribe from one first"
             ));
         }
+        if state.count_of_uid(identity.uid) >= MAX_PER_UID {
+            return Err(format!(
+                "this user's sessions already watch {MAX_PER_UID} resources, the most one user may; unsubscribe from one first"
+            ));
+        }
         if state.count() >= MAX_PER_DAEMON {
             return Err(format!(
                 "the daemon already holds {MAX_PER_DAEMON} subscriptions, the most it keeps; try again later"
             ));
         }
         state.sessions.entry(session).or_insert(deliver);
+        state.uids.insert(session, identity.uid);
         let due = Instant::now() + self.interval;
         state
             .entries
@@ -207,6 +226,7 @@ impl Watches {
         }
         if state.count_of(session) == 0 {
             state.sessions.remove(&session);
+            state.uids.remove(&session);
         }
     }
 
@@ -214,6 +234,7 @@ impl Watches {
     pub fn end_session(&self, session: SessionId) {
         let mut state = self.state();
         state.sessions.remove(&session);
+        state.uids.remove(&session);
         state.entries.retain(|_, e| {
             e.watchers.remove(&session);
             !e.watchers.is_empty()

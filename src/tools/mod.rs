@@ -294,8 +294,17 @@ impl Tool {
 /// the handler (a panic or a cancellation becomes INTERNAL_ERROR: one bad call
 /// never takes the daemon down), check the reply's family, withhold what
 /// lockdown hides and remove hidden text ([`crate::text`]), build the bounded
-/// envelope, log the call and, for a write, its audit record.
+/// envelope, log the call and, for a write, its audit record. Its Ombi
+/// calls take the peer's turns (`upstream::turns`).
 pub async fn call(
+    tool: &'static Tool,
+    ctx: &CallCtx,
+    arguments: Option<&Map<String, Value>>,
+) -> Envelope {
+    crate::upstream::turns::as_peer(ctx.identity.uid, call_as_peer(tool, ctx, arguments)).await
+}
+
+async fn call_as_peer(
     tool: &'static Tool,
     ctx: &CallCtx,
     arguments: Option<&Map<String, Value>>,

@@ -17,7 +17,8 @@
 //! flight may be waiting for the client's answer to a request of ours (a
 //! confirmation, `elicitation/create`); one more request read meanwhile is
 //! kept too, and only then does reading stop. Responses pass through the
-//! same line cap and checks as everything else.
+//! same line cap and checks as everything else. A request whose id is
+//! already in flight is answered `-32600` and never run.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -316,6 +317,9 @@ struct InFlight {
     slots: Semaphore,
     /// Slots held per request id (a client may reuse an id).
     ids: StdMutex<HashMap<RequestId, u32>>,
+    /// Ids run and not yet answered: an id leaves as its answer is handed
+    /// to the writer, so a client may reuse it as soon as it reads it.
+    live: StdMutex<std::collections::HashSet<RequestId>>,
 }
 
 impl InFlight {
@@ -324,11 +328,17 @@ impl InFlight {
     }
 
     fn hold(&self, id: RequestId) {
+        self.live().insert(id.clone());
         *self.ids().entry(id).or_default() += 1;
+    }
+
+    fn live(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<RequestId>> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Releases the slots of `id`, if it holds any.
     fn release(&self, id: &RequestId) {
+        self.live().remove(id);
         let held = self.ids().remove(id);
         if let Some(n) = held {
             self.slots.add_permits(n as usize);
@@ -380,6 +390,7 @@ where
             in_flight: Arc::new(InFlight {
                 slots: Semaphore::new(MAX_IN_FLIGHT),
                 ids: StdMutex::new(HashMap::new()),
+                live: StdMutex::new(Default::default()),
             }),
             held: None,
             queued: None,
@@ -412,6 +423,15 @@ where
             return None;
         }
         self.tools_list.as_ref()?.get().copied()
+    }
+
+    /// Whether a request with `id` is in flight or waiting here: a second
+    /// one would share its answer (and both might run), so it is refused.
+    fn id_in_use(&self, id: &RequestId) -> bool {
+        let waiting = [&self.held, &self.queued]
+            .into_iter()
+            .any(|m| matches!(m, Some(JsonRpcMessage::Request(r)) if &r.id == id));
+        waiting || self.in_flight.live().contains(id)
     }
 
     /// The next line event, or `None` at EOF or on a read error.
@@ -458,6 +478,9 @@ where
             _ => None,
         };
         let encoded = encode(item);
+        if let Some(id) = &answers {
+            self.in_flight.live().remove(id);
+        }
         let (write, in_flight) = (self.write.clone(), self.in_flight.clone());
         async move {
             let written = match encoded {
@@ -525,6 +548,11 @@ where
                             self.pending = Some(Box::pin(write_line(self.write.clone(), line)));
                             continue;
                         }
+                        JsonRpcMessage::Request(r) if self.id_in_use(&r.id) => ErrorReply::new(
+                            INVALID_REQUEST,
+                            "Invalid Request: request id already in use",
+                            Some(r.id),
+                        ),
                         request @ JsonRpcMessage::Request(_) => {
                             if self.held.is_some() {
                                 self.queued = Some(request);

@@ -1,7 +1,9 @@
 //! Everything between the Unix socket and an MCP session: the listener
-//! (systemd socket activation or a self-bound path) and the JSON-RPC framing
-//! of each connection. Who the peer is and what it may see is
-//! `crate::policy`.
+//! (systemd socket activation or a self-bound path), each uid's share of the
+//! session slots, the throttled log of refusals, and the JSON-RPC framing of
+//! each connection. Who the peer is and what it may see is `crate::policy`.
 
 pub mod frame;
 pub mod listener;
+pub mod refusals;
+pub mod share;

@@ -9,12 +9,14 @@
 
 pub mod body;
 pub mod cache;
+mod client;
 pub mod directory;
 pub mod interpret;
 pub mod lists;
 pub mod retry;
 pub mod route;
 pub mod session;
+pub mod turns;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -36,10 +38,9 @@ pub use route::{Accept, Kind, Route};
 use crate::config::Config;
 use crate::contract::{ErrorCode, ToolError};
 use crate::text::message;
+pub use client::ClientError;
+use client::HttpClient;
 use session::{Credentials, Session};
-
-/// Longest wait for a TCP/TLS connection, within the call's deadline.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The Ombi client shared by every call of the daemon.
 pub struct Upstream {
@@ -53,6 +54,8 @@ pub struct Upstream {
     /// Answers kept briefly (acting users, Ombi's user directory, title
     /// completions): the daemon's one home of caches.
     pub caches: cache::Caches,
+    /// Calls in flight, daemon-wide and per peer.
+    turns: turns::Turns,
 }
 
 impl std::fmt::Debug for Upstream {
@@ -70,76 +73,6 @@ impl std::fmt::Debug for Upstream {
 pub struct Answer<R> {
     pub value: R,
     pub status: u16,
-}
-
-/// The HTTP client could not be built (TLS setup): at start for an `http://`
-/// Ombi, on first use (every call then fails with this) for `https://`.
-#[derive(Debug)]
-pub struct ClientError(reqwest::Error);
-
-impl std::fmt::Display for ClientError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot build the HTTP client: {}", self.0)
-    }
-}
-
-impl std::error::Error for ClientError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
-
-/// The HTTP client (connection pool, keep-alive, no redirects: a redirect
-/// would mean OMBI_URL is wrong, and following one could carry credentials
-/// elsewhere). For an `https://` Ombi it is built on first use, because that
-/// loads and parses the system's TLS roots: a daemon started by its first
-/// connection answers `initialize` without paying for them. An `http://` Ombi
-/// needs no roots (redirects are never followed), so its client trusts none
-/// and is built at once.
-struct HttpClient {
-    connect_timeout: Duration,
-    built: std::sync::OnceLock<Result<reqwest::Client, String>>,
-}
-
-impl HttpClient {
-    fn new(config: &Config) -> Result<HttpClient, ClientError> {
-        // Another part of the process may have installed it already.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = HttpClient {
-            connect_timeout: CONNECT_TIMEOUT.min(config.http_timeout),
-            built: std::sync::OnceLock::new(),
-        };
-        if config.ombi_url.scheme() == "http" {
-            let built = client.build(false).map_err(ClientError)?;
-            let _ = client.built.set(Ok(built));
-        }
-        Ok(client)
-    }
-
-    fn build(&self, tls_roots: bool) -> Result<reqwest::Client, reqwest::Error> {
-        let builder = reqwest::Client::builder()
-            .user_agent(concat!("ombi-mcp/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(self.connect_timeout)
-            .pool_idle_timeout(Duration::from_secs(60))
-            .tcp_keepalive(Duration::from_secs(30))
-            .redirect(reqwest::redirect::Policy::none());
-        let builder = if tls_roots {
-            builder
-        } else {
-            builder.tls_certs_only(Vec::new())
-        };
-        builder.build()
-    }
-
-    /// The client, built now if this is its first use.
-    fn get(&self) -> Result<&reqwest::Client, ToolError> {
-        let built = self
-            .built
-            .get_or_init(|| self.build(true).map_err(|e| ClientError(e).to_string()));
-        built
-            .as_ref()
-            .map_err(|why| ToolError::new(ErrorCode::InternalError, why.clone()))
-    }
 }
 
 /// Why one attempt failed: a transport error may be retried (reads), a
@@ -161,6 +94,7 @@ impl Upstream {
             session: Session::from_config(&config.auth),
             cut_user: std::sync::Mutex::new(None),
             caches: cache::Caches::default(),
+            turns: turns::Turns::default(),
         })
     }
 
@@ -499,6 +433,14 @@ impl Upstream {
     ) -> Result<UpstreamResponse, AttemptError> {
         let creds = self
             .credentials(acting_user, route.own)
+            .await
+            .map_err(AttemptError::Final)?;
+        // After the login (one in flight for the daemon, shared): the turn
+        // bounds the requests themselves, and a burst waiting for turns
+        // still shares one login.
+        let _turn = self
+            .turns
+            .take(self.timeout, desc)
             .await
             .map_err(AttemptError::Final)?;
         let resp = self

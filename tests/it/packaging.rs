@@ -637,6 +637,8 @@ fn nixos_module_renders_units_and_asserts() {
     assert_eq!(sc["DynamicUser"], true);
     assert_eq!(sc["Type"], "notify");
     assert_eq!(sc["RestartPreventExitStatus"], 78);
+    // Room for 64 sessions and 16 Ombi calls; the syscall filter forbids raising it inside.
+    assert_eq!(sc["LimitNOFILE"], 8192);
     assert!(
         sc.get("PrivateUsers").is_none(),
         "PrivateUsers hides peer uids"
@@ -664,6 +666,7 @@ fn nixos_module_renders_units_and_asserts() {
     assert!(
         unit.contains("\n#IPAddressDeny=any\n") && unit.contains("\n#IPAddressAllow=localhost ")
     );
+    assert!(unit.contains("\nLimitNOFILE=8192\n"));
 
     let env = &svc["environment"];
     for (key, want) in [

@@ -380,7 +380,38 @@ pub fn wait_output(child: Child, limit: Duration) -> ShimRun {
 
 /// A system user for peer-policy tests (CI runs as root), created once.
 pub fn test_user() -> (u32, u32) {
-    let name = "ombi-mcp-peer";
+    test_user_named("ombi-mcp-peer")
+}
+
+/// A second one, for tests of one peer against another.
+pub fn second_test_user() -> (u32, u32) {
+    test_user_named("ombi-mcp-peer2")
+}
+
+/// Runs `f` on a thread of its own whose credentials are `uid`/`gid` (no
+/// supplementary groups): what it connects or binds is that user's, as
+/// `SO_PEERCRED` and the file system see it. Raw syscalls, because glibc's
+/// wrappers change the credentials of every thread of the process; the
+/// kernel keeps them per thread, and this thread ends with `f`. Needs root.
+pub fn as_user<T: Send>(uid: u32, gid: u32, f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(move || {
+                // SAFETY: plain syscalls on this thread's own credentials.
+                unsafe {
+                    let none: *const libc::gid_t = std::ptr::null();
+                    assert_eq!(libc::syscall(libc::SYS_setgroups, 0, none), 0);
+                    assert_eq!(libc::syscall(libc::SYS_setresgid, gid, gid, gid), 0);
+                    assert_eq!(libc::syscall(libc::SYS_setresuid, uid, uid, uid), 0);
+                }
+                f()
+            })
+            .join()
+            .expect("the thread acting as another user")
+    })
+}
+
+fn test_user_named(name: &str) -> (u32, u32) {
     if nix::unistd::User::from_name(name).unwrap().is_none() {
         let status = Command::new("useradd")
             .args([
@@ -409,7 +440,11 @@ pub struct Raw {
 
 impl Raw {
     pub fn connect(socket: &Path) -> Raw {
-        let stream = UnixStream::connect(socket).expect("connect to the daemon");
+        Raw::from_stream(UnixStream::connect(socket).expect("connect to the daemon"))
+    }
+
+    /// `stream`, connected elsewhere (as another user: [`as_user`]).
+    pub fn from_stream(stream: UnixStream) -> Raw {
         stream
             .set_read_timeout(Some(Duration::from_secs(20)))
             .unwrap();
@@ -439,6 +474,17 @@ impl Raw {
     /// The buffered reader of the replies (for a test reading with its own deadline).
     pub fn reader(&mut self) -> &mut std::io::BufReader<UnixStream> {
         &mut self.reader
+    }
+
+    /// The next line, parsed; `None` at EOF or when the connection broke
+    /// (a daemon closing a connection with unread bytes resets it).
+    pub fn try_recv(&mut self) -> Option<serde_json::Value> {
+        use std::io::BufRead;
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(serde_json::from_str(&line).expect("every reply line is JSON")),
+        }
     }
 
     /// `initialize` + `notifications/initialized`, checking the reply.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use ombi_mcp::definition::BundleSet;
 use ombi_mcp::policy::Identity;
-use ombi_mcp::resources::watch::{Deliver, MAX_PER_DAEMON, MAX_PER_SESSION, Watches};
+use ombi_mcp::resources::watch::{Deliver, MAX_PER_DAEMON, MAX_PER_SESSION, MAX_PER_UID, Watches};
 use ombi_mcp::resources::{self, Touched};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
@@ -307,12 +307,59 @@ async fn subscriptions_are_bounded_per_session_and_per_daemon() {
     watch(1, "ombi://issue/1").unwrap();
     let over = watch(1, "ombi://issue/999").unwrap_err();
     assert!(over.contains("32"), "{over}");
+    // Sessions of many peers (each uid holds fewer than its 64) fill the daemon.
     let mut session = 2;
     while watches.count() < MAX_PER_DAEMON {
-        watch(session, "ombi://requests/mine").unwrap();
+        let peer = as_uid(1000 + session as u32 / 8);
+        watches
+            .subscribe(
+                session,
+                heard.clone(),
+                peer,
+                uri("ombi://requests/mine"),
+                &body,
+            )
+            .unwrap();
         session += 1;
     }
-    let over = watch(session, "ombi://requests/mine").unwrap_err();
+    let over = watches
+        .subscribe(
+            session,
+            heard.clone(),
+            as_uid(5000),
+            uri("ombi://requests/mine"),
+            &body,
+        )
+        .unwrap_err();
     assert!(over.contains("256"), "{over}");
     drop(h);
+}
+
+fn as_uid(uid: u32) -> Arc<Identity> {
+    let mut id = Identity::local(BundleSet::all(), false);
+    id.uid = uid;
+    Arc::new(id)
+}
+
+/// One peer uid holds at most 64 subscriptions across its sessions (three
+/// sessions of 32, 32 and 1 here); another uid is not affected, and one
+/// ended session gives its share back.
+#[tokio::test]
+async fn one_peer_uid_holds_at_most_64_subscriptions_across_its_sessions() {
+    let watches = Watches::new(Duration::from_secs(3600));
+    let heard = Arc::new(Heard::default());
+    let body = Ok(json!({}));
+    let watch = |session: u64, uid: u32, id: usize| {
+        let u = uri(&format!("ombi://issue/{id}"));
+        watches.subscribe(session, heard.clone(), as_uid(uid), u, &body)
+    };
+    for i in 0..MAX_PER_UID {
+        watch(1 + (i / MAX_PER_SESSION) as u64, 1001, i + 1).unwrap();
+    }
+    let over = watch(3, 1001, 999).unwrap_err();
+    assert!(over.contains("user") && over.contains("64"), "{over}");
+    watch(4, 1002, 1).unwrap();
+    watches.end_session(1);
+    watch(3, 1001, 999).unwrap();
+    assert_eq!(watches.count(), MAX_PER_UID - MAX_PER_SESSION + 2);
 }

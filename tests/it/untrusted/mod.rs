@@ -3,4 +3,5 @@
 //! real daemon, and lockdown.
 
 mod daemon;
+mod questions;
 mod text;
