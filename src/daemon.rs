@@ -173,7 +173,7 @@ async fn serve_connection(
         Ok(identity) => identity,
         Err(refusal) => {
             // Dropping the stream closes it before any MCP byte was read.
-            warn!(uid = cred.uid, gid = cred.gid, pid = cred.pid, user = user.as_deref(), reason = %refusal.0, "refused peer");
+            tools::audit::refused_peer(cred, user.as_deref(), &refusal.0);
             return;
         }
     };

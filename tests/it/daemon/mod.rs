@@ -1,4 +1,5 @@
 //! The real daemon and shim over the real socket.
 
+mod audit;
 mod lifecycle;
 mod socket_tools;
