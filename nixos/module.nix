@@ -95,6 +95,7 @@ let
       inherit (peer) confirm lockdown;
     };
 
+  policyEtc = "ombi-mcp/policy.json";
   policyFile = pkgs.writeText "ombi-mcp-policy.json" (
     builtins.toJSON { peers = map renderPeer cfg.peers; }
   );
@@ -207,8 +208,10 @@ let
   // lib.optionalAttrs (cfg.authMode == "api_key" && cfg.apiUserName != null) {
     OMBI_USER_NAME = cfg.apiUserName;
   }
-  # A derivation, not a string, so the evaluation test can read the rendered file's text.
-  // lib.optionalAttrs (cfg.peers != [ ]) { OMBI_MCP_POLICY = policyFile; }
+  # A fixed path (environment.etc below), not the store path: a changed policy then changes only
+  # the service's reloadTriggers, so switching configurations reloads the daemon (SIGHUP) instead
+  # of restarting it and dropping every session.
+  // lib.optionalAttrs (cfg.peers != [ ]) { OMBI_MCP_POLICY = "/etc/${policyEtc}"; }
   // cfg.extraEnvironment;
 
   # An entry by its index and its settings, so it can be found even without uid/user/group.
@@ -481,8 +484,14 @@ in
       };
     };
 
+    # A derivation, so the evaluation test can read the rendered file's text.
+    environment.etc = mkIf (cfg.peers != [ ]) { ${policyEtc}.source = policyFile; };
+
     systemd.services.ombi-mcp = {
       description = "Ombi MCP server";
+      # A new policy is applied by `systemctl reload` (ExecReload: SIGHUP) on a switch: new
+      # connections use it, open sessions keep theirs.
+      reloadTriggers = lib.optional (cfg.peers != [ ]) policyFile;
       documentation = [ "https://github.com/ombi-mcp/ombi-mcp/blob/main/docs/install-nixos.md" ];
       requires = [ "ombi-mcp.socket" ];
       after = [
@@ -496,6 +505,8 @@ in
         Type = "notify";
         NotifyAccess = "main";
         ExecStart = "${cfg.package}/bin/ombi-mcpd";
+        # SIGHUP: the policy file read again (an invalid one is refused, the old one kept).
+        ExecReload = "kill -HUP $MAINPID";
         WatchdogSec = 30;
         Restart = "on-failure";
         RestartSec = 2;

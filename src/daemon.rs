@@ -1,8 +1,10 @@
 //! The daemon's run loop: accept connections, check each peer against the
 //! policy before reading a byte, run one MCP session per connection, talk to
-//! systemd (READY, STATUS, WATCHDOG, STOPPING) and shut down gracefully.
+//! systemd (READY, STATUS, WATCHDOG, STOPPING, RELOADING), reload the policy
+//! on SIGHUP and shut down gracefully.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rmcp::service::serve_server_with_ct;
@@ -14,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{error, info, warn};
 
-use crate::policy::{PeerCred, Policy, lookup_user};
+use crate::policy::{LivePolicy, PeerCred, Policy, lookup_user};
 use crate::server::{App, McpService, Session};
 use crate::tools;
 use crate::transport::frame::FramedTransport;
@@ -29,11 +31,12 @@ pub const MAX_SESSIONS: usize = 64;
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs until SIGTERM/SIGINT (or `shutdown` is cancelled), then drains.
+/// SIGHUP reloads `policy` for the connections accepted after it.
 /// A connection that has not completed `initialize` within `init_timeout`
 /// is closed, so a silent or half-open peer cannot hold a session slot.
 pub async fn run(
     listener: Listener,
-    policy: Arc<Policy>,
+    policy: Arc<LivePolicy>,
     app: Arc<App>,
     init_timeout: Duration,
     signals: StopSignals,
@@ -46,7 +49,7 @@ pub async fn run(
     } = listener;
     let tokio_listener = UnixListener::from_std(std)?;
 
-    let signals = tokio::spawn(signals.wait(shutdown.clone()));
+    let signals = tokio::spawn(signals.wait(shutdown.clone(), policy.clone()));
     // The one poller of watched resources (idle while nothing is watched).
     let poller = tokio::spawn(
         app.watches
@@ -64,6 +67,8 @@ pub async fn run(
     let sessions_ct = CancellationToken::new();
     let sessions = TaskTracker::new();
     let slots = Arc::new(Semaphore::new(MAX_SESSIONS));
+    // Sessions being served (the accept loop's own waiting slot aside).
+    let open = Arc::new(AtomicUsize::new(0));
     let mut saturated = false;
     loop {
         // Take a slot before accepting, not after: a burst of connections
@@ -91,13 +96,16 @@ pub async fn run(
             _ = shutdown.cancelled() => break,
             accepted = tokio_listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    let (policy, app, ct) = (policy.clone(), app.clone(), sessions_ct.child_token());
-                    let (slots, description) = (slots.clone(), description.clone());
+                    // The policy in force now decides this peer, even if a
+                    // reload comes while its user is being looked up.
+                    let (policy, app, ct) = (policy.current(), app.clone(), sessions_ct.child_token());
+                    let (open, description) = (open.clone(), description.clone());
+                    open.fetch_add(1, Ordering::SeqCst);
                     sessions.spawn(async move {
                         serve_connection(stream, &policy, app, init_timeout, ct).await;
                         drop(slot);
-                        let open = MAX_SESSIONS - slots.available_permits();
-                        notify(&[NotifyState::Status(&format!("listening on {description}; {open} open connections"))]);
+                        let now = open.fetch_sub(1, Ordering::SeqCst) - 1;
+                        notify(&[NotifyState::Status(&status_line(&description, now))]);
                     });
                 }
                 // Transient (EMFILE, ECONNABORTED): log, back off a little, go on.
@@ -210,13 +218,23 @@ async fn serve_connection(
     }
 }
 
-/// SIGTERM and SIGINT, owned by the runtime. Install them before the socket
-/// can be seen or READY is sent: systemd may stop us at once, and a signal
-/// that finds no handler kills the process without STOPPING, draining or
-/// removing the socket.
+/// systemd's STATUS while listening.
+fn status_line(socket: &str, open: usize) -> String {
+    match open {
+        0 => format!("listening on {socket}"),
+        1 => format!("listening on {socket}; 1 open connection"),
+        n => format!("listening on {socket}; {n} open connections"),
+    }
+}
+
+/// SIGTERM, SIGINT and SIGHUP, owned by the runtime. Install them before the
+/// socket can be seen or READY is sent: systemd may stop (or reload) us at
+/// once, and a signal that finds no handler kills the process without
+/// STOPPING, draining or removing the socket.
 pub struct StopSignals {
     term: Signal,
     int: Signal,
+    hup: Signal,
 }
 
 impl StopSignals {
@@ -225,16 +243,40 @@ impl StopSignals {
         Ok(Self {
             term: signal(SignalKind::terminate())?,
             int: signal(SignalKind::interrupt())?,
+            hup: signal(SignalKind::hangup())?,
         })
     }
 
-    async fn wait(mut self, shutdown: CancellationToken) {
-        tokio::select! {
-            _ = self.term.recv() => info!("SIGTERM received"),
-            _ = self.int.recv() => info!("SIGINT received"),
+    async fn wait(mut self, shutdown: CancellationToken, policy: Arc<LivePolicy>) {
+        loop {
+            tokio::select! {
+                _ = self.term.recv() => info!("SIGTERM received"),
+                _ = self.int.recv() => info!("SIGINT received"),
+                _ = self.hup.recv() => {
+                    reload(&policy);
+                    continue;
+                }
+            }
+            break;
         }
         shutdown.cancel();
     }
+}
+
+/// SIGHUP: the policy file read again (`systemctl reload`, `ExecReload=`).
+/// One line either way; a bad file leaves the policy in force unchanged.
+fn reload(policy: &LivePolicy) {
+    // RELOADING=1 with the time, then READY=1: the protocol of sd_notify(3).
+    let mut reloading = vec![NotifyState::Reloading];
+    reloading.extend(NotifyState::monotonic_usec_now().ok());
+    notify(&reloading);
+    let file = policy.file().map(|p| p.display().to_string());
+    let file = file.as_deref().unwrap_or("(none: own uid and root only)");
+    match policy.reload() {
+        Ok(()) => info!(policy = file, "SIGHUP: policy reloaded; new connections use it, open sessions keep theirs"),
+        Err(e) => error!(policy = file, "SIGHUP: policy reload refused, the previous policy stays in force: {e}"),
+    }
+    notify(&[NotifyState::Ready]);
 }
 
 /// Pings the systemd watchdog at half its interval while the runtime is alive.

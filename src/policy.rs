@@ -13,6 +13,9 @@ use serde::Deserialize;
 use crate::confirm;
 use crate::definition::{Bundle, BundleSet, UnknownBundle};
 
+mod live;
+pub use live::{LivePolicy, PolicySource};
+
 /// The identity of one accepted connection, decided before any MCP byte is
 /// read. It travels with the MCP session into every tool call.
 #[derive(Debug, Clone)]

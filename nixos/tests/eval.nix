@@ -243,17 +243,16 @@ let
 
   inherit (evaluated) config;
   service = config.systemd.services.ombi-mcp;
-  policy = service.environment.OMBI_MCP_POLICY or null;
+  policy = config.environment.etc."ombi-mcp/policy.json".source or null;
 in
 {
   failedAssertions = map (a: a.message) (lib.filter (a: !a.assertion) config.assertions);
   inherit (config) warnings;
   socket = config.systemd.sockets.ombi-mcp;
   service = service // {
-    environment = service.environment // {
-      OMBI_MCP_POLICY = if policy == null then null else toString policy;
-    };
+    reloadTriggers = map toString (service.reloadTriggers or [ ]);
   };
+  policyStorePath = if policy == null then null else toString policy;
   policyText = if policy == null then null else policy.text;
   groups = builtins.attrNames (config.users.groups or { });
   systemPackages = map (p: {

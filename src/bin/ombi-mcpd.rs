@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ombi_mcp::config::{Config, Env};
 use ombi_mcp::daemon::{self, StopSignals};
 use ombi_mcp::logging;
-use ombi_mcp::policy::Policy;
+use ombi_mcp::policy::{LivePolicy, PolicySource};
 use ombi_mcp::server::App;
 use ombi_mcp::transport::listener::{self, Listener};
 use ombi_mcp::upstream::Upstream;
@@ -135,18 +135,20 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_CONFIG);
         }
     };
-    let api_key_mode = matches!(config.auth, ombi_mcp::config::AuthConfig::ApiKey { .. });
-    let policy = match &config.policy_file {
-        None => Policy::default_only(config.bundles, config.read_only),
-        Some(path) => match Policy::load(path, config.bundles, config.read_only, api_key_mode) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("ombi-mcpd: configuration error: OMBI_MCP_POLICY: {e}");
-                return ExitCode::from(EXIT_CONFIG);
-            }
-        },
-    }
-    .with_global_lockdown(config.lockdown);
+    let source = PolicySource {
+        file: config.policy_file.clone(),
+        max_bundles: config.bundles,
+        read_only: config.read_only,
+        lockdown: config.lockdown,
+        api_key_mode: matches!(config.auth, ombi_mcp::config::AuthConfig::ApiKey { .. }),
+    };
+    let policy = match source.load() {
+        Ok(p) => LivePolicy::new(source, p),
+        Err(e) => {
+            eprintln!("ombi-mcpd: configuration error: OMBI_MCP_POLICY: {e}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
 
     if cli.check_config {
         return check_config(&config, cli.offline);
@@ -217,7 +219,7 @@ fn run(
     rt: tokio::runtime::Runtime,
     signals: StopSignals,
     listener: Listener,
-    policy: Policy,
+    policy: LivePolicy,
     config: Config,
 ) -> ExitCode {
     let upstream = match Upstream::new(&config) {

@@ -693,11 +693,15 @@ fn nixos_module_renders_units_and_asserts() {
             "{secret_var} must not be in the environment"
         );
     }
-    assert!(
-        env["OMBI_MCP_POLICY"]
-            .as_str()
-            .unwrap()
-            .ends_with("-ombi-mcp-policy.json")
+    // A fixed path, the store file behind it a reload trigger: a new policy reloads the daemon
+    // on a switch instead of restarting it.
+    assert_eq!(env["OMBI_MCP_POLICY"], "/etc/ombi-mcp/policy.json");
+    let store = v["policyStorePath"].as_str().unwrap();
+    assert!(store.ends_with("-ombi-mcp-policy.json"), "{store}");
+    assert_eq!(v["service"]["reloadTriggers"], json!([store]));
+    assert_eq!(
+        v["service"]["serviceConfig"]["ExecReload"],
+        "kill -HUP $MAINPID"
     );
     let policy: Value = serde_json::from_str(v["policyText"].as_str().unwrap()).unwrap();
     let example: Value = serde_json::from_str(

@@ -2,4 +2,5 @@
 
 mod audit;
 mod lifecycle;
+mod reload;
 mod socket_tools;
