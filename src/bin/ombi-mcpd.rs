@@ -151,6 +151,9 @@ fn main() -> ExitCode {
     };
 
     if cli.check_config {
+        if !check_policy(&config, &policy) {
+            return ExitCode::from(EXIT_CONFIG);
+        }
         return check_config(&config, cli.offline);
     }
 
@@ -245,6 +248,26 @@ fn run(
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--check-config`: the policy file against this system's accounts and the
+/// socket's permissions (`policy::check`). One line per finding; false when
+/// an entry cannot work.
+fn check_policy(config: &Config, policy: &LivePolicy) -> bool {
+    let Some(file) = &config.policy_file else {
+        return true;
+    };
+    let findings = ombi_mcp::policy::check::check(&policy.current(), &config.socket);
+    for w in &findings.warnings {
+        eprintln!("ombi-mcpd: warning: OMBI_MCP_POLICY: {}: {w}", file.display());
+    }
+    for e in &findings.errors {
+        eprintln!(
+            "ombi-mcpd: configuration error: OMBI_MCP_POLICY: {}: {e}",
+            file.display()
+        );
+    }
+    findings.errors.is_empty()
 }
 
 fn check_config(config: &Config, offline: bool) -> ExitCode {
