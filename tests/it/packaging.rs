@@ -11,6 +11,7 @@
 //! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
 //! package's own build does not run it (nixos/package.nix).
 
+mod deb;
 mod install;
 
 use std::collections::BTreeSet;

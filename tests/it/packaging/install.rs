@@ -74,10 +74,9 @@ fn replay_install_doc(sysroot: &Path, secret: &str) -> Vec<String> {
             arg.to_string()
         }
     };
-    // The directories a systemd distribution already has; everything else the doc creates.
+    // The directories every systemd distribution already has; everything else the doc creates
+    // (Debian 12 has no /etc/sysusers.d: `install -D`).
     for dir in [
-        "etc/sysusers.d",
-        "etc/tmpfiles.d",
         "etc/systemd/system",
         "usr/local/bin",
     ] {
