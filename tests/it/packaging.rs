@@ -124,6 +124,16 @@ fn flake_lock_pins_nixpkgs_by_revision_and_hash() {
         "nixpkgs needs a narHash: {locked}"
     );
     assert!(locked["lastModified"].is_u64());
+    // A supported NixOS: flake.nix asks for the branch the lock pins, and not one past its end
+    // of life (NixOS supports a release for seven months: 25.11 ended on 2026-06-30).
+    let branch = lock["nodes"][node]["original"]["ref"].as_str().unwrap();
+    let flake = std::fs::read_to_string(root().join("flake.nix")).unwrap();
+    assert!(
+        flake.contains(&format!("\"github:NixOS/nixpkgs/{branch}\"")),
+        "flake.nix does not ask for {branch}"
+    );
+    let release: f64 = branch.strip_prefix("nixos-").unwrap().parse().unwrap();
+    assert!(release >= 26.05, "{branch} is past its end of life");
 }
 
 /// The unit files in a temp dir, with ExecStart= pointing at the built daemon (verify checks
