@@ -49,7 +49,7 @@ pub async fn run(
     } = listener;
     let tokio_listener = UnixListener::from_std(std)?;
 
-    let signals = tokio::spawn(signals.wait(shutdown.clone(), policy.clone()));
+    let signals = tokio::spawn(signals.wait(shutdown.clone(), policy.clone(), app.clone()));
     // The one poller of watched resources (idle while nothing is watched).
     let poller = tokio::spawn(
         app.watches
@@ -247,13 +247,13 @@ impl StopSignals {
         })
     }
 
-    async fn wait(mut self, shutdown: CancellationToken, policy: Arc<LivePolicy>) {
+    async fn wait(mut self, shutdown: CancellationToken, policy: Arc<LivePolicy>, app: Arc<App>) {
         loop {
             tokio::select! {
                 _ = self.term.recv() => info!("SIGTERM received"),
                 _ = self.int.recv() => info!("SIGINT received"),
                 _ = self.hup.recv() => {
-                    reload(&policy);
+                    reload(&policy, &app);
                     continue;
                 }
             }
@@ -263,9 +263,10 @@ impl StopSignals {
     }
 }
 
-/// SIGHUP: the policy file read again (`systemctl reload`, `ExecReload=`).
-/// One line either way; a bad file leaves the policy in force unchanged.
-fn reload(policy: &LivePolicy) {
+/// SIGHUP: the policy file read again (`systemctl reload`, `ExecReload=`),
+/// and the secret's file (`*_FILE`; a systemd credential is a copy made at
+/// start). One line either way; a bad file leaves what is in force unchanged.
+fn reload(policy: &LivePolicy, app: &App) {
     // RELOADING=1 with the time, then READY=1: the protocol of sd_notify(3).
     let mut reloading = vec![NotifyState::Reloading];
     reloading.extend(NotifyState::monotonic_usec_now().ok());
@@ -273,8 +274,21 @@ fn reload(policy: &LivePolicy) {
     let file = policy.file().map(|p| p.display().to_string());
     let file = file.as_deref().unwrap_or("(none: own uid and root only)");
     match policy.reload() {
-        Ok(()) => info!(policy = file, "SIGHUP: policy reloaded; new connections use it, open sessions keep theirs"),
-        Err(e) => error!(policy = file, "SIGHUP: policy reload refused, the previous policy stays in force: {e}"),
+        Ok(()) => info!(
+            policy = file,
+            "SIGHUP: policy reloaded; new connections use it, open sessions keep theirs"
+        ),
+        Err(e) => error!(
+            policy = file,
+            "SIGHUP: policy reload refused, the previous policy stays in force: {e}"
+        ),
+    }
+    match app.upstream.reread_secret() {
+        Ok(true) => info!("SIGHUP: the secret's file holds a new secret; calls use it from now on"),
+        Ok(false) => {}
+        Err(e) => error!(
+            "SIGHUP: the secret's file cannot be read, the previous secret stays in use: {e}"
+        ),
     }
     notify(&[NotifyState::Ready]);
 }

@@ -4,9 +4,9 @@
 //! logs whole requests and results at debug and trace, and a request can
 //! carry a secret argument (a new user's password).
 //!
-//! The audit trail ([`AUDIT_TARGET`]) is a layer of its own that `RUST_LOG`
-//! does not filter: `RUST_LOG=warn` (or `off`) quiets the daemon, never the
-//! record of who changed what. In the journal its records have priority
+//! The audit trail ([`AUDIT_TARGET`]) is always on: its directive is added
+//! to whatever `RUST_LOG` says, so `RUST_LOG=warn` (or `off`) quiets the
+//! daemon, never the record of who changed what. In the journal its records have priority
 //! notice (5), or warning (4) for a refusal; ordinary `info` lines are
 //! informational (6), so `journalctl -p notice` is the audit trail plus
 //! the problems.
@@ -14,7 +14,7 @@
 use tracing::{Level, Metadata};
 use tracing_journald::{Priority, PriorityMappings};
 use tracing_subscriber::EnvFilter;
-use tracing_subscriber::filter::{FilterExt, filter_fn};
+use tracing_subscriber::filter::filter_fn;
 use tracing_subscriber::prelude::*;
 
 pub const DEFAULT_FILTER: &str = "info,rmcp=warn";
@@ -86,39 +86,45 @@ fn names_stream(value: &str, dev: u64, ino: u64) -> bool {
         == Some((dev, ino))
 }
 
-/// What an ordinary layer records: what `RUST_LOG` lets through, rmcp
-/// capped, audit records aside (their own layer has them, so they are
-/// neither filtered nor doubled).
-fn ordinary<S>(filter: EnvFilter) -> impl tracing_subscriber::layer::Filter<S>
-where
-    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
-{
-    filter_fn(|m| allowed(m) && !is_audit(m)).and(filter)
+/// `RUST_LOG` (else [`DEFAULT_FILTER`]) with the audit target always on:
+/// its directive is the most specific one for that target, so it wins over
+/// `off`, `warn` or `ombi_mcp=error`. One global filter, as without audits:
+/// disabled callsites stay disabled at no cost.
+fn filter_from(rust_log: Option<&str>) -> EnvFilter {
+    let filter = rust_log
+        .and_then(|v| EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| EnvFilter::new(DEFAULT_FILTER));
+    let audits = format!("{AUDIT_TARGET}=info");
+    match audits.parse() {
+        Ok(directive) => filter.add_directive(directive),
+        // `<target>=info` always parses (and the unit tests hold it).
+        Err(_) => filter,
+    }
 }
 
-/// The text subscriber (stderr, or a test's buffer): ordinary lines under
-/// `filter`, audit records always.
-fn text_subscriber<W>(writer: W, filter: EnvFilter, ansi: bool) -> impl tracing::Subscriber + Send + Sync
+/// The text subscriber (stderr, or a test's buffer).
+fn text_subscriber<W>(
+    writer: W,
+    filter: EnvFilter,
+    ansi: bool,
+) -> impl tracing::Subscriber + Send + Sync
 where
-    W: for<'a> tracing_subscriber::fmt::MakeWriter<'a> + Clone + Send + Sync + 'static,
+    W: for<'a> tracing_subscriber::fmt::MakeWriter<'a> + Send + Sync + 'static,
 {
-    let logs = tracing_subscriber::fmt::layer()
-        .with_writer(writer.clone())
-        .with_ansi(ansi)
-        .with_target(false);
-    let audits = tracing_subscriber::fmt::layer()
-        .with_writer(writer)
-        .with_ansi(ansi)
-        .with_target(false);
     tracing_subscriber::registry()
-        .with(logs.with_filter(ordinary(filter)))
-        .with(audits.with_filter(filter_fn(is_audit)))
+        .with(filter)
+        .with(filter_fn(allowed))
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(writer)
+                .with_ansi(ansi)
+                .with_target(false),
+        )
 }
 
 /// Installs the global subscriber. Returns where logs go, for the first log line.
 pub fn init() -> &'static str {
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    let filter = filter_from(std::env::var("RUST_LOG").ok().as_deref());
     if stderr_is_the_journal()
         && let (Ok(logs), Ok(audits)) = (tracing_journald::layer(), tracing_journald::layer())
     {
@@ -131,8 +137,12 @@ pub fn init() -> &'static str {
                 .with_field_prefix(None)
                 .with_priority_mappings(priorities)
         };
+        // Two journald layers for two priority mappings, split by target
+        // (what is recorded at all is the global filter's decision).
         tracing_subscriber::registry()
-            .with(journald(logs, log_priorities()).with_filter(ordinary(filter)))
+            .with(filter)
+            .with(filter_fn(allowed))
+            .with(journald(logs, log_priorities()).with_filter(filter_fn(|m| !is_audit(m))))
             .with(journald(audits, audit_priorities()).with_filter(filter_fn(is_audit)))
             .init();
         return "journald";
@@ -172,9 +182,15 @@ mod tests {
     /// audit record (nor doubles it under `info`).
     #[test]
     fn audit_records_survive_any_filter() {
-        for (directive, ordinary_kept) in [("off", false), ("warn", false), ("info", true)] {
+        for (directive, ordinary_kept) in [
+            ("off", false),
+            ("warn", false),
+            ("ombi_mcp=error", false),
+            ("ombi_mcp::audit=off", false),
+            ("info", true),
+        ] {
             let buf = Buf::default();
-            let subscriber = text_subscriber(buf.clone(), EnvFilter::new(directive), false);
+            let subscriber = text_subscriber(buf.clone(), filter_from(Some(directive)), false);
             tracing::subscriber::with_default(subscriber, || {
                 tracing::info!(target: AUDIT_TARGET, tool = "write_vote", "audit-record");
                 tracing::warn!(target: AUDIT_TARGET, "refused-peer");
@@ -183,7 +199,11 @@ mod tests {
             let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
             assert_eq!(out.matches("audit-record").count(), 1, "{directive}: {out}");
             assert_eq!(out.matches("refused-peer").count(), 1, "{directive}: {out}");
-            assert_eq!(out.contains("ordinary-info"), ordinary_kept, "{directive}: {out}");
+            assert_eq!(
+                out.contains("ordinary-info"),
+                ordinary_kept,
+                "{directive}: {out}"
+            );
         }
     }
 

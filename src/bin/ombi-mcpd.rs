@@ -48,13 +48,31 @@ ENVIRONMENT:
     OMBI_API_KEY_FILE   api_key: file holding the key (or credential
                         ombi-api-key; OMBI_API_KEY is accepted, warned)
     OMBI_USER_NAME      api_key: the Ombi user calls act as (UserName header)
+                        when the peer's policy entry names none
+    CREDENTIALS_DIRECTORY  set by systemd (LoadCredential=): read first
     OMBI_BUNDLES        core,moderation,administration (default core)
     OMBI_READ_ONLY      true hides every write_* tool
+    OMBI_LOCKDOWN       true withholds text other Ombi users wrote from
+                        every peer (default false)
+    OMBI_CONFIRM        ask | require | off: asking the person before a
+                        confirmed action (default ask)
+    OMBI_CONFIRM_TIMEOUT  seconds a question waits, 1-600 (default 120)
+    OMBI_POLL_INTERVAL  seconds between reads of a watched resource,
+                        10-86400 (default 60)
     OMBI_HTTP_TIMEOUT   seconds per Ombi call, 1-600 (default 30)
     OMBI_MCP_INIT_TIMEOUT  seconds a connection may take to send
                         `initialize`, 1-600 (default 30)
-    OMBI_MCP_POLICY     JSON peer policy file (default: own uid and root only)
-    RUST_LOG            log filter (default info,rmcp=warn)
+    OMBI_MCP_SOCKET     socket path when not socket-activated
+                        (default /run/ombi-mcp/mcp.sock)
+    OMBI_MCP_POLICY     JSON peer policy file (default: own uid and root
+                        only); SIGHUP reads it again
+    RUST_LOG            log filter (default info,rmcp=warn); audit records
+                        are kept whatever it says
+
+SIGNALS:
+    SIGTERM, SIGINT     stop: no new connections, in-flight calls finish
+    SIGHUP              reload the policy file for new connections (open
+                        sessions keep theirs; an invalid file is refused)
 
 EXIT STATUS:
     0 stopped cleanly, 78 configuration error, 69 socket unavailable, 1 other.
@@ -259,7 +277,10 @@ fn check_policy(config: &Config, policy: &LivePolicy) -> bool {
     };
     let findings = ombi_mcp::policy::check::check(&policy.current(), &config.socket);
     for w in &findings.warnings {
-        eprintln!("ombi-mcpd: warning: OMBI_MCP_POLICY: {}: {w}", file.display());
+        eprintln!(
+            "ombi-mcpd: warning: OMBI_MCP_POLICY: {}: {w}",
+            file.display()
+        );
     }
     for e in &findings.errors {
         eprintln!(

@@ -72,9 +72,9 @@ pub fn check(policy: &Policy, socket: &Path) -> Findings {
                 }
             },
             Selector::Group(name) => match Group::from_name(name).ok().flatten() {
-                None => f
-                    .errors
-                    .push(format!("peers[{i}].group: no group {name:?} on this system")),
+                None => f.errors.push(format!(
+                    "peers[{i}].group: no group {name:?} on this system"
+                )),
                 Some(g) => {
                     if let Ok(access) = &access
                         && !access.admits_group(g.gid.as_raw())
@@ -147,7 +147,7 @@ impl SocketAccess {
         let in_group = primary_gid == self.gid || {
             let (_, _, groups) = lookup_user(uid, primary_gid);
             let name = self.group_name();
-            groups.iter().any(|g| *g == name)
+            groups.contains(&name)
         };
         if in_group {
             self.mode & 0o020 != 0
@@ -207,13 +207,19 @@ mod tests {
         assert!(f.errors[1].starts_with("peers[2].group: no group \"no-such-group-h35\""));
         assert!(f.errors[2].starts_with("peers[3].bundles: administration lies outside"));
         assert_eq!(f.warnings.len(), 2, "{f:?}");
-        assert!(f.warnings[0].starts_with("peers[4].bundles: core,administration is capped to core"));
+        assert!(
+            f.warnings[0].starts_with("peers[4].bundles: core,administration is capped to core")
+        );
         assert!(f.warnings[1].starts_with("peers[5].uid: no account has uid 4294967200"));
     }
 
     #[test]
     fn an_empty_list_is_an_error() {
-        let f = findings(r#"{"peers":[]}"#, BundleSet::all(), Path::new("/nonexistent"));
+        let f = findings(
+            r#"{"peers":[]}"#,
+            BundleSet::all(),
+            Path::new("/nonexistent"),
+        );
         assert_eq!(f.errors.len(), 1);
         assert!(f.errors[0].starts_with("peers: is empty"));
     }

@@ -26,9 +26,7 @@ impl PolicySource {
     pub fn load(&self) -> Result<Policy, PolicyFileError> {
         let policy = match &self.file {
             None => Policy::default_only(self.max_bundles, self.read_only),
-            Some(path) => {
-                Policy::load(path, self.max_bundles, self.read_only, self.api_key_mode)?
-            }
+            Some(path) => Policy::load(path, self.max_bundles, self.read_only, self.api_key_mode)?,
         };
         Ok(policy.with_global_lockdown(self.lockdown))
     }

@@ -7,6 +7,7 @@
 //! [`Upstream::get_text`] (logs), [`Upstream::write`] (a business result such as
 //! [`RequestEngineResult`], failures already mapped to the contract's errors).
 
+mod attempt;
 pub mod body;
 pub mod cache;
 pub mod directory;
@@ -35,6 +36,7 @@ pub use route::{Accept, Kind, Route};
 
 use crate::config::Config;
 use crate::contract::{ErrorCode, ToolError};
+use crate::secrets::SecretSource;
 use crate::text::message;
 use session::{Credentials, Session};
 
@@ -47,6 +49,8 @@ pub struct Upstream {
     base: Url,
     timeout: Duration,
     session: Session,
+    /// Where the password or API key came from (`attempt.rs`).
+    secret_source: SecretSource,
     /// The `UserName` whose latest request was cut at the transport level
     /// (see [`unknown_user`]).
     cut_user: std::sync::Mutex<Option<String>>,
@@ -159,6 +163,7 @@ impl Upstream {
             base: config.ombi_url.clone(),
             timeout: config.http_timeout,
             session: Session::from_config(&config.auth),
+            secret_source: config.secret_source.clone(),
             cut_user: std::sync::Mutex::new(None),
             caches: cache::Caches::default(),
         })
@@ -336,13 +341,19 @@ impl Upstream {
         match &self.session {
             Session::Jwt(j) => {
                 let deadline = Instant::now() + self.timeout;
-                let token = tokio::time::timeout_at(
-                    deadline,
-                    j.renew(self.client.get()?, &self.base, None),
-                )
-                .await
-                .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
-                .map_err(|e| self.scrub(e))?;
+                let login = async || {
+                    tokio::time::timeout_at(deadline, j.renew(self.client.get()?, &self.base, None))
+                        .await
+                        .map_err(|_| {
+                            deadline_error("POST api/v1/Token", Kind::Read, self.timeout)
+                        })?
+                };
+                let token = match login().await {
+                    // A refused password: perhaps its file holds a new one.
+                    Err(e) if e.http_status == Some(401) && self.rotated() => login().await,
+                    other => other,
+                }
+                .map_err(|e| self.scrub(self.naming_source(e)))?;
                 Ok(format!(
                     "logged in to Ombi at {} as {}{} (token valid until {})",
                     self.base,
@@ -385,8 +396,12 @@ impl Upstream {
     async fn credentials(&self, acting_user: Option<&str>) -> Result<Credentials, ToolError> {
         match &self.session {
             Session::Jwt(j) => j.credentials(self.client.get()?, &self.base).await,
-            Session::ApiKey { key, user_name } => Ok(Credentials {
-                headers: session::api_key_headers(key, user_name.as_deref(), acting_user)?,
+            Session::ApiKey { user_name, .. } => Ok(Credentials {
+                headers: session::api_key_headers(
+                    &self.session.api_key().unwrap_or_default(),
+                    user_name.as_deref(),
+                    acting_user,
+                )?,
                 generation: None,
             }),
         }
@@ -485,54 +500,6 @@ impl Upstream {
             tokio::time::sleep(wait).await;
             attempt += 1;
         }
-    }
-
-    /// One attempt, plus (jwt) one renewal and resend on a 401.
-    async fn attempt(
-        &self,
-        acting_user: Option<&str>,
-        route: &Route,
-        url: &Url,
-        desc: &str,
-        cap: usize,
-        sent: &AtomicBool,
-    ) -> Result<UpstreamResponse, AttemptError> {
-        let creds = self
-            .credentials(acting_user)
-            .await
-            .map_err(AttemptError::Final)?;
-        let resp = self
-            .exchange(route, url, desc, creds.headers, cap, sent)
-            .await?;
-        let (Session::Jwt(j), Some(generation)) = (&self.session, creds.generation) else {
-            return Ok(resp);
-        };
-        if resp.status != 401 {
-            j.accepted();
-            return Ok(resp);
-        }
-        // The token was refused (expired early, key rotated, user changed):
-        // log in once (unless another call already did) and resend once. A
-        // 401 is answered before any controller runs, so resending a write
-        // is safe.
-        let token = j
-            .renew(
-                self.client.get().map_err(AttemptError::Final)?,
-                &self.base,
-                Some(generation),
-            )
-            .await
-            .map_err(AttemptError::Final)?;
-        let creds = session::bearer(&token).map_err(AttemptError::Final)?;
-        let resp = self
-            .exchange(route, url, desc, creds.headers, cap, sent)
-            .await?;
-        if resp.status == 401 {
-            j.refused_fresh_token();
-        } else {
-            j.accepted();
-        }
-        Ok(resp)
     }
 
     async fn exchange(

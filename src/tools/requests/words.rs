@@ -204,12 +204,18 @@ pub async fn request_in_words(
 ) -> Result<String, ToolError> {
     let r = existing_request(ctx, media, id, &mut Vec::new()).await?;
     let by = match r.requested_user_name.as_deref() {
-        Some(name) => Some(
-            lockdown::request_name_shown(ctx, r.requested_user_id.as_deref(), name).await,
-        ),
+        Some(name) => {
+            Some(lockdown::request_name_shown(ctx, r.requested_user_id.as_deref(), name).await)
+        }
         None => None,
     };
-    Ok(named(ctx, media.noun(), r.title.as_deref(), id, by.as_deref()))
+    Ok(named(
+        ctx,
+        media.noun(),
+        r.title.as_deref(),
+        id,
+        by.as_deref(),
+    ))
 }
 
 #[cfg(test)]

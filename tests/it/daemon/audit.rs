@@ -29,7 +29,9 @@ fn fake_env(fake: &FakeOmbi, rust_log: &str) -> Vec<(String, String)> {
 async fn request_a_movie(socket: &Path) {
     let client = harness::client(socket).await;
     let mut call = CallToolRequestParams::new("write_request_create");
-    call.arguments = json!({"action": "movie", "tmdb_id": 27205}).as_object().cloned();
+    call.arguments = json!({"action": "movie", "tmdb_id": 27205})
+        .as_object()
+        .cloned();
     let result = client.call_tool(call).await.expect("a tool result");
     let sc = result.structured_content.expect("structuredContent");
     assert_eq!(sc["ok"], true, "{sc}");
@@ -61,7 +63,10 @@ async fn quiet_logs_keep_every_write_audited_in_one_readable_line() {
     assert!(logs.contains("[tmdb_id=27205]"), "{logs}");
     // The filter did apply to everything else.
     for silenced in ["accepted peer", "tool call ok", "listening"] {
-        assert!(!logs.contains(silenced), "{silenced} logged at warn:\n{logs}");
+        assert!(
+            !logs.contains(silenced),
+            "{silenced} logged at warn:\n{logs}"
+        );
     }
 }
 
@@ -80,7 +85,12 @@ fn a_refused_peer_is_recorded_even_with_logging_off() {
         ..DaemonOpts::default()
     });
     d.open_socket_to_all();
-    run_shim(&d.socket, INITIALIZE, Some((uid, gid)), Duration::from_millis(200));
+    run_shim(
+        &d.socket,
+        INITIALIZE,
+        Some((uid, gid)),
+        Duration::from_millis(200),
+    );
     let logs = d.wait_log("refused peer");
     let want = format!("refused peer uid={uid} user=ombi-mcp-peer: not the daemon's own uid");
     assert!(logs.contains(&want), "no {want:?} in:\n{logs}");
@@ -198,11 +208,7 @@ async fn in_the_journal_audits_are_notice_refusals_warning_and_the_message_reads
         assert!(Instant::now() < deadline, "the daemon never listened");
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::fs::set_permissions(
-        &socket,
-        std::os::unix::fs::PermissionsExt::from_mode(0o666),
-    )
-    .unwrap();
+    std::fs::set_permissions(&socket, std::os::unix::fs::PermissionsExt::from_mode(0o666)).unwrap();
     request_a_movie(&socket).await;
     let (uid, gid) = test_user();
     let s = socket.clone();
@@ -224,7 +230,10 @@ async fn in_the_journal_audits_are_notice_refusals_warning_and_the_message_reads
     let _ = daemon.kill();
     let _ = daemon.wait();
     let text = std::fs::read_to_string(&stderr_path).unwrap();
-    assert!(text.is_empty(), "logs went to stderr, not the journal:\n{text}");
+    assert!(
+        text.is_empty(),
+        "logs went to stderr, not the journal:\n{text}"
+    );
     let find = |prefix: &str| {
         entries
             .iter()

@@ -93,7 +93,11 @@ fn each_entry_that_cannot_work_is_named_and_exits_78() {
     for (line, want) in errors.iter().zip(named) {
         assert!(line.contains(want), "want {want:?} in {line:?}");
     }
-    assert!(errors[3].contains("add the user to group ombi-mcp-h35-sock"), "{}", errors[3]);
+    assert!(
+        errors[3].contains("add the user to group ombi-mcp-h35-sock"),
+        "{}",
+        errors[3]
+    );
     assert!(!got.stderr.contains("configuration ok"), "{}", got.stderr);
 }
 

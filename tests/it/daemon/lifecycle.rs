@@ -374,7 +374,14 @@ fn status_counts_open_sessions_and_sighup_reloads() {
     drop(raw);
     // The one STATUS sent when the session has ended.
     d.wait_for(&["STATUS="]);
-    let status = d.seen.split("STATUS=").nth(1).unwrap().lines().next().unwrap();
+    let status = d
+        .seen
+        .split("STATUS=")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
     assert_eq!(status, format!("listening on {}", socket.display()));
 
     nix::sys::signal::kill(
@@ -553,6 +560,12 @@ fn help_and_version() {
         assert!(text.contains("--socket"), "{text}");
         let out = Command::new(bin).arg("--bogus").output().unwrap();
         assert_eq!(out.status.code(), Some(64));
+    }
+    // Every setting the daemon reads is in its help.
+    let out = Command::new(DAEMON).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for var in ombi_mcp::config::VARS.iter().chain(&["RUST_LOG", "SIGHUP"]) {
+        assert!(help.contains(var), "--help does not name {var}");
     }
     // The shim never writes help to stdout: stdout is reserved for MCP bytes.
     let out = Command::new(SHIM).arg("--help").output().unwrap();

@@ -9,9 +9,7 @@ use serde_json::json;
 use crate::harness::{self, Daemon, DaemonOpts};
 use crate::support::fake_ombi::{self as fake, FakeOmbi, Options};
 
-async fn tool_names(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-) -> Vec<String> {
+async fn tool_names(client: &rmcp::service::RunningService<rmcp::RoleClient, ()>) -> Vec<String> {
     client
         .list_all_tools()
         .await
@@ -72,10 +70,17 @@ async fn sighup_applies_a_changed_policy_to_new_connections_and_keeps_sessions()
     std::fs::write(&policy, r#"{"peers":[{"uid":"root"}]}"#).unwrap();
     kill(d.pid(), Signal::SIGHUP).unwrap();
     let logs = d.wait_log("reload refused");
-    let refused: Vec<&str> = logs.lines().filter(|l| l.contains("reload refused")).collect();
+    let refused: Vec<&str> = logs
+        .lines()
+        .filter(|l| l.contains("reload refused"))
+        .collect();
     assert_eq!(refused.len(), 1, "{logs}");
     assert!(refused[0].contains("policy.json"), "{}", refused[0]);
-    assert!(refused[0].contains("previous policy stays in force"), "{}", refused[0]);
+    assert!(
+        refused[0].contains("previous policy stays in force"),
+        "{}",
+        refused[0]
+    );
 
     let again = harness::connect(&d).await;
     assert!(writes(&tool_names(&again).await) > 0);

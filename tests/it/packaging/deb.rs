@@ -59,9 +59,16 @@ fn the_deb() -> PathBuf {
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     // Missing, or older than the binaries it packages (a developer's earlier build).
     if modified(&deb) < modified(Path::new(DAEMON)) {
-        let (ok, out) = run(Command::new("cargo")
-            .current_dir(ROOT)
-            .args(["deb", "--no-build", "--profile", "dev", "--no-strip", "--fast", "-o", DEB]));
+        let (ok, out) = run(Command::new("cargo").current_dir(ROOT).args([
+            "deb",
+            "--no-build",
+            "--profile",
+            "dev",
+            "--no-strip",
+            "--fast",
+            "-o",
+            DEB,
+        ]));
         assert!(ok, "cargo deb:\n{out}");
     }
     deb
@@ -81,7 +88,11 @@ fn unit_values(unit: &str, key: &str) -> Vec<String> {
     let mut values = Vec::new();
     for file in files {
         for line in std::fs::read_to_string(&file).unwrap().lines() {
-            if let Some(v) = line.trim().strip_prefix(key).and_then(|r| r.strip_prefix('=')) {
+            if let Some(v) = line
+                .trim()
+                .strip_prefix(key)
+                .and_then(|r| r.strip_prefix('='))
+            {
                 if v.is_empty() {
                     values.clear();
                 } else {
@@ -109,7 +120,12 @@ fn env_file(path: &str) -> Vec<(String, String)> {
 fn user(name: &str, groups: &[&str]) -> (u32, u32) {
     if nix::unistd::User::from_name(name).unwrap().is_none() {
         let mut cmd = Command::new("useradd");
-        cmd.args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin"]);
+        cmd.args([
+            "--system",
+            "--no-create-home",
+            "--shell",
+            "/usr/sbin/nologin",
+        ]);
         if !groups.is_empty() {
             cmd.arg("--groups").arg(groups.join(","));
         }
@@ -159,7 +175,10 @@ async fn the_deb_installs_serves_a_group_member_refuses_others_and_purges_clean(
         && on_path("setpriv")
         && on_path("useradd")
         && Path::new(SOCKET_ACTIVATE).exists();
-    if !require(needs, "root, dpkg, cargo-deb, setpriv, useradd, systemd-socket-activate") {
+    if !require(
+        needs,
+        "root, dpkg, cargo-deb, setpriv, useradd, systemd-socket-activate",
+    ) {
         return;
     }
     let deb = tokio::task::spawn_blocking(the_deb).await.unwrap();
@@ -178,12 +197,19 @@ async fn the_deb_installs_serves_a_group_member_refuses_others_and_purges_clean(
     let conffiles = std::fs::read_to_string("/var/lib/dpkg/info/ombi-mcp.conffiles").unwrap();
     let mut conffiles: Vec<&str> = conffiles.lines().collect();
     conffiles.sort();
-    assert_eq!(conffiles, ["/etc/ombi-mcp/env", "/etc/ombi-mcp/policy.json"]);
+    assert_eq!(
+        conffiles,
+        ["/etc/ombi-mcp/env", "/etc/ombi-mcp/policy.json"]
+    );
     let group = nix::unistd::Group::from_name("ombi-mcp")
         .unwrap()
         .expect("the postinst created the group ombi-mcp");
     assert_eq!(
-        std::fs::metadata("/etc/ombi-mcp").unwrap().permissions().mode() & 0o7777,
+        std::fs::metadata("/etc/ombi-mcp")
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777,
         0o755
     );
     assert!(Path::new("/etc/credstore").is_dir());
@@ -203,7 +229,10 @@ async fn the_deb_installs_serves_a_group_member_refuses_others_and_purges_clean(
 
     // PID 1's part: EnvironmentFile= read as root, LoadCredential= copied into a directory
     // only the dynamic uid reads, ExecStart= exec'd as that uid on the first connection.
-    assert_eq!(unit_values("ombi-mcp.service", "EnvironmentFile"), ["/etc/ombi-mcp/env"]);
+    assert_eq!(
+        unit_values("ombi-mcp.service", "EnvironmentFile"),
+        ["/etc/ombi-mcp/env"]
+    );
     let exec = unit_values("ombi-mcp.service", "ExecStart");
     assert_eq!(exec, ["/usr/bin/ombi-mcpd"], "the package's drop-in");
     let mut env = env_file("/etc/ombi-mcp/env");
@@ -224,7 +253,10 @@ async fn the_deb_installs_serves_a_group_member_refuses_others_and_purges_clean(
     }
     std::os::unix::fs::chown(&credentials, Some(DYNAMIC_UID), Some(DYNAMIC_UID)).unwrap();
     std::fs::set_permissions(&credentials, std::fs::Permissions::from_mode(0o500)).unwrap();
-    env.push(("CREDENTIALS_DIRECTORY".into(), credentials.display().to_string()));
+    env.push((
+        "CREDENTIALS_DIRECTORY".into(),
+        credentials.display().to_string(),
+    ));
 
     // ombi-mcp.socket's socket, in a scratch directory (the real /run/ombi-mcp may be in use).
     assert_eq!(unit_values("ombi-mcp.socket", "SocketMode"), ["0660"]);
@@ -260,9 +292,10 @@ async fn the_deb_installs_serves_a_group_member_refuses_others_and_purges_clean(
     let outsider = "ombi-mcp-deb-outsider";
     user(outsider, &[]);
     let s = socket.clone();
-    let (served, refused) = tokio::task::spawn_blocking(move || (shim_as(member, &s), shim_as(outsider, &s)))
-        .await
-        .unwrap();
+    let (served, refused) =
+        tokio::task::spawn_blocking(move || (shim_as(member, &s), shim_as(outsider, &s)))
+            .await
+            .unwrap();
     let logs = std::fs::read_to_string(&log).unwrap_or_default();
     let _ = activate.kill();
     let _ = activate.wait();
@@ -291,11 +324,20 @@ async fn the_deb_installs_serves_a_group_member_refuses_others_and_purges_clean(
         "/var/lib/dpkg/info/ombi-mcp.conffiles",
         "/var/lib/systemd/deb-systemd-helper-enabled/ombi-mcp.socket.dsh-also",
     ] {
-        assert!(std::fs::symlink_metadata(path).is_err(), "{path} left after purge");
+        assert!(
+            std::fs::symlink_metadata(path).is_err(),
+            "{path} left after purge"
+        );
     }
     if !had_credstore {
-        assert!(!Path::new("/etc/credstore").exists(), "/etc/credstore left after purge");
+        assert!(
+            !Path::new("/etc/credstore").exists(),
+            "/etc/credstore left after purge"
+        );
     }
     let (_, status) = run(Command::new("dpkg").args(["-s", "ombi-mcp"]));
-    assert!(status.contains("not installed") || status.contains("is not installed"), "{status}");
+    assert!(
+        status.contains("not installed") || status.contains("is not installed"),
+        "{status}"
+    );
 }

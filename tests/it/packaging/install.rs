@@ -76,10 +76,7 @@ fn replay_install_doc(sysroot: &Path, secret: &str) -> Vec<String> {
     };
     // The directories every systemd distribution already has; everything else the doc creates
     // (Debian 12 has no /etc/sysusers.d: `install -D`).
-    for dir in [
-        "etc/systemd/system",
-        "usr/local/bin",
-    ] {
+    for dir in ["etc/systemd/system", "usr/local/bin"] {
         std::fs::create_dir_all(sysroot.join(dir)).unwrap();
     }
     let mut replayed = Vec::new();
