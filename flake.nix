@@ -1,9 +1,10 @@
 {
   description = "ombi-mcp: MCP server for a self-hosted Ombi (socket-activated daemon + stdio shim)";
 
-  # nixos-25.11: rustc >= 1.88 (Cargo.toml's rust-version), pkgs.testers.runNixOSTest and
-  # lib.types.pathWith (the module's secret paths; nixpkgs >= 25.05).
-  inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-25.11";
+  # nixos-26.05, the supported stable release (25.11 reached its end of life on 2026-06-30):
+  # rustc >= 1.88 (Cargo.toml's rust-version), pkgs.testers.runNixOSTest and lib.types.pathWith
+  # (the module's secret paths; nixpkgs >= 25.05).
+  inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-26.05";
 
   outputs =
     { self, nixpkgs }:

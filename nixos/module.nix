@@ -95,6 +95,7 @@ let
       inherit (peer) confirm lockdown;
     };
 
+  policyEtc = "ombi-mcp/policy.json";
   policyFile = pkgs.writeText "ombi-mcp-policy.json" (
     builtins.toJSON { peers = map renderPeer cfg.peers; }
   );
@@ -207,9 +208,31 @@ let
   // lib.optionalAttrs (cfg.authMode == "api_key" && cfg.apiUserName != null) {
     OMBI_USER_NAME = cfg.apiUserName;
   }
-  # A derivation, not a string, so the evaluation test can read the rendered file's text.
-  // lib.optionalAttrs (cfg.peers != [ ]) { OMBI_MCP_POLICY = policyFile; }
+  # A fixed path (environment.etc below), not the store path: a changed policy then changes only
+  # the service's reloadTriggers, so switching configurations reloads the daemon (SIGHUP) instead
+  # of restarting it and dropping every session.
+  // lib.optionalAttrs (cfg.peers != [ ]) { OMBI_MCP_POLICY = "/etc/${policyEtc}"; }
   // cfg.extraEnvironment;
+
+  # What `ombi-mcpd --check-config` finds on the machine, where the module can see it: a peer
+  # whose bundles all lie outside `bundles` (every connection it matches is refused), and a
+  # declared user the socket's permissions keep out (not in socket.group, no write for others).
+  # Users and groups from elsewhere (LDAP, sssd) are not visible here: --check-config checks those.
+  outsideBundles =
+    peer: peer.bundles != null && lib.all (b: !(lib.elem b cfg.bundles)) peer.bundles;
+  othersMayConnect =
+    let
+      mode = lib.toInt (lib.substring (lib.stringLength cfg.socket.mode - 1) 1 cfg.socket.mode);
+    in
+    lib.elem mode [ 2 3 6 7 ];
+  declaredUsers = config.users.users or { };
+  keptOutOfSocket =
+    peer:
+    peer.user != null
+    && declaredUsers ? ${peer.user}
+    && !othersMayConnect
+    && (declaredUsers.${peer.user}.group or null) != cfg.socket.group
+    && !(lib.elem cfg.socket.group (declaredUsers.${peer.user}.extraGroups or [ ]));
 
   # An entry by its index and its settings, so it can be found even without uid/user/group.
   peerName =
@@ -444,6 +467,10 @@ in
       message = "${peerName i peer}: set exactly one of uid, user, group.";
     }) cfg.peers
     ++ lib.imap0 (i: peer: {
+      assertion = !outsideBundles peer;
+      message = "${peerName i peer}: none of its bundles is in services.ombi-mcp.bundles (${lib.concatStringsSep "," cfg.bundles}): every connection it matches would be refused.";
+    }) cfg.peers
+    ++ lib.imap0 (i: peer: {
       assertion = peer.ombiUser == null || cfg.authMode == "api_key";
       message = "${peerName i peer}: ombiUser needs authMode = \"api_key\" (a JWT acts as one Ombi user only).";
     }) cfg.peers;
@@ -452,6 +479,12 @@ in
       lib.optional (otherModeOptions != [ ]) (
         "services.ombi-mcp: authMode = \"${cfg.authMode}\" ignores ${lib.concatStringsSep " and " otherModeOptions} "
         + "(used only with authMode = \"${if cfg.authMode == "jwt" then "api_key" else "jwt"}\")."
+      )
+      ++ lib.concatLists (
+        lib.imap0 (
+          i: peer:
+          lib.optional (keptOutOfSocket peer) "${peerName i peer}: users.users.${peer.user} is not in group ${cfg.socket.group} (services.ombi-mcp.socket.group), so the socket's mode ${cfg.socket.mode} keeps it out (its ombi-mcp exits 77). Add \"${cfg.socket.group}\" to users.users.${peer.user}.extraGroups."
+        ) cfg.peers
       )
       ++ lib.optional (cfg.peers == [ ]) (
         "services.ombi-mcp.peers is empty: only root can connect, and every other user's ombi-mcp exits 77. "
@@ -481,8 +514,14 @@ in
       };
     };
 
+    # A derivation, so the evaluation test can read the rendered file's text.
+    environment.etc = mkIf (cfg.peers != [ ]) { ${policyEtc}.source = policyFile; };
+
     systemd.services.ombi-mcp = {
       description = "Ombi MCP server";
+      # A new policy is applied by `systemctl reload` (ExecReload: SIGHUP) on a switch: new
+      # connections use it, open sessions keep theirs.
+      reloadTriggers = lib.optional (cfg.peers != [ ]) policyFile;
       documentation = [ "https://github.com/ombi-mcp/ombi-mcp/blob/main/docs/install-nixos.md" ];
       requires = [ "ombi-mcp.socket" ];
       after = [
@@ -496,6 +535,8 @@ in
         Type = "notify";
         NotifyAccess = "main";
         ExecStart = "${cfg.package}/bin/ombi-mcpd";
+        # SIGHUP: the policy file read again (an invalid one is refused, the old one kept).
+        ExecReload = "kill -HUP $MAINPID";
         WatchdogSec = 30;
         Restart = "on-failure";
         RestartSec = 2;

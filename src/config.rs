@@ -16,7 +16,7 @@ use reqwest::Url;
 
 use crate::confirm;
 use crate::definition::{Bundle, BundleSet};
-use crate::secrets::{self, SecretString};
+use crate::secrets::{self, SecretSource, SecretString};
 
 pub const DEFAULT_SOCKET: &str = "/run/ombi-mcp/mcp.sock";
 pub const DEFAULT_HTTP_TIMEOUT_SECS: u64 = 30;
@@ -79,6 +79,9 @@ pub struct Config {
     /// Ombi's base URL, path prefix kept, always ending in `/`.
     pub ombi_url: Url,
     pub auth: AuthConfig,
+    /// Where the password or API key came from (errors name it; a file is
+    /// read again when Ombi refuses the secret, and on SIGHUP).
+    pub secret_source: SecretSource,
     /// The most any peer may see (`OMBI_BUNDLES`).
     pub bundles: BundleSet,
     /// `OMBI_READ_ONLY`: hides every `write_*` tool from every peer.
@@ -130,8 +133,8 @@ pub struct Env {
     vars: HashMap<String, String>,
 }
 
-/// Every variable `Config::from_env` may read.
-const VARS: &[&str] = &[
+/// Every variable `Config::from_env` may read (`ombi-mcpd --help` names each).
+pub const VARS: &[&str] = &[
     "OMBI_URL",
     "OMBI_AUTH_MODE",
     "OMBI_USERNAME",
@@ -242,7 +245,7 @@ impl Config {
         let http_timeout = parse_seconds(env, "OMBI_HTTP_TIMEOUT", DEFAULT_HTTP_TIMEOUT_SECS)?;
         let init_timeout = parse_seconds(env, "OMBI_MCP_INIT_TIMEOUT", DEFAULT_INIT_TIMEOUT_SECS)?;
         let poll_interval = parse_poll_interval(env)?;
-        let auth = parse_auth(env, &mut warnings)?;
+        let (auth, secret_source) = parse_auth(env, &mut warnings)?;
         let socket = socket_override
             .or_else(|| env.get("OMBI_MCP_SOCKET").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from(DEFAULT_SOCKET));
@@ -265,6 +268,7 @@ impl Config {
         Ok(Config {
             ombi_url,
             auth,
+            secret_source,
             bundles,
             read_only,
             lockdown,
@@ -361,7 +365,10 @@ fn parse_url(raw: Option<&str>) -> Result<Url, ConfigError> {
     Ok(url)
 }
 
-fn parse_auth(env: &Env, warnings: &mut Vec<String>) -> Result<AuthConfig, ConfigError> {
+fn parse_auth(
+    env: &Env,
+    warnings: &mut Vec<String>,
+) -> Result<(AuthConfig, SecretSource), ConfigError> {
     match env.get("OMBI_AUTH_MODE").map(str::trim) {
         Some("jwt") => {
             let username = env
@@ -373,7 +380,7 @@ fn parse_auth(env: &Env, warnings: &mut Vec<String>) -> Result<AuthConfig, Confi
                         "is required when OMBI_AUTH_MODE=jwt (the Ombi user to log in as)",
                     )
                 })?;
-            let password = read_secret(
+            let (password, source) = read_secret(
                 env,
                 CREDENTIAL_PASSWORD,
                 "OMBI_PASSWORD_FILE",
@@ -386,10 +393,10 @@ fn parse_auth(env: &Env, warnings: &mut Vec<String>) -> Result<AuthConfig, Confi
                     "is required when OMBI_AUTH_MODE=jwt: give the credential ombi-password (LoadCredential=), OMBI_PASSWORD_FILE, or OMBI_PASSWORD",
                 )
             })?;
-            Ok(AuthConfig::Jwt { username, password })
+            Ok((AuthConfig::Jwt { username, password }, source))
         }
         Some("api_key") => {
-            let key = read_secret(
+            let (key, source) = read_secret(
                 env,
                 CREDENTIAL_API_KEY,
                 "OMBI_API_KEY_FILE",
@@ -412,7 +419,7 @@ fn parse_auth(env: &Env, warnings: &mut Vec<String>) -> Result<AuthConfig, Confi
                 }
                 Some(v) => Some(v.trim().to_string()),
             };
-            Ok(AuthConfig::ApiKey { key, user_name })
+            Ok((AuthConfig::ApiKey { key, user_name }, source))
         }
         Some(other) => Err(ConfigError::new(
             "OMBI_AUTH_MODE",
@@ -425,36 +432,49 @@ fn parse_auth(env: &Env, warnings: &mut Vec<String>) -> Result<AuthConfig, Confi
     }
 }
 
-/// Credentials directory, then `*_FILE`, then the plain variable (warned).
+/// Credentials directory, then `*_FILE`, then the plain variable (warned);
+/// with where it came from.
 fn read_secret(
     env: &Env,
     credential: &str,
     file_var: &str,
     plain_var: &str,
     warnings: &mut Vec<String>,
-) -> Result<Option<SecretString>, ConfigError> {
+) -> Result<Option<(SecretString, SecretSource)>, ConfigError> {
     if let Some(dir) = env.get("CREDENTIALS_DIRECTORY") {
         let path = Path::new(dir).join(credential);
         if path.exists() {
-            return secrets::read_secret_file(&path).map(Some).map_err(|e| {
-                ConfigError::new(
-                    "CREDENTIALS_DIRECTORY",
-                    format!("credential {credential} ({}): {e}", path.display()),
-                )
-            });
+            let source = SecretSource::Credential {
+                name: credential.to_string(),
+            };
+            return secrets::read_secret_file(&path)
+                .map(|s| Some((s, source)))
+                .map_err(|e| {
+                    ConfigError::new(
+                        "CREDENTIALS_DIRECTORY",
+                        format!("credential {credential} ({}): {e}", path.display()),
+                    )
+                });
         }
     }
     if let Some(file) = env.get(file_var) {
+        let source = SecretSource::File {
+            var: file_var.to_string(),
+            path: PathBuf::from(file),
+        };
         return secrets::read_secret_file(Path::new(file))
-            .map(Some)
+            .map(|s| Some((s, source)))
             .map_err(|e| ConfigError::new(file_var, format!("{file}: {e}")));
     }
     if let Some(value) = env.get(plain_var) {
         warnings.push(format!(
             "{plain_var} is set in the environment; prefer the credential {credential} or {file_var} (the kernel keeps the initial environment readable in /proc)"
         ));
+        let source = SecretSource::Variable {
+            var: plain_var.to_string(),
+        };
         return secrets::secret_from_bytes(value.as_bytes())
-            .map(Some)
+            .map(|s| Some((s, source)))
             .map_err(|e| ConfigError::new(plain_var, e.to_string()));
     }
     Ok(None)

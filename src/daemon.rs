@@ -1,8 +1,10 @@
 //! The daemon's run loop: accept connections, check each peer against the
 //! policy before reading a byte, run one MCP session per connection, talk to
-//! systemd (READY, STATUS, WATCHDOG, STOPPING) and shut down gracefully.
+//! systemd (READY, STATUS, WATCHDOG, STOPPING, RELOADING), reload the policy
+//! on SIGHUP and shut down gracefully.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rmcp::service::serve_server_with_ct;
@@ -14,8 +16,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{error, info, warn};
 
-use crate::policy::{PeerCred, Policy, lookup_user};
+use crate::policy::{LivePolicy, PeerCred, Policy, lookup_user};
 use crate::server::{App, McpService, Session};
+use crate::tools;
 use crate::transport::frame::{FramedTransport, ListingSlot};
 use crate::transport::listener::Listener;
 use crate::transport::refusals::RefusalLog;
@@ -30,11 +33,12 @@ pub const MAX_SESSIONS: usize = 64;
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs until SIGTERM/SIGINT (or `shutdown` is cancelled), then drains.
+/// SIGHUP reloads `policy` for the connections accepted after it.
 /// A connection that has not completed `initialize` within `init_timeout`
 /// is closed, so a silent or half-open peer cannot hold a session slot.
 pub async fn run(
     listener: Listener,
-    policy: Arc<Policy>,
+    policy: Arc<LivePolicy>,
     app: Arc<App>,
     init_timeout: Duration,
     signals: StopSignals,
@@ -47,7 +51,7 @@ pub async fn run(
     } = listener;
     let tokio_listener = UnixListener::from_std(std)?;
 
-    let signals = tokio::spawn(signals.wait(shutdown.clone()));
+    let signals = tokio::spawn(signals.wait(shutdown.clone(), policy.clone(), app.clone()));
     // The one poller of watched resources (idle while nothing is watched).
     let poller = tokio::spawn(
         app.watches
@@ -69,6 +73,8 @@ pub async fn run(
         share: SessionShare::new(SESSIONS_PER_UID, nix::unistd::geteuid().as_raw()),
         refusals: RefusalLog::default(),
     });
+    // Sessions being served (the accept loop's own waiting slot aside).
+    let open = Arc::new(AtomicUsize::new(0));
     let mut saturated = false;
     loop {
         // Take a slot before accepting, not after: a burst of connections
@@ -96,13 +102,16 @@ pub async fn run(
             _ = shutdown.cancelled() => break,
             accepted = tokio_listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    let (policy, app, ct) = (policy.clone(), app.clone(), sessions_ct.child_token());
-                    let (slots, description, admission) = (slots.clone(), description.clone(), admission.clone());
+                    // The policy in force now decides this peer, even if a
+                    // reload comes while its user is being looked up.
+                    let (policy, app, ct) = (policy.current(), app.clone(), sessions_ct.child_token());
+                    let (open, description, admission) = (open.clone(), description.clone(), admission.clone());
+                    open.fetch_add(1, Ordering::SeqCst);
                     sessions.spawn(async move {
                         serve_connection(stream, &policy, &admission, app, init_timeout, ct).await;
                         drop(slot);
-                        let open = MAX_SESSIONS - slots.available_permits();
-                        notify(&[NotifyState::Status(&format!("listening on {description}; {open} open connections"))]);
+                        let now = open.fetch_sub(1, Ordering::SeqCst) - 1;
+                        notify(&[NotifyState::Status(&status_line(&description, now))]);
                     });
                 }
                 // Transient (EMFILE, ECONNABORTED): log, back off a little, go on.
@@ -156,15 +165,7 @@ impl Admission {
     /// the count of the refusals not logged since the last one.
     fn refused(&self, cred: PeerCred, user: Option<&str>, reason: &str) {
         if let Some(suppressed) = self.refusals.admit(cred.uid, std::time::Instant::now()) {
-            warn!(
-                uid = cred.uid,
-                gid = cred.gid,
-                pid = cred.pid,
-                user,
-                reason,
-                suppressed,
-                "refused peer"
-            );
+            tools::audit::refused_peer(cred, user, reason, suppressed);
         }
     }
 }
@@ -249,13 +250,23 @@ async fn serve_connection(
     }
 }
 
-/// SIGTERM and SIGINT, owned by the runtime. Install them before the socket
-/// can be seen or READY is sent: systemd may stop us at once, and a signal
-/// that finds no handler kills the process without STOPPING, draining or
-/// removing the socket.
+/// systemd's STATUS while listening.
+fn status_line(socket: &str, open: usize) -> String {
+    match open {
+        0 => format!("listening on {socket}"),
+        1 => format!("listening on {socket}; 1 open connection"),
+        n => format!("listening on {socket}; {n} open connections"),
+    }
+}
+
+/// SIGTERM, SIGINT and SIGHUP, owned by the runtime. Install them before the
+/// socket can be seen or READY is sent: systemd may stop (or reload) us at
+/// once, and a signal that finds no handler kills the process without
+/// STOPPING, draining or removing the socket.
 pub struct StopSignals {
     term: Signal,
     int: Signal,
+    hup: Signal,
 }
 
 impl StopSignals {
@@ -264,16 +275,54 @@ impl StopSignals {
         Ok(Self {
             term: signal(SignalKind::terminate())?,
             int: signal(SignalKind::interrupt())?,
+            hup: signal(SignalKind::hangup())?,
         })
     }
 
-    async fn wait(mut self, shutdown: CancellationToken) {
-        tokio::select! {
-            _ = self.term.recv() => info!("SIGTERM received"),
-            _ = self.int.recv() => info!("SIGINT received"),
+    async fn wait(mut self, shutdown: CancellationToken, policy: Arc<LivePolicy>, app: Arc<App>) {
+        loop {
+            tokio::select! {
+                _ = self.term.recv() => info!("SIGTERM received"),
+                _ = self.int.recv() => info!("SIGINT received"),
+                _ = self.hup.recv() => {
+                    reload(&policy, &app);
+                    continue;
+                }
+            }
+            break;
         }
         shutdown.cancel();
     }
+}
+
+/// SIGHUP: the policy file read again (`systemctl reload`, `ExecReload=`),
+/// and the secret's file (`*_FILE`; a systemd credential is a copy made at
+/// start). One line either way; a bad file leaves what is in force unchanged.
+fn reload(policy: &LivePolicy, app: &App) {
+    // RELOADING=1 with the time, then READY=1: the protocol of sd_notify(3).
+    let mut reloading = vec![NotifyState::Reloading];
+    reloading.extend(NotifyState::monotonic_usec_now().ok());
+    notify(&reloading);
+    let file = policy.file().map(|p| p.display().to_string());
+    let file = file.as_deref().unwrap_or("(none: own uid and root only)");
+    match policy.reload() {
+        Ok(()) => info!(
+            policy = file,
+            "SIGHUP: policy reloaded; new connections use it, open sessions keep theirs"
+        ),
+        Err(e) => error!(
+            policy = file,
+            "SIGHUP: policy reload refused, the previous policy stays in force: {e}"
+        ),
+    }
+    match app.upstream.reread_secret() {
+        Ok(true) => info!("SIGHUP: the secret's file holds a new secret; calls use it from now on"),
+        Ok(false) => {}
+        Err(e) => error!(
+            "SIGHUP: the secret's file cannot be read, the previous secret stays in use: {e}"
+        ),
+    }
+    notify(&[NotifyState::Ready]);
 }
 
 /// Pings the systemd watchdog at half its interval while the runtime is alive.

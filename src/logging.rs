@@ -3,15 +3,56 @@
 //! [`DEFAULT_FILTER`]), but rmcp is capped at `warn` whatever it says: rmcp
 //! logs whole requests and results at debug and trace, and a request can
 //! carry a secret argument (a new user's password).
+//!
+//! The audit trail ([`AUDIT_TARGET`]) is always on: its directive is added
+//! to whatever `RUST_LOG` says, so `RUST_LOG=warn` (or `off`) quiets the
+//! daemon, never the record of who changed what. In the journal its records have priority
+//! notice (5), or warning (4) for a refusal; ordinary `info` lines are
+//! informational (6), so `journalctl -p notice` is the audit trail plus
+//! the problems.
 
 mod one_line;
 
 use tracing::{Level, Metadata};
+use tracing_journald::{Priority, PriorityMappings};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::filter::filter_fn;
 use tracing_subscriber::prelude::*;
 
 pub const DEFAULT_FILTER: &str = "info,rmcp=warn";
+
+/// The target of audit records (writes, refused peers): always recorded,
+/// whatever `RUST_LOG` says.
+pub const AUDIT_TARGET: &str = "ombi_mcp::audit";
+
+fn is_audit(meta: &Metadata<'_>) -> bool {
+    meta.target() == AUDIT_TARGET
+}
+
+/// Journal priorities of ordinary lines. tracing has no level between
+/// `info` and `warn`, so `info` is informational (6) here and notice (5) is
+/// left to the audit records ([`audit_priorities`]).
+pub fn log_priorities() -> PriorityMappings {
+    PriorityMappings {
+        error: Priority::Error,
+        warn: Priority::Warning,
+        info: Priority::Informational,
+        debug: Priority::Debug,
+        trace: Priority::Debug,
+    }
+}
+
+/// Journal priorities of audit records: a record is notice (5), a refusal
+/// (emitted at `warn`) warning (4).
+pub fn audit_priorities() -> PriorityMappings {
+    PriorityMappings {
+        error: Priority::Error,
+        warn: Priority::Warning,
+        info: Priority::Notice,
+        debug: Priority::Notice,
+        trace: Priority::Notice,
+    }
+}
 
 /// Whether an event or span may be recorded at all: nothing of rmcp's
 /// below `warn`, so no `RUST_LOG` (not `trace`, not `rmcp=trace`, not a span
@@ -47,38 +88,69 @@ fn names_stream(value: &str, dev: u64, ino: u64) -> bool {
         == Some((dev, ino))
 }
 
+/// `RUST_LOG` (else [`DEFAULT_FILTER`]) with the audit target always on:
+/// its directive is the most specific one for that target, so it wins over
+/// `off`, `warn` or `ombi_mcp=error`. One global filter, as without audits:
+/// disabled callsites stay disabled at no cost.
+fn filter_from(rust_log: Option<&str>) -> EnvFilter {
+    let filter = rust_log
+        .and_then(|v| EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| EnvFilter::new(DEFAULT_FILTER));
+    let audits = format!("{AUDIT_TARGET}=info");
+    match audits.parse() {
+        Ok(directive) => filter.add_directive(directive),
+        // `<target>=info` always parses (and the unit tests hold it).
+        Err(_) => filter,
+    }
+}
+
+/// The text subscriber (stderr, or a test's buffer).
+fn text_subscriber<W>(
+    writer: W,
+    filter: EnvFilter,
+    ansi: bool,
+) -> impl tracing::Subscriber + Send + Sync
+where
+    W: for<'a> tracing_subscriber::fmt::MakeWriter<'a> + Send + Sync + 'static,
+{
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(filter_fn(allowed))
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(writer)
+                .with_ansi(ansi)
+                .with_target(false),
+        )
+}
+
 /// Installs the global subscriber. Returns where logs go, for the first log line.
 pub fn init() -> &'static str {
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
-    let cap = filter_fn(allowed);
+    let filter = filter_from(std::env::var("RUST_LOG").ok().as_deref());
     if stderr_is_the_journal()
-        && let Ok(journald) = tracing_journald::layer()
+        && let (Ok(logs), Ok(audits)) = (tracing_journald::layer(), tracing_journald::layer())
     {
         // Fields keep their own names (`TOOL=`, `PEER_UID=`, ...: the audit
         // record's fields are queried by name, see docs/security.md); none of
         // ours collides with a journal field of its own.
-        let journald = journald
-            .with_syslog_identifier("ombi-mcpd".into())
-            .with_field_prefix(None);
+        let journald = |layer: tracing_journald::Layer, priorities| {
+            layer
+                .with_syslog_identifier("ombi-mcpd".into())
+                .with_field_prefix(None)
+                .with_priority_mappings(priorities)
+        };
+        // Two journald layers for two priority mappings, split by target
+        // (what is recorded at all is the global filter's decision).
         tracing_subscriber::registry()
             .with(filter)
-            .with(cap)
-            .with(journald)
+            .with(filter_fn(allowed))
+            .with(journald(logs, log_priorities()).with_filter(filter_fn(|m| !is_audit(m))))
+            .with(journald(audits, audit_priorities()).with_filter(filter_fn(is_audit)))
             .init();
         return "journald";
     }
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::registry()
-        .with(filter)
-        .with(cap)
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(one_line::OneLine { ansi })
-                .with_ansi(ansi)
-                .with_target(false),
-        )
-        .init();
+    text_subscriber(one_line::OneLine { ansi }, filter, ansi).init();
     "stderr"
 }
 
@@ -106,6 +178,45 @@ mod tests {
         fn make_writer(&'a self) -> Buf {
             self.clone()
         }
+    }
+
+    /// `RUST_LOG=off` and `warn` silence ordinary info lines, never an
+    /// audit record (nor doubles it under `info`).
+    #[test]
+    fn audit_records_survive_any_filter() {
+        for (directive, ordinary_kept) in [
+            ("off", false),
+            ("warn", false),
+            ("ombi_mcp=error", false),
+            ("ombi_mcp::audit=off", false),
+            ("info", true),
+        ] {
+            let buf = Buf::default();
+            let subscriber = text_subscriber(buf.clone(), filter_from(Some(directive)), false);
+            tracing::subscriber::with_default(subscriber, || {
+                tracing::info!(target: AUDIT_TARGET, tool = "write_vote", "audit-record");
+                tracing::warn!(target: AUDIT_TARGET, "refused-peer");
+                tracing::info!(target: "ombi_mcp::daemon", "ordinary-info");
+            });
+            let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+            assert_eq!(out.matches("audit-record").count(), 1, "{directive}: {out}");
+            assert_eq!(out.matches("refused-peer").count(), 1, "{directive}: {out}");
+            assert_eq!(
+                out.contains("ordinary-info"),
+                ordinary_kept,
+                "{directive}: {out}"
+            );
+        }
+    }
+
+    /// Notice (5) is reachable only through a layer's own mapping (tracing
+    /// has no level for it): audits get it, ordinary info lines do not.
+    #[test]
+    fn audits_are_notice_refusals_warning_info_informational() {
+        assert_eq!(audit_priorities().info, Priority::Notice);
+        assert_eq!(audit_priorities().warn, Priority::Warning);
+        assert_eq!(log_priorities().info, Priority::Informational);
+        assert_eq!(log_priorities().warn, Priority::Warning);
     }
 
     #[test]

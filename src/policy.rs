@@ -13,6 +13,10 @@ use serde::Deserialize;
 use crate::confirm;
 use crate::definition::{Bundle, BundleSet, UnknownBundle};
 
+pub mod check;
+mod live;
+pub use live::{LivePolicy, PolicySource};
+
 /// The identity of one accepted connection, decided before any MCP byte is
 /// read. It travels with the MCP session into every tool call.
 #[derive(Debug, Clone)]
@@ -75,6 +79,8 @@ enum Selector {
 #[derive(Debug, Clone)]
 struct Entry {
     selector: Selector,
+    /// What the entry asks for, and (`bundles`) what it gets within `OMBI_BUNDLES`.
+    requested: BundleSet,
     bundles: BundleSet,
     read_only: bool,
     ombi_user: Option<String>,
@@ -264,7 +270,7 @@ impl Policy {
                 (None, None, Some(g)) if !g.is_empty() => Selector::Group(g),
                 _ => return Err(PolicyError::Selector { entry }),
             };
-            let bundles = match e.bundles {
+            let requested = match e.bundles {
                 None => max_bundles,
                 Some(names) => {
                     let mut set = BundleSet::EMPTY;
@@ -275,11 +281,12 @@ impl Policy {
                         })?;
                         set.insert(bundle);
                     }
-                    // Never more than OMBI_BUNDLES: a wider entry is capped, not an error,
-                    // so narrowing OMBI_BUNDLES never needs a policy edit.
-                    set.intersect(max_bundles)
+                    set
                 }
             };
+            // Never more than OMBI_BUNDLES: a wider entry is capped, not an error,
+            // so narrowing OMBI_BUNDLES never needs a policy edit.
+            let bundles = requested.intersect(max_bundles);
             let ombi_user = match e.ombi_user {
                 Some(_) if !api_key_mode => {
                     return Err(PolicyError::OmbiUserWithoutApiKey { entry });
@@ -295,6 +302,7 @@ impl Policy {
             };
             entries.push(Entry {
                 selector,
+                requested,
                 bundles,
                 read_only: e.read_only,
                 ombi_user,

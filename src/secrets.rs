@@ -5,7 +5,7 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use secrecy::{ExposeSecret, SecretString};
 use zeroize::Zeroizing;
@@ -67,4 +67,43 @@ pub fn secret_from_bytes(bytes: &[u8]) -> Result<SecretString, SecretReadError> 
     }
     // `Box<str>::from(&str)` allocates exactly once, at the final size.
     Ok(SecretString::from(Box::<str>::from(text)))
+}
+
+/// Where the daemon's secret (the password or the API key) was read from:
+/// named in every error about a refused secret, and the one place to read
+/// it again after Ombi refused it or on `SIGHUP`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretSource {
+    /// `$CREDENTIALS_DIRECTORY/<name>`: systemd's copy, made when the service
+    /// started; a changed source file reaches the daemon only by a restart.
+    Credential { name: String },
+    /// A `*_FILE` variable's path: read again when Ombi refuses the secret.
+    File { var: String, path: PathBuf },
+    /// The plain variable: fixed for the process's life.
+    Variable { var: String },
+}
+
+impl SecretSource {
+    /// The file to read again for a rotated secret (only a `*_FILE` path:
+    /// a credential is a copy made at start, a variable never changes).
+    pub fn rereadable(&self) -> Option<&Path> {
+        match self {
+            SecretSource::File { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for SecretSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SecretSource::Credential { name } => write!(
+                f,
+                "the credential {name} (LoadCredential=); systemd copies it when the service \
+                 starts, so after changing it restart the service (systemctl restart ombi-mcp)"
+            ),
+            SecretSource::File { var, path } => write!(f, "the file {} ({var})", path.display()),
+            SecretSource::Variable { var } => write!(f, "the variable {var}"),
+        }
+    }
 }

@@ -230,30 +230,52 @@ let
     api_key_with_jwt_options = cases.api_key // {
       username = "mcp";
     };
+    # What --check-config also finds: bundles all outside `bundles` (asserted); a declared user
+    # outside the socket's group (warned), beside one inside it.
+    peer_outside_bundles = cases.api_key // {
+      peers = [
+        {
+          uid = 1000;
+          bundles = [ "administration" ];
+        }
+      ];
+    };
+    peer_outside_socket_group = cases.jwt // {
+      peers = [
+        { user = "carol"; }
+        { user = "dave"; }
+      ];
+      _users = {
+        carol.extraGroups = [ "wheel" ];
+        dave.extraGroups = [ "ombi-mcp" ];
+      };
+    };
   };
 
   evaluated = lib.evalModules {
     modules = [
       ../module.nix
       (import ./nixos-stub.nix { inherit lib; })
-      { services.ombi-mcp = cases.${case}; }
+      {
+        services.ombi-mcp = removeAttrs cases.${case} [ "_users" ];
+        users.users = cases.${case}._users or { };
+      }
     ];
     specialArgs = { inherit pkgs; };
   };
 
   inherit (evaluated) config;
   service = config.systemd.services.ombi-mcp;
-  policy = service.environment.OMBI_MCP_POLICY or null;
+  policy = config.environment.etc."ombi-mcp/policy.json".source or null;
 in
 {
   failedAssertions = map (a: a.message) (lib.filter (a: !a.assertion) config.assertions);
   inherit (config) warnings;
   socket = config.systemd.sockets.ombi-mcp;
   service = service // {
-    environment = service.environment // {
-      OMBI_MCP_POLICY = if policy == null then null else toString policy;
-    };
+    reloadTriggers = map toString (service.reloadTriggers or [ ]);
   };
+  policyStorePath = if policy == null then null else toString policy;
   policyText = if policy == null then null else policy.text;
   groups = builtins.attrNames (config.users.groups or { });
   systemPackages = map (p: {

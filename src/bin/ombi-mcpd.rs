@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ombi_mcp::config::{Config, Env};
 use ombi_mcp::daemon::{self, StopSignals};
 use ombi_mcp::logging;
-use ombi_mcp::policy::Policy;
+use ombi_mcp::policy::{LivePolicy, PolicySource};
 use ombi_mcp::server::App;
 use ombi_mcp::transport::listener::{self, Listener};
 use ombi_mcp::upstream::Upstream;
@@ -48,13 +48,31 @@ ENVIRONMENT:
     OMBI_API_KEY_FILE   api_key: file holding the key (or credential
                         ombi-api-key; OMBI_API_KEY is accepted, warned)
     OMBI_USER_NAME      api_key: the Ombi user calls act as (UserName header)
+                        when the peer's policy entry names none
+    CREDENTIALS_DIRECTORY  set by systemd (LoadCredential=): read first
     OMBI_BUNDLES        core,moderation,administration (default core)
     OMBI_READ_ONLY      true hides every write_* tool
+    OMBI_LOCKDOWN       true withholds text other Ombi users wrote from
+                        every peer (default false)
+    OMBI_CONFIRM        ask | require | off: asking the person before a
+                        confirmed action (default ask)
+    OMBI_CONFIRM_TIMEOUT  seconds a question waits, 1-600 (default 120)
+    OMBI_POLL_INTERVAL  seconds between reads of a watched resource,
+                        10-86400 (default 60)
     OMBI_HTTP_TIMEOUT   seconds per Ombi call, 1-600 (default 30)
     OMBI_MCP_INIT_TIMEOUT  seconds a connection may take to send
                         `initialize`, 1-600 (default 10)
-    OMBI_MCP_POLICY     JSON peer policy file (default: own uid and root only)
-    RUST_LOG            log filter (default info,rmcp=warn)
+    OMBI_MCP_SOCKET     socket path when not socket-activated
+                        (default /run/ombi-mcp/mcp.sock)
+    OMBI_MCP_POLICY     JSON peer policy file (default: own uid and root
+                        only); SIGHUP reads it again
+    RUST_LOG            log filter (default info,rmcp=warn); audit records
+                        are kept whatever it says
+
+SIGNALS:
+    SIGTERM, SIGINT     stop: no new connections, in-flight calls finish
+    SIGHUP              reload the policy file for new connections (open
+                        sessions keep theirs; an invalid file is refused)
 
 EXIT STATUS:
     0 stopped cleanly, 78 configuration error, 69 socket unavailable, 1 other.
@@ -144,22 +162,27 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_CONFIG);
         }
     };
-    let api_key_mode = matches!(config.auth, ombi_mcp::config::AuthConfig::ApiKey { .. });
-    let policy = match &config.policy_file {
-        None => Policy::default_only(config.bundles, config.read_only),
-        Some(path) => match Policy::load(path, config.bundles, config.read_only, api_key_mode) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("ombi-mcpd: configuration error: OMBI_MCP_POLICY: {e}");
-                return ExitCode::from(EXIT_CONFIG);
-            }
-        },
-    }
-    .with_global_lockdown(config.lockdown);
+    let source = PolicySource {
+        file: config.policy_file.clone(),
+        max_bundles: config.bundles,
+        read_only: config.read_only,
+        lockdown: config.lockdown,
+        api_key_mode: matches!(config.auth, ombi_mcp::config::AuthConfig::ApiKey { .. }),
+    };
+    let policy = match source.load() {
+        Ok(p) => LivePolicy::new(source, p),
+        Err(e) => {
+            eprintln!("ombi-mcpd: configuration error: OMBI_MCP_POLICY: {e}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
 
     if cli.check_config {
         for w in &risky {
             eprintln!("ombi-mcpd: warning: {w}");
+        }
+        if !check_policy(&config, &policy) {
+            return ExitCode::from(EXIT_CONFIG);
         }
         return check_config(&config, cli.offline);
     }
@@ -247,7 +270,7 @@ fn run(
     rt: tokio::runtime::Runtime,
     signals: StopSignals,
     listener: Listener,
-    policy: Policy,
+    policy: LivePolicy,
     config: Config,
 ) -> ExitCode {
     let upstream = match Upstream::new(&config) {
@@ -273,6 +296,29 @@ fn run(
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--check-config`: the policy file against this system's accounts and the
+/// socket's permissions (`policy::check`). One line per finding; false when
+/// an entry cannot work.
+fn check_policy(config: &Config, policy: &LivePolicy) -> bool {
+    let Some(file) = &config.policy_file else {
+        return true;
+    };
+    let findings = ombi_mcp::policy::check::check(&policy.current(), &config.socket);
+    for w in &findings.warnings {
+        eprintln!(
+            "ombi-mcpd: warning: OMBI_MCP_POLICY: {}: {w}",
+            file.display()
+        );
+    }
+    for e in &findings.errors {
+        eprintln!(
+            "ombi-mcpd: configuration error: OMBI_MCP_POLICY: {}: {e}",
+            file.display()
+        );
+    }
+    findings.errors.is_empty()
 }
 
 fn check_config(config: &Config, offline: bool) -> ExitCode {

@@ -1,5 +1,10 @@
-//! The audit trail: one structured record per `write_*` call, at `info`,
-//! under the target `ombi_mcp::audit` (journald fields `PEER_UID`, `TOOL`,
+//! The audit trail: one structured record per `write_*` call and per
+//! refused peer, under the target [`AUDIT_TARGET`], which `RUST_LOG` cannot
+//! silence (`crate::logging`). A record is `info` (journal priority notice),
+//! a refusal (a refused peer, a `FORBIDDEN` write) `warn` (warning). Its key
+//! fields are in the message itself (`audit uid=1000 user=alice
+//! ombi_user=alice tool=write_vote ...`), so the default `journalctl` line
+//! reads; every field is also a journal field of its own (`PEER_UID`, `TOOL`,
 //! `OUTCOME`, ...; see `docs/security.md`). It names who asked (peer uid, pid
 //! and user name), as whom Ombi saw it (the Ombi user), what was asked (tool,
 //! action, the ids it named) and what came of it. Only ids and enum labels
@@ -8,10 +13,12 @@
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use tracing::info;
+use tracing::{info, warn};
 
 use super::CallCtx;
 use crate::definition::{Args, ToolDef};
+use crate::logging::AUDIT_TARGET;
+use crate::policy::PeerCred;
 
 /// Arguments that identify what a write acted on. Everything else (titles,
 /// comments, messages, passwords, settings values) stays out of the record.
@@ -72,22 +79,103 @@ pub fn record(
         .map(|d| summary(d, RESULT_IDS))
         .unwrap_or_default();
     let identity = &ctx.identity;
-    info!(
-        target: "ombi_mcp::audit",
-        peer_uid = identity.uid,
-        peer_pid = identity.pid,
-        peer_user = identity.user_name.as_deref().unwrap_or(""),
-        ombi_user = ctx.ombi_user().unwrap_or("(API key)"),
-        tool = def.name,
+    let peer_user = identity.user_name.as_deref().unwrap_or("");
+    let ombi_user = ctx.ombi_user().unwrap_or("(API key)");
+    let confirmation = ctx.confirmer.record().label;
+    let line = Line {
+        uid: identity.uid,
+        peer_user,
+        ombi_user,
+        tool: def.name,
         action,
-        targets = targets.as_str(),
+        targets: &targets,
         outcome,
-        result_ids = result_ids.as_str(),
-        confirmation = ctx.confirmer.record().label.as_str(),
-        correlation_id = ctx.correlation_id.as_str(),
-        duration_ms = elapsed.as_millis() as u64,
-        "audit"
+        confirmation: confirmation.as_str(),
+    }
+    .to_string();
+    macro_rules! emit {
+        ($level:ident) => {
+            $level!(
+                target: AUDIT_TARGET,
+                peer_uid = identity.uid,
+                peer_pid = identity.pid,
+                peer_user,
+                ombi_user,
+                tool = def.name,
+                action,
+                targets = targets.as_str(),
+                outcome,
+                result_ids = result_ids.as_str(),
+                confirmation = confirmation.as_str(),
+                correlation_id = ctx.correlation_id.as_str(),
+                duration_ms = elapsed.as_millis() as u64,
+                "{line}"
+            )
+        };
+    }
+    if outcome == "FORBIDDEN" {
+        emit!(warn);
+    } else {
+        emit!(info);
+    }
+}
+
+/// The record of a peer refused at connect (before any MCP byte was read).
+/// At most one a uid per 10 s (`transport::refusals`): `suppressed` counts
+/// that uid's refusals not recorded since its last line.
+pub fn refused_peer(cred: PeerCred, user: Option<&str>, reason: &str, suppressed: u64) {
+    let more = match suppressed {
+        0 => String::new(),
+        n => format!(" ({n} more refusals of this uid not logged since the last line)"),
+    };
+    warn!(
+        target: AUDIT_TARGET,
+        peer_uid = cred.uid,
+        peer_gid = cred.gid,
+        peer_pid = cred.pid,
+        peer_user = user.unwrap_or(""),
+        reason,
+        suppressed,
+        "refused peer uid={} user={}: {reason}{more}",
+        cred.uid,
+        user.unwrap_or("?"),
     );
+}
+
+/// The message of a write's record: its key fields, in a fixed order, as
+/// `key=value` (values are ids, labels and account names, never free text).
+struct Line<'a> {
+    uid: u32,
+    peer_user: &'a str,
+    ombi_user: &'a str,
+    tool: &'a str,
+    action: &'a str,
+    targets: &'a str,
+    outcome: &'a str,
+    confirmation: &'a str,
+}
+
+impl std::fmt::Display for Line<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn or_unknown(s: &str) -> &str {
+            if s.is_empty() { "?" } else { s }
+        }
+        write!(
+            f,
+            "audit uid={} user={} ombi_user={} tool={} action={} outcome={} confirmation={}",
+            self.uid,
+            or_unknown(self.peer_user),
+            self.ombi_user,
+            self.tool,
+            or_unknown(self.action),
+            self.outcome,
+            self.confirmation,
+        )?;
+        if !self.targets.is_empty() {
+            write!(f, " [{}]", self.targets)?;
+        }
+        Ok(())
+    }
 }
 
 /// `name=value` pairs of the listed keys (ids, labels and `target` objects
@@ -143,6 +231,39 @@ mod tests {
             json!({"action": "tv", "provider": "tmdb", "id": 1399, "selection": {"mode": "all"}});
         let s = summary(tv.as_object().unwrap(), ID_ARGUMENTS);
         assert_eq!(s, "provider=tmdb id=1399");
+    }
+
+    #[test]
+    fn the_message_names_peer_user_tool_and_outcome() {
+        let line = Line {
+            uid: 1000,
+            peer_user: "alice",
+            ombi_user: "alice.o",
+            tool: "write_request_moderate",
+            action: "deny",
+            targets: "media=movie request_id=3",
+            outcome: "FORBIDDEN",
+            confirmation: "declined",
+        }
+        .to_string();
+        assert_eq!(
+            line,
+            "audit uid=1000 user=alice ombi_user=alice.o tool=write_request_moderate \
+             action=deny outcome=FORBIDDEN confirmation=declined [media=movie request_id=3]"
+        );
+        let unknown = Line {
+            uid: 7,
+            peer_user: "",
+            ombi_user: "(API key)",
+            tool: "write_vote",
+            action: "",
+            targets: "",
+            outcome: "INVALID_ARGUMENT",
+            confirmation: "not_required",
+        }
+        .to_string();
+        assert!(unknown.starts_with("audit uid=7 user=? "), "{unknown}");
+        assert!(unknown.contains(" action=? "), "{unknown}");
     }
 
     #[test]

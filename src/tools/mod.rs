@@ -10,7 +10,7 @@
 //! daemon and every in-process test use it, so every tool is held to the same
 //! checks.
 
-mod audit;
+pub mod audit;
 mod ctx;
 pub mod lockdown;
 mod reads;

@@ -7,6 +7,7 @@
 //! [`Upstream::get_text`] (logs), [`Upstream::write`] (a business result such as
 //! [`RequestEngineResult`], failures already mapped to the contract's errors).
 
+mod attempt;
 pub mod body;
 pub mod cache;
 mod client;
@@ -37,6 +38,7 @@ pub use route::{Accept, Kind, Route};
 
 use crate::config::Config;
 use crate::contract::{ErrorCode, ToolError};
+use crate::secrets::SecretSource;
 use crate::text::message;
 pub use client::ClientError;
 use client::HttpClient;
@@ -48,6 +50,8 @@ pub struct Upstream {
     base: Url,
     timeout: Duration,
     session: Session,
+    /// Where the password or API key came from (`attempt.rs`).
+    secret_source: SecretSource,
     /// The `UserName` whose latest request was cut at the transport level
     /// (see [`unknown_user`]).
     cut_user: std::sync::Mutex<Option<String>>,
@@ -92,6 +96,7 @@ impl Upstream {
             base: config.ombi_url.clone(),
             timeout: config.http_timeout,
             session: Session::from_config(&config.auth),
+            secret_source: config.secret_source.clone(),
             cut_user: std::sync::Mutex::new(None),
             caches: cache::Caches::default(),
             turns: turns::Turns::default(),
@@ -270,13 +275,19 @@ impl Upstream {
         match &self.session {
             Session::Jwt(j) => {
                 let deadline = Instant::now() + self.timeout;
-                let token = tokio::time::timeout_at(
-                    deadline,
-                    j.renew(self.client.get()?, &self.base, None),
-                )
-                .await
-                .map_err(|_| deadline_error("POST api/v1/Token", Kind::Read, self.timeout))?
-                .map_err(|e| self.scrub(e))?;
+                let login = async || {
+                    tokio::time::timeout_at(deadline, j.renew(self.client.get()?, &self.base, None))
+                        .await
+                        .map_err(|_| {
+                            deadline_error("POST api/v1/Token", Kind::Read, self.timeout)
+                        })?
+                };
+                let token = match login().await {
+                    // A refused password: perhaps its file holds a new one.
+                    Err(e) if e.http_status == Some(401) && self.rotated() => login().await,
+                    other => other,
+                }
+                .map_err(|e| self.scrub(self.naming_source(e)))?;
                 Ok(format!(
                     "logged in to Ombi at {} as {}{} (token valid until {})",
                     self.base,
@@ -319,8 +330,13 @@ impl Upstream {
     async fn credentials(&self, acting: Option<&str>, own: bool) -> Result<Credentials, ToolError> {
         match &self.session {
             Session::Jwt(j) => j.credentials(self.client.get()?, &self.base).await,
-            Session::ApiKey { key, user_name } => Ok(Credentials {
-                headers: session::api_key_headers(key, user_name.as_deref(), acting, own)?,
+            Session::ApiKey { user_name, .. } => Ok(Credentials {
+                headers: session::api_key_headers(
+                    &self.session.api_key().unwrap_or_default(),
+                    user_name.as_deref(),
+                    acting,
+                    own,
+                )?,
                 generation: None,
             }),
         }
@@ -419,62 +435,6 @@ impl Upstream {
             tokio::time::sleep(wait).await;
             attempt += 1;
         }
-    }
-
-    /// One attempt, plus (jwt) one renewal and resend on a 401.
-    async fn attempt(
-        &self,
-        acting_user: Option<&str>,
-        route: &Route,
-        url: &Url,
-        desc: &str,
-        cap: usize,
-        sent: &AtomicBool,
-    ) -> Result<UpstreamResponse, AttemptError> {
-        let creds = self
-            .credentials(acting_user, route.own)
-            .await
-            .map_err(AttemptError::Final)?;
-        // After the login (one in flight for the daemon, shared): the turn
-        // bounds the requests themselves, and a burst waiting for turns
-        // still shares one login.
-        let _turn = self
-            .turns
-            .take(self.timeout, desc)
-            .await
-            .map_err(AttemptError::Final)?;
-        let resp = self
-            .exchange(route, url, desc, creds.headers, cap, sent)
-            .await?;
-        let (Session::Jwt(j), Some(generation)) = (&self.session, creds.generation) else {
-            return Ok(resp);
-        };
-        if resp.status != 401 {
-            j.accepted();
-            return Ok(resp);
-        }
-        // The token was refused (expired early, key rotated, user changed):
-        // log in once (unless another call already did) and resend once. A
-        // 401 is answered before any controller runs, so resending a write
-        // is safe.
-        let token = j
-            .renew(
-                self.client.get().map_err(AttemptError::Final)?,
-                &self.base,
-                Some(generation),
-            )
-            .await
-            .map_err(AttemptError::Final)?;
-        let creds = session::bearer(&token).map_err(AttemptError::Final)?;
-        let resp = self
-            .exchange(route, url, desc, creds.headers, cap, sent)
-            .await?;
-        if resp.status == 401 {
-            j.refused_fresh_token();
-        } else {
-            j.accepted();
-        }
-        Ok(resp)
     }
 
     async fn exchange(

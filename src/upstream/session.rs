@@ -14,6 +14,7 @@
 
 pub use crate::text::time::parse_utc;
 use std::sync::Mutex as StdMutex;
+use std::sync::RwLock as StdRwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -62,7 +63,8 @@ pub(crate) struct Credentials {
 pub(crate) enum Session {
     Jwt(JwtSession),
     ApiKey {
-        key: SecretString,
+        /// Replaced when the key file is read again (`Upstream::reread_secret`).
+        key: StdRwLock<SecretString>,
         user_name: Option<String>,
     },
 }
@@ -85,7 +87,8 @@ impl std::fmt::Debug for Session {
 
 pub(crate) struct JwtSession {
     pub username: String,
-    password: SecretString,
+    /// Replaced when the password file is read again (`Upstream::reread_secret`).
+    password: StdRwLock<SecretString>,
     token: StdMutex<Option<std::sync::Arc<Token>>>,
     /// Held while logging in: the single flight.
     renewing: tokio::sync::Mutex<()>,
@@ -160,7 +163,7 @@ impl Session {
         match auth {
             AuthConfig::Jwt { username, password } => Session::Jwt(JwtSession {
                 username: username.clone(),
-                password: password.clone(),
+                password: StdRwLock::new(password.clone()),
                 token: StdMutex::new(None),
                 renewing: tokio::sync::Mutex::new(()),
                 generation: AtomicU64::new(0),
@@ -169,7 +172,7 @@ impl Session {
                 failure: StdMutex::new(Failure::default()),
             }),
             AuthConfig::ApiKey { key, user_name } => Session::ApiKey {
-                key: key.clone(),
+                key: StdRwLock::new(key.clone()),
                 user_name: user_name.clone(),
             },
         }
@@ -189,12 +192,45 @@ impl Session {
                 if let Some(t) = j.current() {
                     hide(t.value.expose_secret());
                 }
-                hide(j.password.expose_secret());
+                hide(read(&j.password).expose_secret());
             }
-            Session::ApiKey { key, .. } => hide(key.expose_secret()),
+            Session::ApiKey { key, .. } => hide(read(key).expose_secret()),
         }
         out
     }
+
+    /// The API key in use (api_key mode).
+    pub fn api_key(&self) -> Option<SecretString> {
+        match self {
+            Session::ApiKey { key, .. } => Some(read(key).clone()),
+            Session::Jwt(_) => None,
+        }
+    }
+
+    /// Puts a secret read again in place of the password or API key. True
+    /// when it differs: then a jwt session forgets its token and the failed
+    /// logins' back-off, so the next call logs in with it at once.
+    pub fn replace_secret(&self, new: SecretString) -> bool {
+        let slot = match self {
+            Session::Jwt(j) => &j.password,
+            Session::ApiKey { key, .. } => key,
+        };
+        let mut current = slot.write().unwrap_or_else(|p| p.into_inner());
+        if current.expose_secret() == new.expose_secret() {
+            return false;
+        }
+        *current = new;
+        drop(current);
+        if let Session::Jwt(j) = self {
+            *j.token.lock().unwrap_or_else(|p| p.into_inner()) = None;
+            *j.failure.lock().unwrap_or_else(|p| p.into_inner()) = Failure::default();
+        }
+        true
+    }
+}
+
+fn read(slot: &StdRwLock<SecretString>) -> std::sync::RwLockReadGuard<'_, SecretString> {
+    slot.read().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A sensitive header value (never printed by `Debug`, kept out of HPACK tables).
@@ -373,12 +409,15 @@ impl JwtSession {
         let url = base
             .join("api/v1/Token")
             .map_err(|_| ToolError::internal("cannot build the login URL"))?;
-        let body = serde_json::to_vec(&LoginBody {
-            username: &self.username,
-            password: self.password.expose_secret(),
-            remember_me: false,
-        })
-        .map_err(|_| ToolError::internal("cannot encode the login body"))?;
+        let body = {
+            let password = read(&self.password);
+            serde_json::to_vec(&LoginBody {
+                username: &self.username,
+                password: password.expose_secret(),
+                remember_me: false,
+            })
+            .map_err(|_| ToolError::internal("cannot encode the login body"))?
+        };
         let body = zeroize::Zeroizing::new(body);
         let resp = client
             .post(url)

@@ -11,6 +11,7 @@
 //! This file checks what the Nix package's source leaves out (docs/, packaging/, nixos/), so the
 //! package's own build does not run it (nixos/package.nix).
 
+mod deb;
 mod install;
 
 use std::collections::BTreeSet;
@@ -123,6 +124,16 @@ fn flake_lock_pins_nixpkgs_by_revision_and_hash() {
         "nixpkgs needs a narHash: {locked}"
     );
     assert!(locked["lastModified"].is_u64());
+    // A supported NixOS: flake.nix asks for the branch the lock pins, and not one past its end
+    // of life (NixOS supports a release for seven months: 25.11 ended on 2026-06-30).
+    let branch = lock["nodes"][node]["original"]["ref"].as_str().unwrap();
+    let flake = std::fs::read_to_string(root().join("flake.nix")).unwrap();
+    assert!(
+        flake.contains(&format!("\"github:NixOS/nixpkgs/{branch}\"")),
+        "flake.nix does not ask for {branch}"
+    );
+    let release: f64 = branch.strip_prefix("nixos-").unwrap().parse().unwrap();
+    assert!(release >= 26.05, "{branch} is past its end of life");
 }
 
 /// The unit files in a temp dir, with ExecStart= pointing at the built daemon (verify checks
@@ -315,6 +326,13 @@ fn check_config_with(credentials: &[&str], overrides: &[(&str, Option<&str>)]) -
 
 #[test]
 fn example_env_and_policy_pass_check_config() {
+    // The example policy names the socket's group, which the package (or sysusers.d) creates.
+    if !crate::harness::require(
+        crate::daemon::check_config::ensure_group("ombi-mcp"),
+        "group ombi-mcp (root, to create it)",
+    ) {
+        return;
+    }
     let (out, secret) = check_config(&[]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(
@@ -334,11 +352,15 @@ fn example_env_and_policy_pass_check_config() {
 }
 
 #[test]
-fn example_policy_with_ombi_user_is_a_config_error_in_jwt_mode() {
+fn a_policy_with_ombi_user_is_a_config_error_in_jwt_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("policy.json");
+    std::fs::write(&policy, r#"{"peers":[{"uid":0,"ombi_user":"alice"}]}"#).unwrap();
     let (out, secret) = check_config(&[
         ("OMBI_AUTH_MODE", Some("jwt")),
         ("OMBI_USERNAME", Some("mcp")),
         ("OMBI_USER_NAME", None),
+        ("OMBI_MCP_POLICY", policy.to_str()),
     ]);
     let stderr = text(&out.stderr);
     assert_eq!(
@@ -696,20 +718,25 @@ fn nixos_module_renders_units_and_asserts() {
             "{secret_var} must not be in the environment"
         );
     }
-    assert!(
-        env["OMBI_MCP_POLICY"]
-            .as_str()
-            .unwrap()
-            .ends_with("-ombi-mcp-policy.json")
+    // A fixed path, the store file behind it a reload trigger: a new policy reloads the daemon
+    // on a switch instead of restarting it.
+    assert_eq!(env["OMBI_MCP_POLICY"], "/etc/ombi-mcp/policy.json");
+    let store = v["policyStorePath"].as_str().unwrap();
+    assert!(store.ends_with("-ombi-mcp-policy.json"), "{store}");
+    assert_eq!(v["service"]["reloadTriggers"], json!([store]));
+    assert_eq!(
+        v["service"]["serviceConfig"]["ExecReload"],
+        "kill -HUP $MAINPID"
     );
     let policy: Value = serde_json::from_str(v["policyText"].as_str().unwrap()).unwrap();
-    let example: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("packaging/examples/policy.json")).unwrap(),
-    )
-    .unwrap();
+    let expected = json!({"peers": [
+        {"uid": 1000, "bundles": ["core", "moderation"], "read_only": false, "ombi_user": "alice"},
+        {"user": "bob", "bundles": ["core"], "read_only": true, "ombi_user": "bob"},
+        {"group": "ombi-mcp", "bundles": ["core"], "read_only": true}
+    ]});
     assert_eq!(
-        policy, example,
-        "the module renders peers like packaging/examples/policy.json"
+        policy, expected,
+        "the module renders peers as docs/configuration.md's example"
     );
 
     let jwt = eval_module(&nix, &lib_dir, "jwt");
@@ -1174,6 +1201,30 @@ fn nixos_module_warns_when_no_peer_is_configured() {
     assert_eq!(
         eval_module(&nix, &lib_dir, "peer_settings")["warnings"],
         json!([])
+    );
+}
+
+/// What `--check-config` finds on the machine, the module finds where it can: a peer whose
+/// bundles all lie outside `bundles` is asserted, a declared user outside the socket's group warned.
+#[test]
+fn nixos_module_checks_peers_like_check_config() {
+    let Some((nix, lib_dir)) = nix_with_lib() else {
+        return;
+    };
+    let v = eval_module(&nix, &lib_dir, "peer_outside_bundles");
+    assert_eq!(
+        v["failedAssertions"],
+        json!([
+            "services.ombi-mcp.peers.0 { bundles = [ \"administration\" ]; uid = 1000; }: none of its bundles is in services.ombi-mcp.bundles (core,moderation): every connection it matches would be refused."
+        ])
+    );
+    let v = eval_module(&nix, &lib_dir, "peer_outside_socket_group");
+    assert_eq!(v["failedAssertions"], json!([]));
+    assert_eq!(
+        v["warnings"],
+        json!([
+            "services.ombi-mcp.peers.0 { user = \"carol\"; }: users.users.carol is not in group ombi-mcp (services.ombi-mcp.socket.group), so the socket's mode 0660 keeps it out (its ombi-mcp exits 77). Add \"ombi-mcp\" to users.users.carol.extraGroups."
+        ])
     );
 }
 

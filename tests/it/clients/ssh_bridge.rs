@@ -162,8 +162,8 @@ fn laptop_ssh(dir: &Path, port: u16) -> tokio::process::Command {
         format!("Port={port}"),
         format!("User={SSH_USER}"),
         format!("IdentityFile={}", dir.join("client").display()),
+        // The shipped StrictHostKeyChecking (accept-new) applies.
         format!("UserKnownHostsFile={}", dir.join("known_hosts").display()),
-        "StrictHostKeyChecking=yes".to_string(),
         "LogLevel=ERROR".to_string(),
     ] {
         ssh.arg("-o").arg(option);
@@ -308,6 +308,43 @@ async fn a_remote_client_calls_a_tool_over_ssh_as_the_ssh_user() {
 
 /// What a stolen copy of the client's key gets: the forced command runs the shim, never the
 /// shell command asked for; no terminal; no tunnel to another port (here the fake Ombi's).
+/// The docs' first step works as written: with the shipped ssh_config (BatchMode, so no prompt),
+/// the first connection to a server not yet in known_hosts records its key (accept-new) and goes
+/// through; a server whose key then changes is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_first_connection_records_the_host_key_and_a_changed_one_is_refused() {
+    let policy = serde_json::json!({"peers": [{"user": SSH_USER}]});
+    let Some((dir, _fake, _d, sshd)) = ssh_server(policy).await else {
+        return;
+    };
+    let known_hosts = dir.path().join("known_hosts");
+    std::fs::remove_file(&known_hosts).unwrap();
+    let first = laptop_run(dir.path(), sshd.port, &["-T", "server"]).await;
+    assert!(
+        first.status.success(),
+        "first connection: {:?} {}\nsshd: {}",
+        first.status,
+        String::from_utf8_lossy(&first.stderr),
+        sshd.log()
+    );
+    let host_key = std::fs::read_to_string(dir.path().join("host.pub")).unwrap();
+    let key = host_key.split_whitespace().nth(1).unwrap();
+    let recorded = std::fs::read_to_string(&known_hosts).unwrap();
+    assert!(recorded.contains(key), "known_hosts: {recorded}");
+
+    // Another key for the same name and port: refused, not accepted again.
+    keygen(&dir.path().join("other_host"));
+    let other = std::fs::read_to_string(dir.path().join("other_host.pub")).unwrap();
+    std::fs::write(&known_hosts, format!("[127.0.0.1]:{} {other}", sshd.port)).unwrap();
+    let changed = laptop_run(dir.path(), sshd.port, &["-T", "server"]).await;
+    assert_eq!(changed.status.code(), Some(255));
+    assert!(
+        String::from_utf8_lossy(&changed.stderr).contains("Host key verification failed"),
+        "{}",
+        String::from_utf8_lossy(&changed.stderr)
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_restricted_key_runs_only_the_shim() {
     let policy = serde_json::json!({"peers": [{"user": SSH_USER}]});

@@ -365,6 +365,42 @@ fn notifies_systemd_ready_status_watchdog_and_stopping() {
     assert!(d.child.wait().unwrap().success());
 }
 
+/// STATUS counts the sessions being served: none once the last one ended (not the accept loop's
+/// own waiting slot: "1 open connections" was shown forever). SIGHUP is a reload: RELOADING=1 with
+/// the time, then READY=1, and the daemon goes on.
+#[test]
+fn status_counts_open_sessions_and_sighup_reloads() {
+    let mut d = Notified::start(&[], Stdio::null());
+    d.wait_for(&["READY=1"]);
+    d.seen.clear();
+    let socket = d.socket();
+    let mut raw = Raw::connect(&socket);
+    raw.initialize();
+    drop(raw);
+    // The one STATUS sent when the session has ended.
+    d.wait_for(&["STATUS="]);
+    let status = d
+        .seen
+        .split("STATUS=")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    assert_eq!(status, format!("listening on {}", socket.display()));
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(d.child.id() as i32),
+        nix::sys::signal::Signal::SIGHUP,
+    )
+    .unwrap();
+    d.seen.clear();
+    d.wait_for(&["RELOADING=1", "MONOTONIC_USEC=", "READY=1"]);
+    Raw::connect(&socket).initialize();
+    d.sigterm();
+    assert!(d.child.wait().unwrap().success());
+}
+
 /// systemd may send SIGTERM the moment READY=1 arrives (a quick `systemctl
 /// restart`): the daemon must already own SIGTERM then, or it dies by the
 /// signal without STOPPING, draining or removing its socket.
@@ -529,6 +565,12 @@ fn help_and_version() {
         assert!(text.contains("--socket"), "{text}");
         let out = Command::new(bin).arg("--bogus").output().unwrap();
         assert_eq!(out.status.code(), Some(64));
+    }
+    // Every setting the daemon reads is in its help.
+    let out = Command::new(DAEMON).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for var in ombi_mcp::config::VARS.iter().chain(&["RUST_LOG", "SIGHUP"]) {
+        assert!(help.contains(var), "--help does not name {var}");
     }
     // The shim never writes help to stdout: stdout is reserved for MCP bytes.
     let out = Command::new(SHIM).arg("--help").output().unwrap();

@@ -3,4 +3,5 @@
 mod fake_ombi_writes;
 mod faults;
 mod routes;
+mod secrets;
 mod session;
