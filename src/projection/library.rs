@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::identifiers::{Identifier, Ids, Namespace, Origin, WireId};
 use super::media::{Episode, Media, Season, safe_url, year_of};
 use super::paging::{self, Window};
+use super::wire::date;
 use crate::contract::budget::MAX_NESTED;
 
 // ---------------------------------------------------------------- recently added
@@ -27,6 +28,8 @@ pub struct RecentlyAdded {
     pub release_year: Option<String>,
     pub season_number: Option<i64>,
     pub episode_number: Option<i64>,
+    /// `AddedAt`: when the media server sync stored the row.
+    pub added_at: Option<String>,
 }
 
 pub fn recently_added_item(media: &'static str, w: RecentlyAdded) -> Media {
@@ -38,6 +41,7 @@ pub fn recently_added_item(media: &'static str, w: RecentlyAdded) -> Media {
     m.title = w.title.filter(|t| !t.trim().is_empty());
     m.overview = w.overview.filter(|t| !t.trim().is_empty());
     m.year = year_of(w.release_year.as_deref());
+    m.added_date = date(w.added_at);
     if media == "tv"
         && let Some(season) = w.season_number.filter(|n| *n >= 0)
     {
@@ -71,6 +75,7 @@ pub fn recently_added_shows(rows: Vec<RecentlyAdded>) -> Vec<Media> {
     for w in rows {
         let key = w.id.filter(|i| *i > 0);
         let (season, episode) = (w.season_number, w.episode_number);
+        let added_at = w.added_at.clone();
         let at = match shows
             .iter()
             .position(|(k, m)| key.map_or(m.title == w.title, |id| *k == Some(id)))
@@ -89,6 +94,13 @@ pub fn recently_added_shows(rows: Vec<RecentlyAdded>) -> Vec<Media> {
                 shows.len() - 1
             }
         };
+        // A show was added when its newest episode was (ISO dates order as text).
+        let show = &mut shows[at].1;
+        if let Some(d) = date(added_at)
+            && show.added_date.as_ref().is_none_or(|known| *known < d)
+        {
+            show.added_date = Some(d);
+        }
         let Some(season) = season.filter(|n| *n >= 0) else {
             continue;
         };

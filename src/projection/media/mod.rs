@@ -210,6 +210,9 @@ pub struct Media {
     pub seasons: Option<Vec<Season>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub artwork_uris: Vec<String>,
+    /// When the media server sync added it (recently added only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub added_date: Option<String>,
 }
 
 impl Media {
@@ -229,6 +232,7 @@ impl Media {
             ratings: Vec::new(),
             seasons: None,
             artwork_uris: Vec::new(),
+            added_date: None,
         }
     }
 

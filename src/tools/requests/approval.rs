@@ -2,7 +2,7 @@
 //! or PowerUser (`[PowerUser]` / `[Admin]` on the controllers). A request
 //! record's `can_approve` says whether *this* user can approve it, not
 //! Ombi's state flag: the projection sets it from the sides that were asked
-//! for, and [`limit_can_approve`] takes it back for anyone without the roles.
+//! for, and `limit_can_approve` takes it back for anyone without the roles.
 
 use serde_json::Value;
 

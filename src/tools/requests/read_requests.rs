@@ -53,7 +53,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Media requests",
     bundle: Bundle::Core,
     destructive: false,
-    description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests (at most the 7 newest per media type) and the failed-request retry queue (where a Radarr/Sonarr/Lidarr send failure and its error are). Movie requests made only in 4K sort last in Ombi's date order. With Ombi's hide-requests setting a non-admin's lists, searches and recent feed hold their own requests only. Request titles and denial reasons can contain untrusted user-provided text.",
+    description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests (at most the 7 newest per media type) and the failed-request retry queue (where a Radarr/Sonarr/Lidarr send failure and its error are). A TV list holds every season request (its total is their number); `quality` lists a movie's 4K or HD side on its own (movie requests made only in 4K otherwise sort last in Ombi's date order). Records carry the approved, available and denied dates and the 4K side's own state; `can_approve` says whether you can approve it. With Ombi's hide-requests setting a non-admin's lists, searches and recent feed hold their own requests only. Request titles and denial reasons can contain untrusted user-provided text.",
     families: &[Family::RequestPage, Family::RetryPage],
     check: Some(|action, args| {
         if action == "list"

@@ -25,6 +25,14 @@ async fn library_recently_added() {
         vec![pair("tmdb", "603"), pair("imdb", "tt0133093")]
     );
     assert_eq!(ids(&it[1]), Vec::<(String, String)>::new());
+    // when the sync added each: The Matrix two days ago, Home Video one
+    let added = |i: &Value| {
+        i["added_date"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{i}"))
+            .to_string()
+    };
+    assert!(added(&it[1]) > added(&it[0]), "{env}");
     let env = rig
         .ok(
             "read_library",
@@ -202,6 +210,12 @@ async fn recently_added_tv_keeps_every_show_and_groups_its_seasons() {
         ])
     );
     assert_eq!(ok_data(&env)["page"]["total"], 6);
+    // one item per show, added when its newest episode was
+    assert!(
+        items(&env).iter().all(|i| i["added_date"].is_string()),
+        "{env}"
+    );
+    assert!(items(&env)[0]["added_date"].as_str() > items(&env)[5]["added_date"].as_str());
     assert!(h.gets("/api/v1/RecentlyAdded/tv/grouped").is_empty());
     assert_eq!(h.gets("/api/v1/RecentlyAdded/tv").len(), 1);
 }

@@ -235,7 +235,7 @@ async fn tv_list_holds_every_season_request_newest_first_with_its_shows_title() 
     assert_eq!(ok_data(&env)["page"]["has_more"], false);
     let by_id = |id: i64| {
         items(&env)
-            .into_iter()
+            .iter()
             .find(|i| i["target"]["id"] == id)
             .unwrap()
     };
