@@ -27,14 +27,17 @@ use std::sync::{Arc, Mutex as StdMutex};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, ClientRequest, ContentBlock, GetMeta, JsonRpcMessage,
-    RequestId, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    ClientJsonRpcMessage, ClientNotification, ContentBlock, JsonRpcMessage, RequestId,
+    ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, Semaphore};
 use tracing::debug;
+
+use super::listing::Sessions;
+pub use super::listing::ToolsListing;
 
 /// JSON-RPC 2.0 error codes this layer answers with.
 pub const PARSE_ERROR: i64 = -32700;
@@ -356,25 +359,8 @@ pub struct FramedTransport<R, W> {
     drained: bool,
     /// The session's `tools/list` results, serialized ([`Self::with_tools_list`]).
     tools_list: Option<ToolsListing>,
-    /// The client sent `notifications/initialized`: rmcp's handshake is over.
-    initialized: bool,
-    /// A 2026-07-28 request rmcp would serve was handed to it: rmcp's
-    /// session runs without a handshake (its first such request starts it).
-    modern_started: bool,
-}
-
-/// The session's `tools/list` answers, serialized once for the daemon's life,
-/// one per protocol era.
-#[derive(Clone, Copy)]
-pub struct ToolsListing {
-    /// The result for a session that did `initialize` (2025-11-25).
-    pub legacy: &'static str,
-    /// The result for a 2026-07-28 request (with its cache hints).
-    pub modern: &'static str,
-    /// Whether a request's `_meta` makes it a 2026-07-28 request rmcp would
-    /// serve (a supported version and the client's capabilities): anything
-    /// else goes to rmcp, which answers it or says what is wrong.
-    pub is_modern: fn(&RequestMetaObject) -> bool,
+    /// Whether rmcp's session runs, in either era ([`Sessions`]).
+    started: Sessions,
 }
 
 impl<R, W> FramedTransport<R, W>
@@ -396,8 +382,7 @@ where
             queued: None,
             drained: false,
             tools_list: None,
-            initialized: false,
-            modern_started: false,
+            started: Sessions::default(),
         }
     }
 
@@ -408,26 +393,6 @@ where
     pub fn with_tools_list(mut self, listing: ToolsListing) -> Self {
         self.tools_list = Some(listing);
         self
-    }
-
-    /// The serialized `tools/list` answer for `request`, when this layer may
-    /// give it; else `None` (rmcp answers). A 2026-07-28 request is answered
-    /// here only after one has reached rmcp, so rmcp's session has started
-    /// (the handshake timeout watches for that).
-    fn tools_list_for(&mut self, request: &ClientRequest) -> Option<&'static str> {
-        let listing = self.tools_list?;
-        let meta = request.get_meta();
-        let modern = meta.protocol_version().is_some();
-        if modern && (listing.is_modern)(meta) {
-            let answer =
-                matches!(request, ClientRequest::ListToolsRequest(_)) && self.modern_started;
-            if !matches!(request, ClientRequest::DiscoverRequest(_)) {
-                self.modern_started = true;
-            }
-            return answer.then_some(listing.modern);
-        }
-        (!modern && self.initialized && matches!(request, ClientRequest::ListToolsRequest(_)))
-            .then_some(listing.legacy)
     }
 
     /// The next line event, or `None` at EOF or on a read error.
@@ -535,7 +500,8 @@ where
                 Split::Line => match decode(self.split.line()) {
                     Frame::Message(msg) => match *msg {
                         JsonRpcMessage::Request(r)
-                            if let Some(result) = self.tools_list_for(&r.request) =>
+                            if let Some(result) =
+                                self.started.tools_list(self.tools_list, &r.request) =>
                         {
                             let line = response_line(&r.id, result);
                             self.pending = Some(Box::pin(write_line(self.write.clone(), line)));
@@ -552,7 +518,7 @@ where
                         JsonRpcMessage::Notification(n) => {
                             if let ClientNotification::InitializedNotification(_) = &n.notification
                             {
-                                self.initialized = true;
+                                self.started.initialized = true;
                             }
                             // rmcp sends no answer to a cancelled request.
                             if let ClientNotification::CancelledNotification(c) = &n.notification
