@@ -1,5 +1,5 @@
-//! The two protocol eras served on one socket (docs/clients.md, "Protocol
-//! eras"): 2025-11-25 opens with `initialize` and keeps the client's
+//! The two protocol eras served on one socket (packaging/clients/README.md,
+//! "Protocol eras"): 2025-11-25 opens with `initialize` and keeps the client's
 //! capabilities for the session; 2026-07-28 has no handshake, and each
 //! request names its protocol version and carries the client's capabilities
 //! in `_meta`. rmcp checks a request's version against [`supported`]

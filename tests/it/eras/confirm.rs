@@ -57,8 +57,12 @@ fn accept() -> Value {
     json!({"action": "accept", "content": {"confirm": true}})
 }
 
-/// One request, its reply.
+/// One request, its reply (a minute at most: a first call logs in to Ombi,
+/// on a shared machine).
 fn ask(raw: &mut Raw, line: &str) -> Value {
+    raw.stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
     raw.send(line);
     raw.recv().expect("a reply")
 }
