@@ -380,6 +380,17 @@ async fn run_as_roles_allow(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> 
             failure.error = view::forbidden(action, &roles);
             Err(failure)
         }
+        // A business refusal that means a missing role: said which.
+        Err(mut failure) if failure.error.code == contract::ErrorCode::Forbidden => {
+            let roles = match roles {
+                Some(r) => r,
+                None => view::roles(ctx).await,
+            };
+            if let Some(message) = view::refused_by_rule(&failure.error.message, &roles) {
+                failure.error.message = message;
+            }
+            Err(failure)
+        }
         other => other,
     }
 }
