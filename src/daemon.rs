@@ -16,7 +16,8 @@ use tracing::{error, info, warn};
 
 use crate::policy::{PeerCred, Policy, lookup_user};
 use crate::server::{App, McpService, Session};
-use crate::transport::frame::{FramedTransport, ListingSlot};
+use crate::transport::ListingSlot;
+use crate::transport::frame::FramedTransport;
 use crate::transport::listener::Listener;
 
 /// Longest JSON-RPC line a client may send; tool arguments are small.

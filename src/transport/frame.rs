@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex as StdMutex, OnceLock};
+use std::sync::{Arc, Mutex as StdMutex};
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -336,11 +336,6 @@ impl InFlight {
     }
 }
 
-/// A session's serialized `tools/list` result, filled by the session once
-/// it knows what its peer sees (shared with the transport, which answers
-/// from it).
-pub type ListingSlot = OnceLock<&'static str>;
-
 /// rmcp's transport for one connection: lines in through [`LineSplitter`]
 /// and [`decode`], messages out one line each.
 pub struct FramedTransport<R, W> {
@@ -359,9 +354,8 @@ pub struct FramedTransport<R, W> {
     queued: Option<ClientJsonRpcMessage>,
     /// The socket ended (or failed) while `held` waited: it is still run.
     drained: bool,
-    /// The session's `tools/list` result, serialized, once the session has
-    /// made it ([`Self::with_tools_list`]).
-    tools_list: Option<Arc<ListingSlot>>,
+    /// The session's `tools/list` result, serialized ([`Self::with_tools_list`]).
+    tools_list: Option<Arc<super::ListingSlot>>,
     /// The client sent `notifications/initialized`: rmcp's handshake is over.
     initialized: bool,
 }
@@ -389,12 +383,10 @@ where
         }
     }
 
-    /// Answers `tools/list` after the handshake with what the session put in
-    /// `slot` (its listing, serialized once for the daemon's life) instead of
-    /// handing it to rmcp, which would clone and serialize every tool
-    /// definition again. Until the session fills it (the first `tools/list`,
-    /// which reads the acting user's roles), rmcp answers.
-    pub fn with_tools_list(mut self, slot: Arc<ListingSlot>) -> Self {
+    /// Answers `tools/list` after the handshake from `slot` (the session's listing, serialized once
+    /// for the daemon's life; rmcp answers until it is filled) instead of handing it to rmcp,
+    /// which would clone and serialize every tool definition again.
+    pub fn with_tools_list(mut self, slot: Arc<super::ListingSlot>) -> Self {
         self.tools_list = Some(slot);
         self
     }
@@ -506,8 +498,8 @@ where
                         JsonRpcMessage::Request(r)
                             if self.initialized
                                 && matches!(r.request, ClientRequest::ListToolsRequest(_))
-                                && let Some(result) =
-                                    self.tools_list.as_ref().and_then(|s| s.get().copied()) =>
+                                && let Some(&result) =
+                                    self.tools_list.as_deref().and_then(|s| s.get()) =>
                         {
                             let line = response_line(&r.id, result);
                             self.pending = Some(Box::pin(write_line(self.write.clone(), line)));
