@@ -276,7 +276,7 @@ pub fn list(bundles: BundleSet, read_only: bool) -> ListToolsResult {
 
 impl Tool {
     /// This tool as `tools/list` advertises it, built on each use: the daemon
-    /// keeps only the serialized [`listing`], not the schema trees behind it.
+    /// keeps only the serialized [`view::View::listing`], not the schema trees behind it.
     pub fn mcp(&self) -> rmcp::model::Tool {
         mcp::build(&self.def)
     }
