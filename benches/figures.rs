@@ -941,6 +941,58 @@ fn tools_list_sizes(fake: &FakeOmbi, t: &mut Table, ours: &mut Ours) {
     }
 }
 
+/// `tools/list` bytes (≈ tokens, bytes/4) for a plain user, a power user
+/// and an admin, each allowed every bundle, with and without `outputSchema`
+/// (roles narrow the listing: docs/roles.md). The goal: a plain user is sent
+/// at most half of everything without `outputSchema`.
+fn tools_list_by_role(rt: &tokio::runtime::Runtime, t: &mut Table) {
+    let mut options = Options::default();
+    options.users.push((
+        "pat".into(),
+        "pats-Passw0rd".into(),
+        vec!["PowerUser".into()],
+    ));
+    let fake = rt.block_on(FakeOmbi::start(options));
+    let sizes = |user: &str| {
+        let mut env = api_key_env(&fake.url, ALL_BUNDLES);
+        env.push(("OMBI_USER_NAME".into(), user.into()));
+        let d = daemon(env);
+        let mut s = session(&d.socket);
+        let reply = s.call(TOOLS_LIST).to_string();
+        let mut v: Value = serde_json::from_str(&reply).unwrap();
+        let tools = v["result"]["tools"].as_array_mut().expect("tools");
+        let n = tools.len();
+        for tool in tools.iter_mut() {
+            tool.as_object_mut().unwrap().remove("outputSchema");
+        }
+        (n, reply.len(), serde_json::to_string(&v).unwrap().len())
+    };
+    let everything = sizes(ADMIN_USER);
+    for (who, user) in [
+        ("a plain user", "bob"),
+        ("a power user", "pat"),
+        ("an admin", ADMIN_USER),
+    ] {
+        let (n, with, without) = sizes(user);
+        let tokens = |b: usize| format!("{} (≈{}k tokens)", kib(b), (b / 4 + 500) / 1000);
+        t.add(
+            format!("tools/list every bundle, {who} ({n} tools): with outputSchema"),
+            tokens(with),
+        );
+        let row = t.add(
+            format!("tools/list every bundle, {who} ({n} tools): without outputSchema"),
+            tokens(without),
+        );
+        if user == "bob" {
+            row.goal(
+                "≤ half of an admin's",
+                without as f64,
+                everything.2 as f64 / 2.0,
+            );
+        }
+    }
+}
+
 // ------------------------------------------------------------------ the peer
 
 struct PeerRun {
@@ -1297,6 +1349,7 @@ fn main() {
     cold_start(&fake, &mut t, &mut ours);
     big_body(&fake, &mut t);
     tools_list_sizes(&fake, &mut t, &mut ours);
+    tools_list_by_role(&rt, &mut t);
     live_updates(&rt, &mut t);
     completion_latency(&fake, &mut t);
     let ours_done = started.elapsed();

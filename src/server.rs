@@ -40,7 +40,7 @@ use crate::resources::{self, ResourceUri};
 use crate::text::message::sanitize;
 use crate::tools::view::{Roles, View};
 use crate::tools::{self, CallCtx};
-use crate::transport::frame::ListingSlot;
+use crate::transport::ListingSlot;
 use crate::upstream::Upstream;
 use input_required::InputRequiredAsker;
 

@@ -284,7 +284,7 @@ pub fn list(bundles: BundleSet, read_only: bool) -> ListToolsResult {
 
 impl Tool {
     /// This tool as `tools/list` advertises it, built on each use: the daemon
-    /// keeps only the serialized [`listing`], not the schema trees behind it.
+    /// keeps only the serialized [`view::View::listing`], not the schema trees behind it.
     pub fn mcp(&self) -> rmcp::model::Tool {
         crate::views::declare(mcp::build(&self.def))
     }
@@ -397,6 +397,17 @@ async fn run_as_roles_allow(tool: &'static Tool, ctx: &CallCtx, args: &Args) -> 
                 None => view::roles(ctx).await,
             };
             failure.error = view::forbidden(action, &roles);
+            Err(failure)
+        }
+        // A business refusal that means a missing role: said which.
+        Err(mut failure) if failure.error.code == contract::ErrorCode::Forbidden => {
+            let roles = match roles {
+                Some(r) => r,
+                None => view::roles(ctx).await,
+            };
+            if let Some(message) = view::refused_by_rule(&failure.error.message, &roles) {
+                failure.error.message = message;
+            }
             Err(failure)
         }
         other => other,

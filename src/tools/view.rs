@@ -192,6 +192,29 @@ pub fn forbidden(action: &ActionDef, roles: &Roles) -> ToolError {
     .with_status(403)
 }
 
+/// Ombi's business refusals that mean a missing role (`CanRequestRule`,
+/// `BaseMediaEngine.CheckCanManageRequest`): Ombi's text, then the role in
+/// words and the next step. `None` for any other refusal.
+pub fn refused_by_rule(message: &str, roles: &Roles) -> Option<String> {
+    const RULES: [(&str, &str); 4] = [
+        ("permissions to Request a Movie", "RequestMovie role"),
+        ("permissions to Request a TV Show", "RequestTv role"),
+        ("permissions to Request an Album", "RequestMusic role"),
+        (
+            "NoPermissions",
+            "PowerUser role to manage another user's request",
+        ),
+    ];
+    let (_, role) = RULES.iter().find(|(text, _)| message.contains(text))?;
+    let has = match roles {
+        Roles::Known { held, user } => format!(" ({user} has {})", held.strongest()),
+        Roles::Unknown(_) => String::new(),
+    };
+    Some(format!(
+        "{message}: needs Ombi's {role}{has}; ask an Ombi admin"
+    ))
+}
+
 fn needs(role: Role, held: Held, user: &str) -> ToolError {
     ToolError::new(
         ErrorCode::Forbidden,

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex as StdMutex, OnceLock};
+use std::sync::{Arc, Mutex as StdMutex};
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -346,11 +346,6 @@ impl InFlight {
     }
 }
 
-/// A session's serialized `tools/list` result, filled by the session once
-/// it knows what its peer sees (shared with the transport, which answers
-/// from it).
-pub type ListingSlot = OnceLock<&'static str>;
-
 /// rmcp's transport for one connection: lines in through [`LineSplitter`]
 /// and [`decode`], messages out one line each.
 pub struct FramedTransport<R, W> {
@@ -369,9 +364,8 @@ pub struct FramedTransport<R, W> {
     queued: Option<ClientJsonRpcMessage>,
     /// The socket ended (or failed) while `held` waited: it is still run.
     drained: bool,
-    /// The session's `tools/list` result, serialized, once the session has
-    /// made it ([`Self::with_tools_list`]).
-    tools_list: Option<Arc<ListingSlot>>,
+    /// The session's `tools/list` result, serialized ([`Self::with_tools_list`]).
+    tools_list: Option<Arc<super::ListingSlot>>,
     /// The client sent `notifications/initialized`: rmcp's handshake is over.
     initialized: bool,
 }
@@ -400,12 +394,10 @@ where
         }
     }
 
-    /// Answers `tools/list` after the handshake with what the session put in
-    /// `slot` (its listing, serialized once for the daemon's life) instead of
-    /// handing it to rmcp, which would clone and serialize every tool
-    /// definition again. Until the session fills it (the first `tools/list`,
-    /// which reads the acting user's roles), rmcp answers.
-    pub fn with_tools_list(mut self, slot: Arc<ListingSlot>) -> Self {
+    /// Answers `tools/list` after the handshake from `slot` (the session's listing, serialized once
+    /// for the daemon's life; rmcp answers until it is filled) instead of handing it to rmcp,
+    /// which would clone and serialize every tool definition again.
+    pub fn with_tools_list(mut self, slot: Arc<super::ListingSlot>) -> Self {
         self.tools_list = Some(slot);
         self
     }

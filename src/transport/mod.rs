@@ -7,3 +7,8 @@ pub mod frame;
 pub mod listener;
 pub mod refusals;
 pub mod share;
+
+/// A session's serialized `tools/list` result, filled by the session once it
+/// has read what its peer sees (the acting user's roles); the connection's
+/// transport answers from it.
+pub type ListingSlot = std::sync::OnceLock<&'static str>;

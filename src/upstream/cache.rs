@@ -73,6 +73,9 @@ pub const USERS_TTL: Duration = Duration::from_secs(300);
 /// How long a title completion's values are reused.
 pub const TITLES_TTL: Duration = Duration::from_secs(60);
 
+/// A title completion's key: acting user, media asked for, typed text.
+pub type TitleKey = (Option<String>, Option<String>, String);
+
 /// The daemon's caches. Keys hold the acting Ombi user (`None`: the bare
 /// API key or the jwt login), so one user's answer never serves another.
 pub struct Caches {
@@ -83,7 +86,7 @@ pub struct Caches {
     /// them (`None`: the read failed, kept for a shorter time).
     pub directory: TtlCache<Option<String>, Option<Arc<Directory>>>,
     /// Title completions by acting user, media asked for and typed text.
-    pub titles: TtlCache<(Option<String>, Option<String>, String), Arc<[String]>>,
+    pub titles: TtlCache<TitleKey, Arc<[String]>>,
     /// Request-id completions: the acting user's own requests as (kind, id),
     /// read once per [`TITLES_TTL`], not per keystroke.
     pub request_ids: TtlCache<Option<String>, Arc<[(String, i64)]>>,

@@ -413,7 +413,10 @@ async fn current_request_state(ctx: &CallCtx, items: &mut [Media], notes: &mut N
                 m.request_targets.clear();
                 Ok(())
             }
-            Ok(r) => Ok(media::movie_from_request(m, r.available)),
+            Ok(r) => {
+                media::movie_from_request(m, r.available);
+                Ok(())
+            }
             Err(e) => Err(e),
         },
         TargetKind::TvParent => read_requests::tv_parent::<WireChildWithSeasons>(ctx, target.id)

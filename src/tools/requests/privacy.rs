@@ -4,7 +4,7 @@
 //! (`BaseMediaEngine.HideFromOtherUsers`), but `MovieRequestEngine.GetRequest`
 //! (`GET api/v1/Request/movie/info/{id}`) and `GET api/v2/Search/movie/request/{id}`
 //! return any movie request by id (a TODO in Ombi's code). Every read of a
-//! movie request by id goes through [`check_movie`], so tools, resources,
+//! movie request by id goes through `check_movie`, so tools, resources,
 //! subscriptions and `read_media` answer such a request as Ombi answers an
 //! unknown id (docs/ombi-notes.md, "Hide-requests and movie requests by id").
 

@@ -214,3 +214,46 @@ fn the_view_lists_what_the_roles_reach_inside_the_policy() {
             .is_none()
     );
 }
+
+/// `tools/list` bytes a session is sent, with and without `outputSchema`.
+fn listing_sizes(view: &view::View) -> (usize, usize, usize) {
+    let listing: Value = serde_json::from_str(view.listing()).unwrap();
+    let mut tools = listing["tools"].as_array().unwrap().clone();
+    for t in &mut tools {
+        t.as_object_mut().unwrap().remove("outputSchema");
+    }
+    let without = serde_json::to_string(&serde_json::json!({"tools": tools})).unwrap();
+    (tools.len(), view.listing().len(), without.len())
+}
+
+/// A plain user allowed every bundle is sent less than a power user, who is
+/// sent less than an admin, who is sent everything; the figures are printed
+/// (the bench prints them over the socket: docs/performance.md).
+#[test]
+fn each_role_is_sent_only_its_listing() {
+    use ombi_mcp::definition::BundleSet;
+    use ombi_mcp::policy::Identity;
+    let all = Identity::local(BundleSet::all(), false);
+    let known = |held: Held| view::Roles::Known {
+        held,
+        user: "x".into(),
+    };
+    let everything = listing_sizes(&view::View::policy(&all));
+    let plain = listing_sizes(&view::view(&all, &known(Held::PLAIN)));
+    let power = listing_sizes(&view::view(&all, &known(Held::from_names(["PowerUser"]))));
+    let admin = listing_sizes(&view::view(&all, &known(Held::ADMIN)));
+    for (who, (n, with, without)) in [
+        ("plain user", plain),
+        ("power user", power),
+        ("admin", admin),
+    ] {
+        eprintln!(
+            "tools/list, every bundle, {who}: {n} tools, {with} bytes (≈{} tokens); without outputSchema {without} bytes (≈{} tokens)",
+            with / 4,
+            without / 4
+        );
+    }
+    assert_eq!(admin, everything);
+    assert!(plain.0 < power.0 && power.0 < admin.0);
+    assert!(plain.2 < power.2 && power.2 < admin.2 && plain.1 < power.1);
+}

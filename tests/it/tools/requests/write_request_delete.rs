@@ -141,6 +141,13 @@ async fn manage_own_requests_may_delete_only_their_own() {
     // `errorCode: NoPermissions` (BaseMediaEngine.cs CheckCanManageRequest).
     assert_eq!(err_code(&env), "FORBIDDEN");
     assert!(err_message(&env).contains("NoPermissions"));
+    assert!(
+        err_message(&env).ends_with(
+            "needs Ombi's PowerUser role to manage another user's request (bob has \
+             ManageOwnRequests); ask an Ombi admin"
+        ),
+        "{env}"
+    );
     assert!(movie(&h, 3).is_some());
     // movie 2 is bob's
     h.ok(

@@ -40,6 +40,12 @@ async fn create_refused_by_permission_rules_is_forbidden() {
     let env = create_err(&rig, json!({"action": "movie", "tmdb_id": 27205})).await;
     assert_eq!(err_code(&env), "FORBIDDEN");
     assert!(err_message(&env).contains("You do not have permissions to Request a Movie"));
+    // The role in words, and the next step.
+    assert!(
+        err_message(&env)
+            .ends_with(": needs Ombi's RequestMovie role (carol has User); ask an Ombi admin"),
+        "{env}"
+    );
     let rig = with_roles("carol", &["RequestMovie"]).await;
     let env = create_err(
         &rig,
