@@ -24,6 +24,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use crate::contract::canonical::canonical_json;
+
 use super::Confirmation;
 
 /// The state format's prefix (`v1.<payload hex>.<seal hex>`).
@@ -265,11 +267,10 @@ fn user_digest(user: Option<&str>) -> String {
 /// The digest of the arguments as given: key order does not count, every
 /// value does (an absent object and an empty one are the same call).
 fn arguments_digest(arguments: Option<&Map<String, Value>>) -> String {
-    let mut canonical = String::new();
-    match arguments {
-        Some(map) => write_canonical(&Value::Object(map.clone()), &mut canonical),
-        None => canonical.push_str("{}"),
-    }
+    let canonical = match arguments {
+        Some(map) => canonical_json(&Value::Object(map.clone())),
+        None => "{}".to_string(),
+    };
     sha256_hex(&[canonical.as_bytes()])
 }
 
@@ -277,36 +278,6 @@ fn arguments_digest(arguments: Option<&Map<String, Value>>) -> String {
 fn question_digest(question: &Confirmation) -> String {
     let schema = serde_json::to_string(&question.schema()).unwrap_or_default();
     sha256_hex(&[question.message.as_bytes(), schema.as_bytes()])
-}
-
-fn write_canonical(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
-                write_canonical(&m[k], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -3,6 +3,7 @@
 //! The bottom layer: it imports nothing else of the crate.
 
 pub mod budget;
+pub mod canonical;
 pub mod envelope;
 pub mod error;
 pub mod family;

@@ -18,6 +18,8 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
+use crate::contract::canonical::canonical_json;
+
 use crate::contract::budget::shorten;
 
 /// Values per result (`$defs/settings.values.maxItems`).
@@ -391,8 +393,7 @@ static REVISION_KEY: LazyLock<Key<Hmac<Sha256>>> = LazyLock::new(|| {
 /// JSON (object keys sorted), hex. Any change anywhere in the section,
 /// secrets included, changes it; key order does not.
 pub fn revision(raw: &Value) -> String {
-    let mut canonical = String::new();
-    write_canonical(raw, &mut canonical);
+    let canonical = canonical_json(raw);
     let mut mac = <Hmac<Sha256> as KeyInit>::new(&REVISION_KEY);
     mac.update(canonical.as_bytes());
     let digest = mac.finalize().into_bytes();
@@ -401,36 +402,6 @@ pub fn revision(raw: &Value) -> String {
         let _ = write!(hex, "{b:02x}");
     }
     hex
-}
-
-fn write_canonical(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
-                write_canonical(&m[k], out);
-            }
-            out.push('}');
-        }
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(x, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
 }
 
 #[cfg(test)]
