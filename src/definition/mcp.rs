@@ -6,8 +6,8 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
-use super::def::{ActionDef, ToolDef};
-use super::shape::{ArgDefault, Field, Ty, list};
+use super::def::{ActionDef, Confirm, ToolDef};
+use super::shape::{ArgDefault, Field, MAX_ID, Ty};
 
 /// Renders one type as a flat JSON Schema fragment.
 fn ty_schema(ty: &Ty) -> Map<String, Value> {
@@ -17,6 +17,9 @@ fn ty_schema(ty: &Ty) -> Map<String, Value> {
             json!({"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"})
         }
         Ty::Enum(labels) => json!({"type": "string", "enum": labels}),
+        // An id's upper bound (Ombi's int32) is checked, not advertised: it
+        // would be sent in every listing, and no real id comes near it.
+        Ty::Int { min, max } if *max == MAX_ID => json!({"type": "integer", "minimum": min}),
         Ty::Int { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
         Ty::Bool => json!({"type": "boolean"}),
         // One type per branch, not a type array: tool-schema dialects with a
@@ -53,10 +56,12 @@ fn ty_schema(ty: &Ty) -> Map<String, Value> {
 
 fn field_schema(f: &Field, desc: Option<String>) -> Map<String, Value> {
     let mut m = ty_schema(&f.ty);
-    m.insert(
-        "description".into(),
-        Value::String(desc.unwrap_or_else(|| f.desc.to_string())),
-    );
+    // A field whose name and type say it all (`tmdb_id`, `page.offset`)
+    // has no description: every session is sent each word.
+    let desc = desc.unwrap_or_else(|| f.desc.to_string());
+    if !desc.is_empty() {
+        m.insert("description".into(), Value::String(desc));
+    }
     match f.default {
         ArgDefault::Str(s) => {
             m.insert("default".into(), json!(s));
@@ -72,40 +77,61 @@ fn field_schema(f: &Field, desc: Option<String>) -> Map<String, Value> {
     m
 }
 
-/// "`similar`: movies similar to a movie; needs `tmdb_id`; optional `language`, `page`."
+/// One line per action, its arguments as a signature in the variant's
+/// order: "`similar`(tmdb_id, language?, page?): movies similar to a movie".
+/// `?` marks an argument that may be left out, `a|b` alternatives of which
+/// exactly one is given, `media=movie/tv` the labels the action accepts
+/// (one label: the default, so it may be left out).
 fn action_doc(tool: &ToolDef, actions: &[ActionDef]) -> String {
-    let mut lines = vec!["What to do:".to_string()];
+    let mut lines = Vec::new();
     for a in actions {
         let mut line = format!("`{}`", a.name);
+        let signature = signature(a);
+        if !signature.is_empty() {
+            line.push_str(&format!("({signature})"));
+        }
         if tool.default_action == Some(a.name) {
             line.push_str(" (default)");
         }
         line.push_str(": ");
         line.push_str(a.doc);
-        let needed: Vec<&str> = a
-            .required()
-            .filter(|arg| a.sole_label(arg).is_none())
-            .collect();
-        if !needed.is_empty() {
-            line.push_str(&format!("; needs {}", list(&needed)));
-        }
-        let one_of = a.one_of();
-        if !one_of.is_empty() {
-            line.push_str(&format!("; needs one of {}", list(&one_of)));
-        }
-        for (arg, labels) in a.only() {
-            match a.sole_label(arg) {
-                Some(label) => line.push_str(&format!(" (`{arg}` {label}, the default)")),
-                None => line.push_str(&format!(" (`{arg}` {})", labels.join("/"))),
-            }
-        }
-        let optional: Vec<&str> = a.optional().collect();
-        if !optional.is_empty() {
-            line.push_str(&format!("; optional {}", list(&optional)));
+        match a.confirm {
+            Confirm::Never => {}
+            Confirm::Always => line.push_str(" (asks the person to confirm)"),
+            Confirm::When(case) => line.push_str(&format!(" (asks the person to confirm {case})")),
         }
         lines.push(line);
     }
     lines.join("\n")
+}
+
+/// "media=movie/tv, tmdb_id|imdb_id, language?" (see [`action_doc`]).
+fn signature(a: &ActionDef) -> String {
+    let one_of = a.one_of().join("|");
+    let mut parts: Vec<String> = Vec::new();
+    for arg in a.args {
+        if arg.one_of {
+            if !one_of.is_empty() && !parts.contains(&one_of) {
+                parts.push(one_of.clone());
+            }
+            continue;
+        }
+        let optional = arg.optional || arg.field.default != ArgDefault::None;
+        let mut part = arg.name().to_string();
+        match a.sole_label(arg.name()) {
+            Some(label) => part.push_str(&format!("={label}")),
+            None => {
+                if optional {
+                    part.push('?');
+                }
+                if !arg.only.is_empty() {
+                    part.push_str(&format!("={}", arg.only.join("/")));
+                }
+            }
+        }
+        parts.push(part);
+    }
+    parts.join(", ")
 }
 
 /// The tool's `inputSchema`: a flat object schema, no top-level combinators.
@@ -148,7 +174,9 @@ pub fn input_schema_of(tool: &ToolDef, actions: &[ActionDef]) -> JsonObject {
 
 pub fn annotations(tool: &ToolDef) -> ToolAnnotations {
     let write = tool.is_write();
-    ToolAnnotations::with_title(tool.title)
+    // No `title` here: the tool's own `title` is what hosts show (MCP
+    // 2025-06-18 on); a copy would be sent in every listing.
+    ToolAnnotations::new()
         .read_only(!write)
         .destructive(write && tool.destructive)
         .idempotent(!write)

@@ -166,21 +166,16 @@ const PAGE_FIELDS: &[Field] = &[
             min: 0,
             max: 1_000_000,
         },
-        "Records to skip (default 0).",
+        "",
     )
     .default(ArgDefault::Int(0)),
-    Field::opt(
-        "limit",
-        Ty::Int { min: 1, max: 100 },
-        "Records to return, 1–100 (default 20).",
-    )
-    .default(ArgDefault::Int(20)),
+    Field::opt("limit", Ty::Int { min: 1, max: 100 }, "").default(ArgDefault::Int(20)),
 ];
 
 pub const PAGE: Field = Field::opt(
     "page",
     Ty::Obj(PAGE_FIELDS),
-    "Result window `{offset, limit}`; continue with the returned `page.next_offset`.",
+    "Window; continue with `offset` = the returned `page.next_offset`.",
 )
 .default(ArgDefault::Obj);
 
@@ -188,26 +183,22 @@ const TARGET_FIELDS: &[Field] = &[
     Field::req(
         "kind",
         Ty::Enum(TARGET_KINDS),
-        "Request kind: `tv_parent` is the show-level request, `tv_child` a season-level child request.",
+        "`tv_parent`: a show-level request; `tv_child`: a season-level one.",
     ),
-    Field::req("id", Ty::ID, "The Ombi request id in that kind's id space."),
+    Field::req("id", Ty::ID, "The request id within that kind."),
 ];
 
 pub const TARGET: Field = Field::opt(
     "target",
     Ty::Obj(TARGET_FIELDS),
-    "An Ombi request `{kind, id}` as returned in `target` by read_requests.",
+    "A request `{kind, id}`, as read_requests returns it in `target`.",
 );
 
-pub const QUERY: Field = Field::opt(
-    "query",
-    Ty::Str { min: 1, max: 200 },
-    "Search text, 1–200 characters.",
-);
+pub const QUERY: Field = Field::opt("query", Ty::Str { min: 1, max: 200 }, "");
 pub const LANGUAGE: Field = Field::opt(
     "language",
     Ty::Str { min: 2, max: 10 },
-    "Language code such as `en` or `pt-BR`; defaults to the user's Ombi language.",
+    "Language code, e.g. `pt-BR` (default: yours in Ombi).",
 );
 pub const YEAR: Field = Field::opt(
     "year",
@@ -215,51 +206,40 @@ pub const YEAR: Field = Field::opt(
         min: 1800,
         max: 2200,
     },
-    "Release year.",
+    "",
 );
-pub const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_MOVIE_TV_ALBUM), "Media type.");
-pub const MEDIA_MOVIE_TV: Field = Field::opt("media", Ty::Enum(MEDIA_MOVIE_OR_TV), "Media type.");
-pub const TMDB_ID: Field = Field::opt("tmdb_id", Ty::ID, "The Movie Database id.");
-pub const TVDB_ID: Field = Field::opt("tvdb_id", Ty::ID, "TheTVDB id.");
-pub const IMDB_ID: Field = Field::opt(
-    "imdb_id",
-    Ty::Str { min: 3, max: 20 },
-    "IMDb id such as `tt0133093`.",
-);
+pub const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_MOVIE_TV_ALBUM), "");
+pub const MEDIA_MOVIE_TV: Field = Field::opt("media", Ty::Enum(MEDIA_MOVIE_OR_TV), "");
+pub const TMDB_ID: Field = Field::opt("tmdb_id", Ty::ID, "");
+pub const TVDB_ID: Field = Field::opt("tvdb_id", Ty::ID, "");
+pub const IMDB_ID: Field = Field::opt("imdb_id", Ty::Str { min: 3, max: 20 }, "E.g. `tt0133093`.");
 pub const MUSICBRAINZ_ID: Field = Field::opt(
     "musicbrainz_id",
     Ty::TEXT_ID,
-    "MusicBrainz id (release group for albums, artist id for artists).",
+    "Release group id (album) or artist id.",
 );
-pub const COLLECTION_ID: Field = Field::opt("collection_id", Ty::ID, "TMDB collection id.");
-pub const REQUEST_ID: Field = Field::opt(
-    "request_id",
-    Ty::ID,
-    "Ombi request id; for TV the child (season-level) request id.",
-);
-pub const PARENT_REQUEST_ID: Field = Field::opt(
-    "parent_request_id",
-    Ty::ID,
-    "Ombi TV parent (show-level) request id.",
-);
+pub const COLLECTION_ID: Field = Field::opt("collection_id", Ty::ID, "");
+pub const REQUEST_ID: Field = Field::opt("request_id", Ty::ID, "TV: the season-level request id.");
+pub const PARENT_REQUEST_ID: Field =
+    Field::opt("parent_request_id", Ty::ID, "A TV show-level request id.");
 pub const REQUEST_TYPE: Field = Field::opt(
     "request_type",
     Ty::Enum(MEDIA_MOVIE_TV_ALBUM),
-    "Kind of request the issue or entry belongs to.",
+    "Media type of the request.",
 );
 pub const IS_4K: Field = Field::opt(
     "is_4k",
     Ty::Bool,
-    "Act on the 4K request instead of the standard one (default false).",
+    "Act on the 4K request instead of the standard one.",
 )
 .default(ArgDefault::Bool(false));
-pub const ISSUE_ID: Field = Field::opt("issue_id", Ty::ID, "Ombi issue id.");
+pub const ISSUE_ID: Field = Field::opt("issue_id", Ty::ID, "");
 pub const PROVIDER_ID: Field = Field::opt(
     "provider_id",
     Ty::Str { min: 1, max: 100 },
-    "Provider id of the media an issue is about (TMDB/TVDB id or MBID, as a string).",
+    "TMDB/TVDB id or MBID, as text.",
 );
-pub const ISSUE_STATUS_OPT: Field = Field::opt("status", Ty::Enum(ISSUE_STATUS), "Issue status.");
+pub const ISSUE_STATUS_OPT: Field = Field::opt("status", Ty::Enum(ISSUE_STATUS), "");
 pub const USER_ID: Field = Field::opt(
     "user_id",
     Ty::Str { min: 1, max: 64 },
@@ -269,29 +249,29 @@ pub const NAME: Field = Field::opt("name", Ty::Str { min: 1, max: 200 }, "Name o
 pub const CATEGORY_ID: Field = Field::opt(
     "category_id",
     Ty::ID,
-    "Issue category id (from read_reference `issue_categories`).",
+    "From read_reference `issue_categories`.",
 );
 pub const ROOT_FOLDER_ID: Field = Field::opt(
     "root_folder_id",
     Ty::ID,
-    "Root folder id (from read_integration).",
+    "Root folder id (read_integration).",
 );
 pub const QUALITY_PROFILE_ID: Field = Field::opt(
     "quality_profile_id",
     Ty::ID,
-    "Quality profile id (from read_integration).",
+    "Quality profile id (read_integration).",
 );
 pub const LANGUAGE_PROFILE_ID: Field = Field::opt(
     "language_profile_id",
     Ty::ID,
-    "Sonarr language profile id (from read_integration); needs Ombi's PowerUser or Admin role.",
+    "Sonarr language profile id (read_integration); PowerUser or Admin only.",
 );
 
 const OVERRIDE_FIELDS: &[Field] = &[ROOT_FOLDER_ID, QUALITY_PROFILE_ID];
 pub const OVERRIDES: Field = Field::opt(
     "overrides",
     Ty::Obj(OVERRIDE_FIELDS),
-    "Optional Radarr/Sonarr destination overrides; need Ombi's PowerUser or Admin role.",
+    "Radarr/Sonarr destination overrides; PowerUser or Admin only.",
 );
 
 const IDS: Ty = Ty::Arr {
@@ -308,7 +288,7 @@ const FILTER_FIELDS: &[Field] = &[
             min: 1901,
             max: 2200,
         },
-        "Release year (movies only; not with `decade`).",
+        "Movies only; not with `decade`.",
     ),
     Field::opt(
         "decade",
@@ -318,18 +298,14 @@ const FILTER_FIELDS: &[Field] = &[
         },
         "First year of a decade, e.g. 1990.",
     ),
-    Field::opt("genre_ids", IDS, "Genre ids (read_reference `genres`)."),
+    Field::opt("genre_ids", IDS, "From read_reference `genres`."),
     Field::opt(
         "watch_provider_ids",
         IDS,
-        "Watch provider ids (read_reference `watch_providers`).",
+        "From read_reference `watch_providers`.",
     ),
 ];
-pub const FILTERS: Field = Field::opt(
-    "filters",
-    Ty::Obj(FILTER_FIELDS),
-    "Discovery filters; all optional.",
-);
+pub const FILTERS: Field = Field::opt("filters", Ty::Obj(FILTER_FIELDS), "");
 
 pub const SELECTION_MODES: &[&str] =
     &["all", "first_season", "latest_season", "season", "episodes"];
@@ -343,19 +319,15 @@ const EPISODE_NUMBERS: Ty = Ty::Arr {
 };
 const SEASON_NUMBER: Ty = Ty::Int { min: 0, max: 1000 };
 const SEASON_FIELDS: &[Field] = &[
-    Field::req(
-        "season_number",
-        SEASON_NUMBER,
-        "Season number (0 = specials).",
-    ),
-    Field::req("episodes", EPISODE_NUMBERS, "Episode numbers to request."),
+    Field::req("season_number", SEASON_NUMBER, "0 = specials."),
+    Field::req("episodes", EPISODE_NUMBERS, ""),
 ];
 const SEASON_OBJ: Ty = Ty::Obj(SEASON_FIELDS);
 const SELECTION_FIELDS: &[Field] = &[
     Field::req(
         "mode",
         Ty::Enum(SELECTION_MODES),
-        "What to request: every season, the first, the latest, the seasons in `season_numbers` (mode `season`) or the episodes in `seasons` (mode `episodes`).",
+        "`season`: those in `season_numbers`; `episodes`: those in `seasons`.",
     ),
     Field::opt(
         "season_numbers",
@@ -364,7 +336,7 @@ const SELECTION_FIELDS: &[Field] = &[
             min: 1,
             max: 100,
         },
-        "Seasons to request; only with mode `season`, where it is required.",
+        "For mode `season` only, and required there.",
     ),
     Field::opt(
         "seasons",
@@ -373,7 +345,7 @@ const SELECTION_FIELDS: &[Field] = &[
             min: 1,
             max: 100,
         },
-        "Episodes to request per season; only with mode `episodes`, where it is required.",
+        "For mode `episodes` only, and required there.",
     ),
 ];
 pub const SELECTION: Field = Field::opt(
@@ -416,7 +388,7 @@ pub const AGENTS: Field = Field::opt(
         min: 1,
         max: 20,
     },
-    "Per-agent delivery values to set for yourself.",
+    "Delivery values per agent.",
 );
 
 pub const SETTINGS_SECTIONS: &[&str] = &[

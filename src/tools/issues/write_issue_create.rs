@@ -16,11 +16,7 @@ use crate::tools::writes::note_api_user;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
 
-const TITLE: Field = Field::opt(
-    "title",
-    Ty::Str { min: 1, max: 200 },
-    "Title of the media the issue is about.",
-);
+const TITLE: Field = Field::opt("title", Ty::Str { min: 1, max: 200 }, "The media's title.");
 const DESCRIPTION: Field = Field::opt(
     "description",
     Ty::Str { min: 1, max: 4000 },
@@ -37,7 +33,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Report an issue",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Report a problem with a title or request (bad quality, wrong language, missing episodes) so admins can fix it. Take `category_id` from read_reference `issue_categories`. Filed the way Ombi's own pages file issues, so they show there: a movie under its IMDb id (found from its TMDB id or request), a show under its parent request (a season request id is replaced by its show's).",
+    description: "Report a problem with a title or request (bad quality, wrong language, missing episodes). Filed as Ombi's own pages file it, so it shows there: a movie under its IMDb id, a show under its show-level request.",
     families: &[Family::Mutation],
     ..ToolDef::BASE
 })

@@ -34,7 +34,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Manage issues",
     bundle: Bundle::Moderation,
     destructive: true,
-    description: "Moderate issues: change an issue's status, delete an issue or a comment, and create or delete issue categories. Status `closed` is Ombi's `Deleted` state: the issue disappears from Ombi's web UI (no tab shows it) and from the issue counts (read_issues `counts`); use `resolved` for a fixed issue. Before delete, delete_category, delete_comment and set_status `closed` the person is asked to confirm when the client can ask.",
+    description: "Moderate issues. Status `closed` is Ombi's `Deleted` state: the issue leaves Ombi's web UI and the issue counts; use `resolved` for a fixed issue. Actions marked so ask the person to confirm when the client can ask.",
     families: &[Family::Mutation],
     ..ToolDef::BASE
 })

@@ -31,11 +31,11 @@ const LOOKUP_CONCURRENCY: usize = 4;
 
 const SNAPSHOT_NOTE: &str = "Ombi pages this list itself without a snapshot: titles may have shifted since the earlier pages, so one can repeat or be missed";
 
-const PERSON_ID: Field = Field::opt("person_id", Ty::ID, "TMDB person id.");
+const PERSON_ID: Field = Field::opt("person_id", Ty::ID, "");
 const NAME: Field = Field::opt(
     "name",
     Ty::Str { min: 1, max: 200 },
-    "The person's name (Ombi does not return it).",
+    "The person's name (Ombi gives none).",
 );
 const ARTIST_ID: Field = Field::opt("artist_id", Ty::TEXT_ID, "MusicBrainz artist id.");
 
@@ -44,7 +44,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Discover media",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Browse curated lists instead of searching: popular, trending or upcoming titles, advanced filtered discovery, similar movies, a person's credits, a collection's members or an artist's albums. Ombi's TV lists serve only the first 10 of every 20 TMDB ranks; a TV page stops at each such gap (has_more true). A show's `available` means on the media server, possibly in part.",
+    description: "Curated lists instead of a search (popular, trending, filtered, similar, credits, ...). Ombi's TV lists serve only the first 10 of every 20 TMDB ranks; a TV page stops at each gap (has_more true). A show's `available` means on the media server, possibly in part.",
     families: &[Family::MediaPage],
     check: Some(discover_rules),
     ..ToolDef::BASE
@@ -149,7 +149,7 @@ enum Action {
         media: MovieOrTv,
         page: Page,
     },
-    /// recently requested titles (cached by Ombi for hours, the same for every user)
+    /// recently requested titles (Ombi caches it for hours)
     Requested {
         #[arg(MEDIA_MOVIE_TV)]
         media: MovieOrTv,

@@ -17,14 +17,14 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{note_read_limit, reply};
 use crate::upstream::Route;
 
-const KIND: Field = Field::opt("kind", Ty::Enum(ARTWORK_KINDS), "Artwork kind.");
+const KIND: Field = Field::opt("kind", Ty::Enum(ARTWORK_KINDS), "");
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         name: "read_library",
         title: "Library",
         bundle: Bundle::Core,
         destructive: false,
-        description: "What the media server holds: titles recently added, the release calendar, and poster/background/banner artwork of a title.",
+        description: "What the media server holds: recently added titles, the release calendar, artwork.",
         families: &[Family::MediaPage, Family::CalendarPage, Family::ArtworkPage],
         check: Some(media_details_rules),
         ..ToolDef::BASE
@@ -76,7 +76,7 @@ enum Action {
     /// upcoming and recent releases
     Calendar { page: Page },
     // The definition's rules leave exactly the one id the media takes.
-    /// artwork of a title: movie by tmdb_id, tv by tmdb_id or tvdb_id, album by musicbrainz_id
+    /// artwork of a title (movie: tmdb_id, tv: tmdb_id/tvdb_id, album: musicbrainz_id)
     Artwork {
         media: MediaKind,
         #[arg(one_of)]

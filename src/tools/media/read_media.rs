@@ -25,7 +25,7 @@ use crate::tools::{
 };
 use crate::upstream::Route;
 
-const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_DETAILS), "Media type.");
+const MEDIA: Field = Field::opt("media", Ty::Enum(MEDIA_DETAILS), "");
 const NAME: Field = Field::opt(
     "name",
     Ty::Str { min: 1, max: 200 },
@@ -37,7 +37,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
         title: "Media details",
         bundle: Bundle::Core,
         destructive: false,
-        description: "Full details of one movie, show, album or artist (ids, overview, seasons, cast, genres, availability and request state), the media behind an Ombi request, its ratings, or where it streams. Use after read_search to inspect a title before requesting it. A show is `available` only when fully on the media server (its seasons say which episodes are). Ombi caches details for 12 hours by id: for a movie or show with a request, request state and availability come from the request itself (current); for a title without one, availability can be up to 12 hours old. Album details need Lidarr.",
+        description: "Full details of one movie, show, album or artist (overview, seasons, cast, availability, request state), the media of a request, ratings, or where it streams. A show is `available` only when fully on the media server (seasons say which episodes are). Without a request, availability can be 12 hours old (Ombi's cache).",
         families: &[Family::MediaPage],
         check: Some(media_details_rules),
         ..ToolDef::BASE
@@ -93,7 +93,7 @@ impl DetailsMedia {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
     // Exactly one id, the one `media_details_rules` allows for `media`.
-    /// one title by id: movie by tmdb_id or imdb_id, tv by tmdb_id or tvdb_id, album/artist by musicbrainz_id
+    /// one title (movie: tmdb_id/imdb_id, tv: tmdb_id/tvdb_id, album/artist: musicbrainz_id, with Lidarr)
     Details {
         media: DetailsMedia,
         #[arg(one_of)]
@@ -106,7 +106,7 @@ enum Action {
         musicbrainz_id: Option<String>,
         language: Option<String>,
     },
-    /// the media of an Ombi request
+    /// the media of a request
     ByRequest {
         target: Target,
         language: Option<String>,

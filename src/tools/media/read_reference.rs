@@ -19,14 +19,14 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{not_found, note_read_limit, reply};
 use crate::upstream::Route;
 
-const KEYWORD_ID: Field = Field::opt("keyword_id", Ty::ID, "TMDB keyword id.");
+const KEYWORD_ID: Field = Field::opt("keyword_id", Ty::ID, "");
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     name: "read_reference",
     title: "Reference lists",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Lookup lists that other tools take ids from: genres, languages, streaming countries, TMDB keywords, watch providers, issue categories, user roles and Ombi features.",
+    description: "Lookup lists other tools take ids from (genres, keywords, watch providers, issue categories, ...).",
     families: &[Family::ReferencePage],
     ..ToolDef::BASE
 })

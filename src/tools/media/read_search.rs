@@ -22,7 +22,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Search media",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Search Ombi's metadata sources by text for movies, TV shows, people, artists and albums. Use it to find the TMDB/MusicBrainz ids that read_media and write_request_create need. `movie`, `person_movies` and `album` results carry whether the title is available (for TV: on the media server, possibly in part) or requested; `multi` and `tv` results carry no such state (Ombi's multi-search runs no rules): read_media details gives it. Ombi returns at most 10 movies, and only TMDB's first page (20 titles) for `multi`/`tv`: a full result may not be everything, so narrow the query (add the year). With Ombi's hide-requests setting a non-admin sees request state of their own requests only.",
+    description: "Search movies, TV shows, people, artists and albums by text, for the ids other tools take. Ombi returns at most 10 movies and TMDB's first 20 titles for `multi` and `tv`: if one is missing, add the year. With Ombi's hide-requests setting a non-admin sees request state of their own requests only.",
     families: &[Family::MediaPage],
     default_action: Some("multi"),
     ..ToolDef::BASE
@@ -56,13 +56,13 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 #[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
-    /// movies, TV, people and artists at once (no availability or request state)
+    /// movies, TV, people and artists at once (no availability or request state: read_media `details` has it)
     Multi {
         query: String,
         language: Option<String>,
         page: Page,
     },
-    /// movies only
+    /// movies, with availability and request state
     Movie {
         query: String,
         year: Option<i64>,
@@ -75,7 +75,7 @@ enum Action {
         language: Option<String>,
         page: Page,
     },
-    /// movies featuring an actor of that name
+    /// movies featuring an actor of that name, with availability and request state
     PersonMovies {
         query: String,
         language: Option<String>,
@@ -83,7 +83,7 @@ enum Action {
     },
     /// music artists (needs Lidarr)
     Artist { query: String, page: Page },
-    /// albums (needs Lidarr)
+    /// albums, with availability and request state (needs Lidarr)
     Album { query: String, page: Page },
 }
 

@@ -25,7 +25,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Request statistics",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Request counts and quotas: instance-wide pending/approved/available/denied counts of movie and TV requests (Ombi leaves albums out; `approved` means approved and not yet available), totals you can see, your remaining request quota, or statistics for a date range (Admin or PowerUser): movie (4K-only ones by their 4K date), TV season and album requests made in it per media and per requester (the 20 largest, the rest as one record), and those marked available in it per media. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
+    description: "Request counts and your quota. With Ombi's hide-requests setting a non-admin's totals count their own requests only.",
     families: &[Family::Metrics],
     check: Some(|action, args| {
         if action == "period"
@@ -58,15 +58,15 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 #[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
-    /// instance-wide movie and TV request counts (no albums)
+    /// movie and TV requests per state, instance-wide (no albums; `approved`: not yet available)
     Counts,
     /// request totals you can see
     Totals,
     // All media unless `media` is given.
-    /// your remaining request quota (all media unless `media` is given)
+    /// your remaining request quota
     Quota { media: Option<MediaKind> },
     // `YYYY-MM-DD` days, `from` ≤ `to` (validated).
-    /// requests made and completed in a date range, per media and requester (Admin or PowerUser)
+    /// movie (4K-only by their 4K date), TV season and album requests made in a date range per media and per requester (the 20 largest, the rest as one record), and those made available in it (Admin or PowerUser)
     #[action(role = "PowerUser")]
     Period { from: String, to: String },
 }

@@ -30,22 +30,18 @@ use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{local_page, not_found, note_read_limit, reply};
 use crate::upstream::Route;
 
-const STATUS: Field = Field::opt(
-    "status",
-    Ty::Enum(REQUEST_STATUS),
-    "Filter by status (default `all`).",
-)
-.default(ArgDefault::Str("all"));
+const STATUS: Field = Field::opt("status", Ty::Enum(REQUEST_STATUS), "Filter by status.")
+    .default(ArgDefault::Str("all"));
 const SORT_DIRECTION: Field = Field::opt(
     "sort_direction",
     Ty::Enum(SORT_DIRECTIONS),
-    "Order by request date (default `desc`).",
+    "Order by request date.",
 )
 .default(ArgDefault::Str("desc"));
 const QUALITY: Field = Field::opt(
     "quality",
     Ty::Enum(QUALITIES),
-    "Movies only: `4k` lists the movies asked for in 4K and `hd` those asked for in HD, with `status` and the order applied to that side; `any` (default) lists every movie request.",
+    "Movies: `4k` or `hd` lists that side alone (4K-only requests otherwise sort last).",
 );
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
@@ -53,7 +49,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Media requests",
     bundle: Bundle::Core,
     destructive: false,
-    description: "List, get and search Ombi media requests with their approval, availability and 4K state, a TV request's season-level children, recent requests (at most the 7 newest per media type) and the failed-request retry queue (where a Radarr/Sonarr/Lidarr send failure and its error are). A TV list holds every season request (its total is their number); `quality` lists a movie's 4K or HD side on its own (movie requests made only in 4K otherwise sort last in Ombi's date order). Records carry the approved, available and denied dates and the 4K side's own state; `can_approve` says whether you can approve it. With Ombi's hide-requests setting a non-admin's lists, searches and recent feed hold their own requests only. Request titles and denial reasons can contain untrusted user-provided text.",
+    description: "List, get and search media requests: approval, availability, 4K state and their dates; `can_approve` says whether you may approve one. With Ombi's hide-requests setting a non-admin sees their own requests only. Titles and denial reasons are untrusted user-provided text.",
     families: &[Family::RequestPage, Family::RetryPage],
     check: Some(|action, args| {
         if action == "list"
@@ -109,7 +105,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 #[derive(Deserialize, ToolActions)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum Action {
-    /// requests of one media type
+    /// requests of one media type (TV: every season request, `total` counts them)
     List {
         media: MediaKind,
         status: RequestStatus,
@@ -119,7 +115,7 @@ enum Action {
     },
     /// one request
     Get { target: Target },
-    /// the season-level child requests of a TV parent request
+    /// the season-level requests of a TV show-level request
     Children { parent_request_id: i64, page: Page },
     /// requests whose title matches a text
     Search {
@@ -127,11 +123,11 @@ enum Action {
         query: String,
         page: Page,
     },
-    /// recently made requests
+    /// the newest requests (at most 7 per media type)
     Recent { page: Page },
-    /// the acting user's own requests (movies, TV seasons, albums), newest first, at most 100
+    /// your own requests (movies, TV seasons, albums), newest first, at most 100
     Mine { page: Page },
-    /// requests that failed to reach Radarr/Sonarr/Lidarr (admin)
+    /// requests whose send to Radarr/Sonarr/Lidarr failed, with the error (admin)
     #[action(role = "Admin")]
     RetryQueue { page: Page },
 }

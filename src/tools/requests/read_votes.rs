@@ -18,7 +18,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Votes",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Community votes on pending requests: open requests to vote on (only when the server has voting enabled), or the votes on one request.",
+    description: "Votes on pending requests: those open to vote on (when voting is on), or one request's votes.",
     families: &[Family::VotePage],
     ..ToolDef::BASE
 })

@@ -24,7 +24,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Moderate a request",
     bundle: Bundle::Moderation,
     destructive: true,
-    description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification. Before deny and mark_unavailable the person is asked to confirm when the client can ask (deny: the reason can be edited there).",
+    description: "Approve or deny a pending request, or mark it available/unavailable by hand (TV: the child request id). Approving sends it to Radarr/Sonarr/Lidarr and notifies the requester only when Ombi's notification rules allow; deny and mark_available notify the requester; mark_unavailable sends no notification. Actions marked so ask the person to confirm when the client can ask (deny: the reason can be edited there).",
     families: &[Family::Mutation],
     check: Some(is_4k_movie_only),
     ..ToolDef::BASE

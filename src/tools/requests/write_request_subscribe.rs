@@ -20,7 +20,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Subscribe to a request",
     bundle: Bundle::Core,
     destructive: true,
-    description: "Subscribe to (or unsubscribe from) notifications about someone's request, e.g. to hear when a title you also want becomes available.",
+    description: "Get (or stop) notifications about someone's request, e.g. when a title you also want is available.",
     families: &[Family::Mutation],
     ..ToolDef::BASE
 })

@@ -24,7 +24,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Vote on a request",
     bundle: Bundle::Core,
     destructive: true,
-    description: "Vote a pending request up or down (replaces your earlier vote); only when the server has voting enabled. An upvote also subscribes you to the request's notifications and can approve it at once (and send it to Radarr/Sonarr/Lidarr) when its votes reach the server's threshold; a downvote unsubscribes you.",
+    description: "Vote a pending request up or down (replaces your earlier vote; needs voting on). An upvote subscribes you and approves the request once its votes reach the threshold; a downvote unsubscribes you.",
     families: &[Family::Mutation],
     ..ToolDef::BASE
 })

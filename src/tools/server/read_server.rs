@@ -34,7 +34,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Server status",
     bundle: Bundle::Core,
     destructive: false,
-    description: "About the Ombi server: status and version, about info, media server reachability, available updates, enabled features, and whether a cron expression is valid.",
+    description: "About the Ombi server: status, version, media servers, updates, features.",
     families: &[Family::Metrics, Family::ReferencePage],
     ..ToolDef::BASE
 })
@@ -44,7 +44,10 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     (r#"{"action": "media_servers"}"#, true),
     (r#"{"action": "update"}"#, true),
     (r#"{"action": "features"}"#, true),
-    (r#"{"action": "cron_validate", "expression": "0 0 * * *"}"#, true),
+    (
+        r#"{"action": "cron_validate", "expression": "0 0 * * *"}"#,
+        true,
+    ),
 ])
 .invalid(&[
     (r#"{"action": "cron_validate"}"#, "/expression"),

@@ -19,7 +19,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Users",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Ombi users: yourself, all users or one (power users), who is online (admin), and which notification agents you have set up. Only ids, names, language, country and online state are returned, and for power users and admins (`list`, `get`) each user's roles, type (local, plex, emby, jellyfin) and request quotas where the user has a limit of their own (`remaining` 0: the quota is used up); never e-mail, phone or tokens. User names and aliases are user-provided text.",
+    description: "Ombi users and your notification agents: ids, names, language, country; never e-mail, phone or tokens. User names and aliases are user-provided text.",
     families: &[Family::UserPage, Family::ReferencePage],
     ..ToolDef::BASE
 })
@@ -43,10 +43,10 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
 enum Action {
     /// the acting user
     Me,
-    /// all users
+    /// all users, with roles, type (local, plex, emby, jellyfin) and request quotas where a user has a limit of their own (`remaining` 0: used up)
     #[action(role = "PowerUser")]
     List { page: Page },
-    /// one user
+    /// one user, as `list` shows them
     #[action(role = "PowerUser")]
     Get { user_id: String },
     /// users connected now

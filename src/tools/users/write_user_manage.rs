@@ -33,7 +33,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Manage users",
     bundle: Bundle::Administration,
     destructive: true,
-    description: "Create, update or delete Ombi users, including their roles and request limits. Before a delete, and an update that changes roles, the person is asked to confirm when the client can ask.",
+    description: "Create, update or delete Ombi users, including their roles and request limits. Actions marked so ask the person to confirm when the client can ask.",
     families: &[Family::Mutation],
     check: Some(user_rules),
     ..ToolDef::BASE

@@ -17,10 +17,16 @@ use crate::tools::reply;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
 
+// Not the shared `language` of the reads: this one is the value to set.
+const LANGUAGE: Field = Field::opt(
+    "language",
+    Ty::Str { min: 2, max: 10 },
+    "Your new language code, e.g. `pt-BR`.",
+);
 const COUNTRY: Field = Field::opt(
     "country",
     Ty::Str { min: 2, max: 2 },
-    "Two-letter country code such as `US`.",
+    "Two-letter code, e.g. `US`.",
 );
 
 pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
@@ -28,7 +34,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Set my preferences",
     bundle: Bundle::Core,
     destructive: true,
-    description: "Change your own Ombi preferences: interface language, streaming country (used for where-to-watch results) or notification agent delivery values.",
+    description: "Change your own Ombi language, streaming country (for where-to-watch) or notification delivery values.",
     families: &[Family::Mutation],
     ..ToolDef::BASE
 })

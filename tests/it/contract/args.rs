@@ -144,7 +144,7 @@ fn a_sole_admitted_label_is_the_default() {
         .as_str()
         .unwrap_or_default();
     assert!(
-        doc.contains("`now_playing`: movies in cinemas (`media` movie, the default)"),
+        doc.contains("`now_playing`(media=movie, page?): movies in cinemas"),
         "{doc}"
     );
 }

@@ -49,7 +49,9 @@ fn annotations_follow_the_rules() {
         assert_eq!(a["idempotentHint"], !write, "{}", d.name);
         assert_eq!(a["openWorldHint"], true, "{}", d.name);
         assert_eq!(a["destructiveHint"], write && d.destructive, "{}", d.name);
-        assert_eq!(a["title"], d.title, "{}", d.name);
+        // The title is the tool's own, sent once (not copied into the annotations).
+        assert_eq!(t["title"], d.title, "{}", d.name);
+        assert!(a.get("title").is_none(), "{}", d.name);
     }
 }
 

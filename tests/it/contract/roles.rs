@@ -215,6 +215,70 @@ fn the_view_lists_what_the_roles_reach_inside_the_policy() {
     );
 }
 
+/// A plain user's tool descriptions speak only of what she can do: what an
+/// action she lacks the role for does is said in its own line of the
+/// `action` description, which her view leaves out.
+#[test]
+fn a_plain_users_descriptions_name_no_action_she_lacks() {
+    use ombi_mcp::definition::BundleSet;
+    use ombi_mcp::policy::Identity;
+    let all = Identity::local(BundleSet::all(), false);
+    let plain = view::view(
+        &all,
+        &view::Roles::Known {
+            held: Held::PLAIN,
+            user: "x".into(),
+        },
+    );
+    let listed: Value = serde_json::from_str(plain.listing()).unwrap();
+    // What the hidden actions do, in words a description would use.
+    let hidden_words = [
+        ("read_request_stats", "date range"),
+        ("read_server", "cron"),
+        ("read_users", "online"),
+        ("read_users", "all users"),
+        ("read_requests", "retry"),
+        ("read_reference", "roles"),
+        ("write_issue_manage", "delete an"),
+        ("write_issue_manage", "comment"),
+        ("write_issue_manage", "categor"),
+    ];
+    let mut checked = 0;
+    for tool in listed["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        let def = &ombi_mcp::tools::find(name).unwrap().def;
+        let shown: Vec<&str> = tool["inputSchema"]["properties"]["action"]["enum"]
+            .as_array()
+            .map(|e| e.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let text = format!(
+            "{} {}",
+            tool["description"].as_str().unwrap(),
+            tool["inputSchema"]["properties"]["action"]["description"]
+                .as_str()
+                .unwrap_or_default()
+        )
+        .to_lowercase();
+        for a in def
+            .actions
+            .iter()
+            .filter(|a| !shown.is_empty() && !shown.contains(&a.name))
+        {
+            assert!(
+                !text.contains(&format!("`{}`", a.name)),
+                "{name}: {}",
+                a.name
+            );
+            checked += 1;
+        }
+        for (_, words) in hidden_words.iter().filter(|(t, _)| *t == name) {
+            assert!(!text.contains(words), "{name} speaks of {words}: {text}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+}
+
 /// `tools/list` bytes a session is sent, with and without `outputSchema`.
 fn listing_sizes(view: &view::View) -> (usize, usize, usize) {
     let listing: Value = serde_json::from_str(view.listing()).unwrap();
@@ -255,5 +319,8 @@ fn each_role_is_sent_only_its_listing() {
     }
     assert_eq!(admin, everything);
     assert!(plain.0 < power.0 && power.0 < admin.0);
+    // The goal: at most half of what everyone was sent before listings
+    // followed roles (an admin's 52,940 bytes without outputSchema).
+    assert!(plain.2 <= 52_940 / 2, "plain user: {} bytes", plain.2);
     assert!(plain.2 < power.2 && power.2 < admin.2 && plain.1 < power.1);
 }

@@ -39,18 +39,18 @@ use crate::upstream::Route;
 const ON_BEHALF_USER_ID: Field = Field::opt(
     "on_behalf_user_id",
     Ty::Str { min: 1, max: 64 },
-    "Request for another user (their Ombi user id, a GUID from read_users; needs Ombi's PowerUser or Admin role).",
+    "Request for this user (id from read_users); PowerUser or Admin only.",
 );
 const REQUESTED_BY_ALIAS: Field = Field::opt(
     "requested_by_alias",
     Ty::Str { min: 1, max: 100 },
-    "Name shown as the requester (api_key mode only: Ombi takes it from the `ApiAlias` header).",
+    "Name shown as the requester (api_key mode only).",
 );
 const ID: Field = Field::opt("id", Ty::ID, "The show's id in `provider`'s namespace.");
 const PROVIDER: Field = Field::opt(
     "provider",
     Ty::Enum(&["tmdb", "tvdb"]),
-    "Which id namespace `id` is in (default `tmdb`).",
+    "The namespace of `id`.",
 )
 .default(ArgDefault::Str("tmdb"));
 
@@ -59,7 +59,7 @@ pub static TOOL: Tool = Tool::new::<Action>(ToolDef {
     title: "Request media",
     bundle: Bundle::Core,
     destructive: false,
-    description: "Request a movie, TV seasons or episodes, an album, or a whole movie collection. The result says whether Ombi approved it at once; an approved request is sent on to Radarr/Sonarr/Lidarr by Ombi, and a send that failed shows in read_requests `retry_queue` (Ombi's answer never says whether the send worked). Check read_media or read_search first to avoid requesting something already available.",
+    description: "Request a movie, TV seasons or episodes, an album or a movie collection. The result says whether Ombi approved it at once (Ombi then sends it to Radarr/Sonarr/Lidarr). Check read_media or read_search first: it may be available already.",
     families: &[Family::Mutation],
     check: Some(request_create_rules),
     ..ToolDef::BASE
