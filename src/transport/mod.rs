@@ -3,6 +3,7 @@
 //! session slots, the throttled log of refusals, and the JSON-RPC framing of
 //! each connection. Who the peer is and what it may see is `crate::policy`.
 
+pub mod codec;
 pub mod frame;
 pub mod listener;
 pub mod refusals;

@@ -1,13 +1,13 @@
-//! Property tests of frame reading (`transport::frame`): the line splitter
+//! Property tests of frame reading (`transport::codec`, `transport::frame`): the line splitter
 //! agrees with a plain reference however the bytes are chunked, `decode`
 //! never panics and its error replies are well-formed JSON-RPC, and the
 //! whole transport hands rmcp exactly the valid messages, in order, while
 //! answering every bad frame. `OMBI_MCP_SOAK=1` runs ten times as many cases.
 
-use ombi_mcp::transport::frame::{
-    ErrorReply, Frame, FramedTransport, INVALID_PARAMS, INVALID_REQUEST, LineSplitter, PARSE_ERROR,
-    Split, decode,
+use ombi_mcp::transport::codec::{
+    ErrorReply, Frame, INVALID_PARAMS, INVALID_REQUEST, LineSplitter, PARSE_ERROR, Split, decode,
 };
+use ombi_mcp::transport::frame::FramedTransport;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
