@@ -106,3 +106,73 @@ fn the_scanner_sees_uses_and_paths_but_not_comments() {
     let text = "use crate::contract::Family;\nlet x = crate::tools::find(\"a\"); // crate::server\n/// crate::daemon\n";
     assert_eq!(crate_paths(text), ["contract", "tools"]);
 }
+
+/// The tool module a file under `src/tools/` belongs to: `read_votes` for
+/// `requests/read_votes.rs`, `write_request_create` for every file of
+/// `requests/write_request_create/`; `None` for the shared domain modules.
+fn tool_module(relative: &Path) -> Option<String> {
+    relative
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .find(|part| part.starts_with("read_") || part.starts_with("write_"))
+}
+
+/// A tool's file is that tool only: what two tools share lives in their
+/// domain's own modules (`tools/requests/reads.rs`, `tools/server/sections.rs`),
+/// never in another tool's file.
+#[test]
+fn no_tool_file_uses_another_tool_file() {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools");
+    let mut files = Vec::new();
+    rust_files(&tools, &mut files);
+    let modules: Vec<String> = files
+        .iter()
+        .filter_map(|f| tool_module(f.strip_prefix(&tools).unwrap()))
+        .collect();
+    let mut violations = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let relative = file.strip_prefix(&tools).unwrap();
+        let Some(own) = tool_module(relative) else {
+            continue;
+        };
+        checked += 1;
+        for line in std::fs::read_to_string(file).unwrap().lines() {
+            let code = line.split("//").next().unwrap_or_default();
+            // Outside string literals (messages name tools to the reader).
+            let code: String = code.split('"').step_by(2).collect();
+            for other in modules.iter().filter(|m| **m != own) {
+                if code.contains(&format!("{other}::"))
+                    || code.contains(&format!("::{other}"))
+                    || (code.contains("use ") && code.contains(&format!("{{{other}")))
+                {
+                    violations.push(format!("src/tools/{}: {}", relative.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(checked >= 31, "too few tool files read: {checked}");
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+/// Files a reader can hold in their head: none in `src/` is over 700 lines.
+#[test]
+fn no_source_file_is_over_700_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let lines = std::fs::read_to_string(f).unwrap().lines().count();
+            (lines > 700).then(|| format!("{}: {lines} lines", f.display()))
+        })
+        .collect();
+    assert!(files.len() > 50, "too few files read: {}", files.len());
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}

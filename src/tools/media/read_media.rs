@@ -17,7 +17,7 @@ use crate::projection::media::{
 use crate::projection::paging;
 use crate::projection::requests::WireChildWithSeasons;
 use crate::tools::requests::privacy;
-use crate::tools::requests::reads as read_requests;
+use crate::tools::requests::reads as request_reads;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{
     language_ignored, not_found, not_found_on_500, not_found_on_null_dereference, note_read_limit,
@@ -402,7 +402,7 @@ async fn current_request_state(ctx: &CallCtx, items: &mut [Media], notes: &mut N
         return;
     };
     let read = match target.kind {
-        TargetKind::Movie => match read_requests::movie_as_ombi_answers(ctx, target.id).await {
+        TargetKind::Movie => match request_reads::movie_as_ombi_answers(ctx, target.id).await {
             // Another user's request, hidden from this user: Ombi's details
             // keep what they say, the request itself is not named.
             Ok(r)
@@ -419,7 +419,7 @@ async fn current_request_state(ctx: &CallCtx, items: &mut [Media], notes: &mut N
             }
             Err(e) => Err(e),
         },
-        TargetKind::TvParent => read_requests::tv_parent::<WireChildWithSeasons>(ctx, target.id)
+        TargetKind::TvParent => request_reads::tv_parent::<WireChildWithSeasons>(ctx, target.id)
             .await
             .map(|p| {
                 let children = p.child_requests.unwrap_or_default();
