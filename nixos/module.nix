@@ -553,7 +553,7 @@ in
         UMask = "0077";
 
         # Hardening: keep complete; `systemd-analyze security ombi-mcp.service` is checked by the
-        # VM test, and tests/it/packaging.rs checks packaging/systemd/ombi-mcp.service the same way.
+        # VM test, and tests/it/packaging/systemd.rs checks packaging/systemd/ombi-mcp.service the same way.
         # PrivateUsers stays off: it maps every other uid to nobody inside the service, so the
         # peer policy would see uid 65534 for every connecting user.
         CapabilityBoundingSet = "";

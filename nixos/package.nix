@@ -17,7 +17,7 @@ rustPlatform.buildRustPackage {
   # Every path Cargo.toml names (the `macros` workspace member included), and only those: edits to docs/, nixos/ or packaging/ do not
   # rebuild the binaries. tests/ holds the integration tests and the `sample` bin's
   # tests/it/support/sample_main.rs; benches/ the two [[bench]] targets (cargo refuses a manifest
-  # whose targets are missing). tests/it/packaging.rs copies exactly this set and runs
+  # whose targets are missing). tests/it/packaging/nix.rs copies exactly this set and runs
   # `cargo check --all-targets` on it: keep the list in this one-path-per-line form.
   src = lib.fileset.toSource {
     inherit root;

@@ -1,4 +1,4 @@
-# Evaluates the VM test (vm.nix) with nixpkgs' `lib` alone, for tests/it/packaging.rs: each node's
+# Evaluates the VM test (vm.nix) with nixpkgs' `lib` alone, for tests/it/packaging/nixos.rs: each node's
 # configuration through nixos/module.nix (failed assertions, warnings, the rendered service) and
 # the test script's text. Packages are stand-ins with fake store paths; building and running
 # the VM needs full Nix (docs/install-nixos.md).

@@ -1,5 +1,5 @@
 # Evaluates nixos/module.nix with nixpkgs' `lib` alone (no nixpkgs, no NixOS), for
-# tests/it/packaging.rs: the NixOS options the module writes to are declared as free values
+# tests/it/packaging/nixos.rs: the NixOS options the module writes to are declared as free values
 # (nixos-stub.nix), so the result is exactly what the module rendered. A case whose option value
 # has the wrong type fails the evaluation itself (the test reads the error).
 #

@@ -7,7 +7,7 @@
 #   apikey:  api_key over HTTPS with a test CA (security.pki.certificateFiles), a group peer with
 #            ombiUser: the stub sees the API key and the peer's UserName; the key stays out of
 #            the journal.
-# Run: nix build .#checks.x86_64-linux.vm -L  (needs KVM to be quick). tests/it/packaging.rs
+# Run: nix build .#checks.x86_64-linux.vm -L  (needs KVM to be quick). tests/it/packaging/nixos.rs
 # evaluates this file without nixpkgs (eval-vm.nix) and checks the test script's syntax.
 { pkgs }:
 
