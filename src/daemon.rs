@@ -77,6 +77,7 @@ pub async fn run(
     // Sessions being served (the accept loop's own waiting slot aside).
     let open = Arc::new(AtomicUsize::new(0));
     let mut saturated = false;
+    let accept_failures: RefusalLog<std::io::ErrorKind> = RefusalLog::default();
     loop {
         // Take a slot before accepting, not after: a burst of connections
         // (even ones already closed by their peer) then waits in the backlog
@@ -115,9 +116,13 @@ pub async fn run(
                         notify(&[NotifyState::Status(&status_line(&description, now))]);
                     });
                 }
-                // Transient (EMFILE, ECONNABORTED): log, back off a little, go on.
+                // Transient (EMFILE, ECONNABORTED): back off a little, go on;
+                // logged once per window, so a descriptor shortage cannot
+                // flood the journal (and make it drop audit records).
                 Err(e) => {
-                    error!(error = %e, "accept failed");
+                    if let Some(suppressed) = accept_failures.admit(e.kind(), std::time::Instant::now()) {
+                        error!(error = %e, suppressed, "accept failed");
+                    }
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },

@@ -2,8 +2,10 @@
 //! peer that reconnects in a loop cannot flood the journal (journald drops
 //! messages of a service that logs too fast, the audit trail included).
 //! The next line after a quiet window says how many were not logged.
+//! The accept loop's own failures (EMFILE) are kept to the same pace.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -13,17 +15,25 @@ pub const WINDOW: Duration = Duration::from_secs(10);
 /// (a forgotten uid is simply logged again).
 const MAX_UIDS: usize = 1024;
 
-/// When each uid's refusal was last logged and how many were not since.
-#[derive(Default)]
-pub struct RefusalLog {
-    seen: Mutex<HashMap<u32, (Instant, u64)>>,
+/// When each uid's refusal (or each kind of failure `K`) was last logged
+/// and how many were not since.
+pub struct RefusalLog<K = u32> {
+    seen: Mutex<HashMap<K, (Instant, u64)>>,
 }
 
-impl RefusalLog {
+impl<K> Default for RefusalLog<K> {
+    fn default() -> Self {
+        RefusalLog {
+            seen: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<K: Hash + Eq> RefusalLog<K> {
     /// `Some(n)` when this refusal of `uid` is to be logged, `n` being the
     /// refusals of that uid not logged since its last line; `None` when it
     /// is to be counted only.
-    pub fn admit(&self, uid: u32, now: Instant) -> Option<u64> {
+    pub fn admit(&self, uid: K, now: Instant) -> Option<u64> {
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((last, suppressed)) = seen.get_mut(&uid) {
             if now.duration_since(*last) < WINDOW {

@@ -294,3 +294,54 @@ fn the_daemon_raises_its_open_files_limit_to_the_hard_limit() {
     let _ = child.wait();
     assert_eq!(open_files, "4096 4096");
 }
+
+/// Out of descriptors, the accept loop keeps trying every 100 ms but logs
+/// one line per window (it logged every try: ten lines a second that made
+/// journald drop messages, audit records included), and serves again as
+/// soon as descriptors are free.
+#[test]
+fn out_of_descriptors_the_accept_loop_logs_once_and_recovers() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("mcp.sock");
+    let stderr = std::fs::File::create(dir.path().join("stderr")).unwrap();
+    let mut cmd = Command::new(DAEMON);
+    cmd.arg("--socket")
+        .arg(&socket)
+        .envs(offline_env())
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE, 48, 48)
+                .map_err(std::io::Error::from)
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !socket.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Connections the daemon holds open (its own uid has no per-user share)
+    // until it has no descriptor left; the rest wait in the backlog.
+    let held: Vec<Raw> = (0..60).map(|_| Raw::connect(&socket)).collect();
+    let read_log = || std::fs::read_to_string(dir.path().join("stderr")).unwrap();
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while !read_log().contains("accept failed") && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Three seconds out of descriptors: ~30 tries.
+    std::thread::sleep(Duration::from_secs(3));
+    let failures = read_log().matches("accept failed").count();
+    // Descriptors come back: a new peer is served.
+    drop(held);
+    let mut late = Raw::connect(&socket);
+    late.stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    late.initialize();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(failures, 1, "{}", read_log());
+}
