@@ -1,15 +1,19 @@
 //! The `$defs/request` record and its identifiers.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use super::Season;
 use crate::contract::{Target, TargetKind};
 use crate::projection::lifecycle::Lifecycle;
 use crate::projection::wire::positive_id;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One `{namespace, value}` of a request; the namespaces are the
+/// projection's constants, owned only when read back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Identifier {
-    pub namespace: &'static str,
+    pub namespace: Cow<'static, str>,
     pub value: String,
 }
 
@@ -31,7 +35,10 @@ impl Ids {
         {
             return;
         }
-        self.0.push(Identifier { namespace, value });
+        self.0.push(Identifier {
+            namespace: namespace.into(),
+            value,
+        });
     }
 
     pub fn add_id(&mut self, namespace: &'static str, id: Option<i64>) {
@@ -39,15 +46,16 @@ impl Ids {
     }
 }
 
-/// One `$defs/request` record.
-#[derive(Debug, Serialize)]
+/// One `$defs/request` record (read back by lockdown, so it deserializes
+/// from what it serializes).
+#[derive(Debug, Serialize, Deserialize)]
 pub struct RequestRecord {
     pub target: Target,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_request_id: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub identifiers: Vec<Identifier>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approved: Option<bool>,

@@ -4,7 +4,8 @@ use crate::contract::Family;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::projection::paging::{Paging, assert_def, page_object};
+use crate::projection::family_schema::{assert_family, assert_reads_back};
+use crate::projection::paging::{Paging, page_object};
 
 /// An embedded OmbiUser as Ombi serializes it, secrets included.
 pub(crate) fn ombi_user(id: &str) -> Value {
@@ -94,7 +95,9 @@ fn movie_keeps_standard_and_4k_state_apart() {
     );
     assert!(v.get("status").is_none());
     assert_no_secret(&v);
-    assert_def("request_page", &as_page(vec![r]));
+    // Lockdown reads records back: the 4K lifecycle (flattened) included.
+    assert_reads_back::<RequestRecord>(&v);
+    assert_family("request_page", &as_page(vec![r]));
 }
 
 #[test]
@@ -199,7 +202,7 @@ fn v2_tv_item_is_a_child_with_parent_ids_from_parent_request() {
     assert!(v.get("seasons").is_none(), "list items skip seasons");
     assert!(v.get("subscribed").is_none());
     assert_no_secret(&v);
-    assert_def("request_page", &as_page(vec![r]));
+    assert_family("request_page", &as_page(vec![r]));
 }
 
 #[test]
@@ -220,7 +223,8 @@ fn child_seasons_are_sorted_and_episodes_capped() {
         json!({"episode_number": 1, "title": "Hello, Ms. Cobel", "requested": true, "available": false})
     );
     assert_eq!(v["seasons"][1]["truncated"], false);
-    assert_def("request_page", &as_page(vec![r]));
+    assert_reads_back::<RequestRecord>(&v);
+    assert_family("request_page", &as_page(vec![r]));
 }
 
 #[test]
@@ -258,7 +262,7 @@ fn album_uses_the_release_group_mbid() {
     );
     assert_eq!(v["status_text"], "Available");
     assert_no_secret(&v);
-    assert_def("request_page", &as_page(vec![r]));
+    assert_family("request_page", &as_page(vec![r]));
 }
 
 #[test]
@@ -344,8 +348,9 @@ fn recent_tv_rows_resolve_the_parent_child_id_first() {
     );
     for r in &v {
         assert_ne!(r["target"]["id"], 0);
+        assert_reads_back::<RequestRecord>(r);
     }
-    assert_def("request_page", &as_page(out));
+    assert_family("request_page", &as_page(out));
 }
 
 #[test]
@@ -361,6 +366,7 @@ fn retry_entries_keep_queue_and_request_ids_apart() {
     let items: Vec<Value> = rows
         .into_iter()
         .filter_map(|f| retry(f, &mut warnings))
+        .map(|r| serde_json::to_value(r).unwrap())
         .collect();
     assert_eq!(items.len(), 2);
     assert_eq!(items[0]["queue_id"], 3);
@@ -387,5 +393,5 @@ fn retry_entries_keep_queue_and_request_ids_apart() {
         items,
         &Paging::single(2, "queue_entries"),
     );
-    assert_def("retry_page", &page);
+    assert_family("retry_page", &page);
 }
