@@ -12,8 +12,8 @@
 //!   scan, and an unresolved row stays a `tv_child` target with a warning.
 //!
 //! [`wire`] holds Ombi's shapes, [`record`] the `$defs/request` record,
-//! [`project`] the rules from one to the other, [`recent`] the bounded
-//! parent scan of `recent` rows and [`retry`] the retry queue.
+//! [`project`] the rules from one to the other, [`mod@recent`] the bounded
+//! parent scan of `recent` rows and [`mod@retry`] the retry queue.
 
 pub mod project;
 pub mod recent;

@@ -103,7 +103,7 @@ pub struct WireParentRef {
 }
 
 impl WireParentRef {
-    /// The embedded parent as a v1 parent (for [`parent`]).
+    /// The embedded parent as a v1 parent (for [`super::parent`]).
     pub fn to_parent(&self) -> WireTvParent<WireChildId> {
         WireTvParent {
             id: self.id,
