@@ -203,7 +203,8 @@ impl Authors {
         !shown && withhold([name])
     }
 
-    /// A group's nested issues, and its title (an issue title) unless every
+    /// A group's nested issues, as issue pages screen them (text and the
+    /// reporter's shown name), and its title (an issue title) unless every
     /// nested issue is known and trusted: the summary has none, so there it
     /// is withheld.
     fn screen_group(&self, group: &mut GroupRecord) -> bool {
@@ -212,9 +213,8 @@ impl Authors {
         if let Some(issues) = &mut group.issues {
             all_trusted = !issues.is_empty();
             for issue in issues {
-                let trusted = self.trusted(issue.reported_by_user_id.as_deref());
-                all_trusted &= trusted;
-                hid |= !trusted && withhold(issue_text(issue));
+                all_trusted &= self.trusted(issue.reported_by_user_id.as_deref());
+                hid |= self.screen_issue(issue);
             }
         }
         if !all_trusted {
@@ -270,5 +270,45 @@ mod tests {
         );
         let mut foreign = json!([{"id": 4, "comment": "x", "issue_id": 4, "extra": "?"}]);
         assert!(screen(&mut foreign, |_: &mut CommentRecord| false).is_err());
+    }
+
+    /// A group's nested issue is screened as on an issue page: a
+    /// stranger's text and the name they are shown under are withheld.
+    #[test]
+    fn a_groups_nested_issues_are_screened_like_issue_pages() {
+        let authors = Authors {
+            me_id: Some("u-1".into()),
+            me_name: Some("al".into()),
+            directory: None,
+        };
+        let issue = |id: i64, reporter: &str| IssueRecord {
+            id,
+            title: Some("Heat".into()),
+            subject: None,
+            description: Some("No audio".into()),
+            category_id: None,
+            status: None,
+            status_code: None,
+            request_type: None,
+            request_type_code: None,
+            request_id: None,
+            provider_id: None,
+            created_date: None,
+            resolved_date: None,
+            reported_by_user_id: Some(reporter.into()),
+            reported_by_user_name: Some("Bobby".into()),
+        };
+        let mut group = GroupRecord {
+            provider_id: Some("949".into()),
+            title: Some("Heat".into()),
+            count: Some(2),
+            issues: Some(vec![issue(1, "u-1"), issue(2, "u-7")]),
+        };
+        assert!(authors.screen_group(&mut group));
+        let issues = group.issues.as_ref().unwrap();
+        assert_eq!(issues[0], issue(1, "u-1"), "the acting user's own");
+        assert_eq!(issues[1].description.as_deref(), Some(WITHHELD));
+        assert_eq!(issues[1].reported_by_user_name.as_deref(), Some(WITHHELD));
+        assert_eq!(group.title.as_deref(), Some(WITHHELD));
     }
 }
