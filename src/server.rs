@@ -34,6 +34,7 @@ use crate::completions;
 use crate::confirm::state::Sealer;
 use crate::confirm::{self, Answer, Asker, Confirmation, Confirmer};
 use crate::policy::Identity;
+use crate::projection::mutation::Mutation;
 use crate::prompts;
 use crate::resources::watch::{Deliver, SessionId, Watches};
 use crate::resources::{self, ResourceUri};
@@ -297,10 +298,14 @@ impl ServerHandler for Session {
             .def
             .action_of(request.arguments.as_ref())
             .and_then(|a| a.links);
-        let links = resources::links(link, &envelope.value);
+        let mutation = envelope
+            .ok()
+            .then(|| Mutation::of(envelope.value.get("data")))
+            .flatten();
+        let links = resources::links(link, mutation.as_ref());
         if tool.def.is_write() && envelope.ok() {
             // What the write may have changed is read again now.
-            let touched = resources::Touched::of(envelope.value.get("data"));
+            let touched = resources::Touched::of(mutation.as_ref());
             self.app.watches.after_write(&touched);
         }
         let mut result = envelope.into_result();

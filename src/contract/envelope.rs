@@ -3,10 +3,11 @@
 //! returned as `structuredContent` plus the same JSON as one text block.
 
 use rmcp::model::{CallToolResult, ContentBlock};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::Outcome;
 use super::budget;
+use super::{Outcome, ToolError};
 
 /// The bounded envelope of one call, with its serialization (made once, by
 /// the budget's measurement).
@@ -26,6 +27,16 @@ impl Envelope {
             .get("ok")
             .and_then(Value::as_bool)
             .unwrap_or(false)
+    }
+
+    /// Whether the budget (or the tool) cut the result.
+    pub fn truncated(&self) -> bool {
+        self.value.get("truncated") == Some(&Value::Bool(true))
+    }
+
+    /// The `error` object, as bounded (its message may be shortened).
+    pub fn error(&self) -> Option<ToolError> {
+        ToolError::deserialize(self.value.get("error")?).ok()
     }
 
     /// The `tools/call` result: `structuredContent` = the envelope, one text

@@ -1,9 +1,9 @@
 //! The contract's 13 error codes and the `error` object of the envelope.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The `error.code` values of the contract, in its order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
     InvalidArgument,
@@ -22,6 +22,25 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// The code as `error.code` spells it.
+    pub const fn label(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::AuthenticationFailed => "AUTHENTICATION_FAILED",
+            ErrorCode::Forbidden => "FORBIDDEN",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::UnsupportedCapability => "UNSUPPORTED_CAPABILITY",
+            ErrorCode::UpstreamRejected => "UPSTREAM_REJECTED",
+            ErrorCode::RateLimited => "RATE_LIMITED",
+            ErrorCode::Timeout => "TIMEOUT",
+            ErrorCode::UnknownOutcome => "UNKNOWN_OUTCOME",
+            ErrorCode::Conflict => "CONFLICT",
+            ErrorCode::PartialFailure => "PARTIAL_FAILURE",
+            ErrorCode::UpstreamSchemaMismatch => "UPSTREAM_SCHEMA_MISMATCH",
+            ErrorCode::InternalError => "INTERNAL_ERROR",
+        }
+    }
+
     /// Whether a caller may simply try again. Timeouts and rate limits are
     /// retryable only where replay is safe; constructors for writes override it.
     pub fn default_retryable(self) -> bool {
@@ -31,7 +50,7 @@ impl ErrorCode {
 
 /// The envelope's `error` object. Messages are always sanitized text written
 /// for the caller: never an upstream body, URL with credentials or secret.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolError {
     pub code: ErrorCode,
     pub message: String,
@@ -82,5 +101,26 @@ impl ToolError {
     pub fn retryable(mut self, retryable: bool) -> Self {
         self.retryable = retryable;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::contract::schema::DEFS;
+
+    #[test]
+    fn labels_are_the_schema_enum() {
+        let labels = DEFS["error"]["properties"]["code"]["enum"]
+            .as_array()
+            .expect("error.code enum");
+        for l in labels.iter().filter_map(Value::as_str) {
+            let code: ErrorCode = serde_json::from_value(json!(l)).unwrap();
+            assert_eq!(code.label(), l);
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(l));
+        }
+        assert_eq!(labels.len(), 13);
     }
 }

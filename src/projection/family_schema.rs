@@ -1,6 +1,9 @@
-//! Test helper: checks a family object against its `$defs` entry of the
-//! contract's `defs.json` (with the whole library around it, so `$ref`s resolve).
+//! Test helpers: checks a family object against its `$defs` entry of the
+//! contract's `defs.json` (with the whole library around it, so `$ref`s
+//! resolve), and that a record type reads back what it wrote.
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 /// Panics with every schema error when `value` is not a valid `family`.
@@ -20,5 +23,15 @@ pub fn assert_family(family: &str, value: &Value) {
     assert!(
         errors.is_empty(),
         "{family} invalid: {errors:#?}\n{value:#}"
+    );
+}
+
+/// Panics unless `record` (a projected record, serialized) reads back as a
+/// `T` that serializes to the same bytes: lockdown screens records that way.
+pub fn assert_reads_back<T: Serialize + DeserializeOwned>(record: &Value) {
+    let read: T = serde_json::from_value(record.clone()).expect("the record reads back");
+    assert_eq!(
+        serde_json::to_string(&read).unwrap(),
+        serde_json::to_string(record).unwrap()
     );
 }

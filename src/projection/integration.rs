@@ -3,8 +3,9 @@
 //! Only ids, names and labels: never URLs, API keys or tokens.
 
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
+use super::reference::Reference;
 use super::wire::positive_id;
 use crate::text::message::sanitize;
 
@@ -64,21 +65,22 @@ pub struct WirePlexSection {
     pub title: Option<String>,
 }
 
-fn reference(id: Value, name: &str, category: &str) -> Value {
-    let mut m = Map::new();
+/// A `$defs/reference` keyed by `id`: `id` its text, `value` as typed.
+fn reference(id: Value, name: String, category: &str) -> Reference {
     let id_text = match &id {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    m.insert("id".into(), json!(id_text));
-    m.insert("name".into(), json!(name));
-    m.insert("value".into(), id);
-    m.insert("category".into(), json!(category));
-    Value::Object(m)
+    Reference {
+        id: Some(id_text),
+        name,
+        value: id,
+        category: Some(category.to_string()),
+    }
 }
 
 /// Profiles with a positive id; `category` e.g. `quality_profile`.
-pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Value> {
+pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Reference> {
     rows.iter()
         .filter_map(|p| {
             let id = positive_id(p.id)?;
@@ -87,13 +89,13 @@ pub fn profiles(rows: &[WireProfile], category: &str) -> Vec<Value> {
                 .as_deref()
                 .map(sanitize)
                 .unwrap_or_else(|| id.to_string());
-            Some(reference(json!(id), &name, category))
+            Some(reference(id.into(), name, category))
         })
         .collect()
 }
 
 /// Root folders: the folder path is the name a moderator picks by.
-pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Value> {
+pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Reference> {
     rows.iter()
         .filter_map(|r| {
             let id = positive_id(r.id)?;
@@ -102,12 +104,12 @@ pub fn root_folders(rows: &[WireRootFolder], category: &str) -> Vec<Value> {
                 .as_deref()
                 .map(sanitize)
                 .unwrap_or_else(|| id.to_string());
-            Some(reference(json!(id), &name, category))
+            Some(reference(id.into(), name, category))
         })
         .collect()
 }
 
-pub fn tags(rows: &[WireTag], category: &str) -> Vec<Value> {
+pub fn tags(rows: &[WireTag], category: &str) -> Vec<Reference> {
     rows.iter()
         .filter_map(|t| {
             let id = positive_id(t.id)?;
@@ -116,19 +118,24 @@ pub fn tags(rows: &[WireTag], category: &str) -> Vec<Value> {
                 .as_deref()
                 .map(sanitize)
                 .unwrap_or_else(|| id.to_string());
-            Some(reference(json!(id), &name, category))
+            Some(reference(id.into(), name, category))
         })
         .collect()
 }
 
 /// A version string as one reference (`sonarr_version`).
-pub fn version(v: &str, category: &str) -> Option<Value> {
+pub fn version(v: &str, category: &str) -> Option<Reference> {
     let v = sanitize(v);
-    (!v.is_empty()).then(|| json!({"name": v, "value": v, "category": category}))
+    (!v.is_empty()).then(|| Reference {
+        id: None,
+        value: v.clone().into(),
+        name: v,
+        category: Some(category.to_string()),
+    })
 }
 
 /// Saved Plex servers: `id`/`value` the machine id (what `plex_libraries` takes).
-pub fn plex_servers(rows: &[WirePlexServer]) -> Vec<Value> {
+pub fn plex_servers(rows: &[WirePlexServer]) -> Vec<Reference> {
     rows.iter()
         .filter_map(|s| {
             let id = s.machine_id.as_deref().filter(|m| !m.is_empty())?;
@@ -137,14 +144,14 @@ pub fn plex_servers(rows: &[WirePlexServer]) -> Vec<Value> {
                 .as_deref()
                 .map(sanitize)
                 .unwrap_or_else(|| id.to_string());
-            Some(reference(json!(id), &name, "plex_server"))
+            Some(reference(id.into(), name, "plex_server"))
         })
         .collect()
 }
 
 /// Plex library sections: `value` the section key, `category` its type
 /// (`movie`, `show`, `artist`, ...).
-pub fn plex_libraries(rows: &[WirePlexSection]) -> Vec<Value> {
+pub fn plex_libraries(rows: &[WirePlexSection]) -> Vec<Reference> {
     rows.iter()
         .filter_map(|s| {
             let key = s.key.as_deref().filter(|k| !k.is_empty())?;
@@ -159,8 +166,8 @@ pub fn plex_libraries(rows: &[WirePlexSection]) -> Vec<Value> {
                 .filter(|k| !k.is_empty())
                 .unwrap_or("library");
             Some(reference(
-                json!(key),
-                &name,
+                key.into(),
+                name,
                 &format!("plex_library_{}", sanitize(category)),
             ))
         })
@@ -169,7 +176,15 @@ pub fn plex_libraries(rows: &[WirePlexSection]) -> Vec<Value> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::family_schema::assert_family;
+    use super::super::paging::{Paging, page_object};
     use super::*;
+    use crate::contract::Family;
+    use serde_json::json;
+
+    fn as_json(refs: Vec<Reference>) -> Value {
+        serde_json::to_value(refs).unwrap()
+    }
 
     #[test]
     fn radarr_v3_profiles_keep_id_and_name_only() {
@@ -179,8 +194,8 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(
-            profiles(&rows, "quality_profile"),
-            vec![json!({"id": "4", "name": "HD-1080p", "value": 4, "category": "quality_profile"})]
+            as_json(profiles(&rows, "quality_profile")),
+            json!([{"id": "4", "name": "HD-1080p", "value": 4, "category": "quality_profile"}])
         );
     }
 
@@ -189,7 +204,7 @@ mod tests {
         let rows: Vec<WireRootFolder> =
             serde_json::from_value(json!([{"id": 1, "path": "/movies", "freespace": 123456789}]))
                 .unwrap();
-        assert_eq!(root_folders(&rows, "root_folder")[0]["name"], "/movies");
+        assert_eq!(root_folders(&rows, "root_folder")[0].name, "/movies");
     }
 
     #[test]
@@ -198,12 +213,12 @@ mod tests {
             "success": true, "servers": [{"serverName": "Living room", "serverId": 0, "machineId": "abc123"}]
         }))
         .unwrap();
-        let out = plex_servers(s.servers.as_deref().unwrap());
+        let out = as_json(plex_servers(s.servers.as_deref().unwrap()));
         assert_eq!(
             out,
-            vec![
-                json!({"id": "abc123", "name": "Living room", "value": "abc123", "category": "plex_server"})
-            ]
+            json!([
+                {"id": "abc123", "name": "Living room", "value": "abc123", "category": "plex_server"}
+            ])
         );
     }
 
@@ -214,12 +229,49 @@ mod tests {
             "data": [{"id": null, "key": "1", "type": "movie", "title": "Movies"}, {"key": "", "title": "x"}]
         }))
         .unwrap();
-        let out = plex_libraries(l.data.as_deref().unwrap());
+        let out = as_json(plex_libraries(l.data.as_deref().unwrap()));
         assert_eq!(
             out,
-            vec![
-                json!({"id": "1", "name": "Movies", "value": "1", "category": "plex_library_movie"})
-            ]
+            json!([
+                {"id": "1", "name": "Movies", "value": "1", "category": "plex_library_movie"}
+            ])
+        );
+    }
+
+    /// Every integration list (profiles, folders, tags, versions, Plex
+    /// servers and sections) fits `reference_page`.
+    #[test]
+    fn integration_references_fit_the_family() {
+        let profiles_wire: Vec<WireProfile> =
+            serde_json::from_value(json!([{"id": 4, "name": "HD-1080p"}, {"id": 6, "name": null}]))
+                .unwrap();
+        let folders: Vec<WireRootFolder> =
+            serde_json::from_value(json!([{"id": 1, "path": "/tv", "freespace": 1}])).unwrap();
+        let tag_rows: Vec<WireTag> =
+            serde_json::from_value(json!([{"id": 2, "label": "kids"}])).unwrap();
+        let servers: Vec<WirePlexServer> =
+            serde_json::from_value(json!([{"serverName": "Den", "machineId": "m-1"}])).unwrap();
+        let sections: Vec<WirePlexSection> =
+            serde_json::from_value(json!([{"key": "2", "type": "show", "title": "TV"}])).unwrap();
+        let mut items = profiles(&profiles_wire, "language_profile");
+        items.extend(root_folders(&folders, "root_folder"));
+        items.extend(tags(&tag_rows, "tag"));
+        items.extend(version("4.0.15.2941", "sonarr_version"));
+        items.extend(plex_servers(&servers));
+        items.extend(plex_libraries(&sections));
+        assert_eq!(items[1].name, "6", "an unnamed profile is named by its id");
+        assert_eq!(
+            serde_json::to_value(&items[4]).unwrap(),
+            json!({"name": "4.0.15.2941", "value": "4.0.15.2941", "category": "sonarr_version"})
+        );
+        let n = items.len();
+        assert_family(
+            "reference_page",
+            &page_object(
+                Family::ReferencePage,
+                items,
+                &Paging::single(n, "references"),
+            ),
         );
     }
 }

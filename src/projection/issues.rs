@@ -4,8 +4,7 @@
 //! objects with tokens, read for their id only. Comments nested in v2 details
 //! are not forwarded (they have their own action).
 
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
 
 use super::wire::{UserRef, date, lenient_string, positive_id, request_type_label, text};
 use crate::contract::budget::MAX_NESTED;
@@ -82,93 +81,151 @@ pub struct IssueGroup {
     pub issues: Option<Vec<Issue>>,
 }
 
+/// `$defs/issue`: the text people wrote (title, subject, description) is
+/// data; the reporter is named by id and the name Ombi shows them under.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssueRecord {
+    pub id: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category_id: Option<i64>,
+    /// `status` and `status_code` come as a pair, or not at all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_code: Option<i64>,
+    /// `request_type` and `request_type_code` come as a pair, or not at all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_type_code: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reported_by_user_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reported_by_user_name: Option<String>,
+}
+
+/// `$defs/comment`: the author is known only by the name Ombi shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommentRecord {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    pub issue_id: i64,
+    pub comment: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admin_comment: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_date: Option<String>,
+}
+
+/// `$defs/group`: the issues filed under one provider id; `issues` only in
+/// details (the summary has none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupRecord {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider_id: Option<String>,
+    /// An issue title: text someone wrote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issues: Option<Vec<IssueRecord>>,
+}
+
 /// One `$defs/issue`, or `None` (with a warning) when it has no usable id.
-pub fn issue(i: Issue, warnings: &mut Vec<String>) -> Option<Value> {
+pub fn issue(i: Issue, warnings: &mut Vec<String>) -> Option<IssueRecord> {
     let Some(id) = positive_id(i.id) else {
         warnings.push("skipped an issue without a usable id".into());
         return None;
     };
-    let mut o = Map::new();
-    o.insert("id".into(), id.into());
-    put(&mut o, "title", text(i.title));
-    put(&mut o, "subject", text(i.subject));
-    put(&mut o, "description", text(i.description));
-    if let Some(c) = positive_id(i.issue_category_id) {
-        o.insert("category_id".into(), c.into());
-    }
-    if let Some(code) = i.status {
-        match status_label(code) {
-            Some(label) => {
-                o.insert("status".into(), label.into());
-                o.insert("status_code".into(), code.into());
-            }
-            // The schema's `status_code` enum stops at 3: an unknown code
-            // cannot be emitted at all, only reported.
-            None => warnings.push(format!("issue {id} has an unknown status code {code}")),
+    // The schema's `status_code` enum stops at 3: an unknown code cannot be
+    // emitted at all, only reported.
+    let status = i.status.and_then(|code| match status_label(code) {
+        Some(label) => Some((label.to_string(), code)),
+        None => {
+            warnings.push(format!("issue {id} has an unknown status code {code}"));
+            None
         }
-    }
-    if let Some(code) = i.request_type {
-        match request_type_label(code) {
-            Some(label) => {
-                o.insert("request_type".into(), label.into());
-                o.insert("request_type_code".into(), code.into());
+    });
+    let request_type = i
+        .request_type
+        .and_then(|code| match request_type_label(code) {
+            Some(label) => Some((label.to_string(), code)),
+            None => {
+                warnings.push(format!("issue {id} has an unknown request type {code}"));
+                None
             }
-            None => warnings.push(format!("issue {id} has an unknown request type {code}")),
-        }
-    }
-    if let Some(r) = positive_id(i.request_id) {
-        o.insert("request_id".into(), r.into());
-    }
-    put(&mut o, "provider_id", i.provider_id);
-    put(&mut o, "created_date", date(i.created_date));
-    put(&mut o, "resolved_date", date(i.resolved_date));
+        });
     // The name Ombi shows the reporter under (alias, else user name), beside
     // the id; the embedded user itself is never forwarded.
-    let name = i.user_reported.as_ref().and_then(UserRef::shown_name);
-    put(
-        &mut o,
-        "reported_by_user_id",
-        text(i.user_reported_id).or_else(|| i.user_reported.and_then(|u| text(u.id))),
-    );
-    put(&mut o, "reported_by_user_name", name);
-    Some(Value::Object(o))
+    let reported_by_user_name = i.user_reported.as_ref().and_then(UserRef::shown_name);
+    let reported_by_user_id =
+        text(i.user_reported_id).or_else(|| i.user_reported.and_then(|u| text(u.id)));
+    let (status, status_code) = status.unzip();
+    let (request_type, request_type_code) = request_type.unzip();
+    Some(IssueRecord {
+        id,
+        title: text(i.title),
+        subject: text(i.subject),
+        description: text(i.description),
+        category_id: positive_id(i.issue_category_id),
+        status,
+        status_code,
+        request_type,
+        request_type_code,
+        request_id: positive_id(i.request_id),
+        provider_id: i.provider_id,
+        created_date: date(i.created_date),
+        resolved_date: date(i.resolved_date),
+        reported_by_user_id,
+        reported_by_user_name,
+    })
 }
 
-pub fn issues(rows: Vec<Issue>, warnings: &mut Vec<String>) -> Vec<Value> {
+pub fn issues(rows: Vec<Issue>, warnings: &mut Vec<String>) -> Vec<IssueRecord> {
     rows.into_iter()
         .filter_map(|i| issue(i, warnings))
         .collect()
 }
 
 /// One `$defs/comment` of issue `issue_id`.
-pub fn comment(c: ChatComment, issue_id: i64, warnings: &mut Vec<String>) -> Option<Value> {
+pub fn comment(c: ChatComment, issue_id: i64, warnings: &mut Vec<String>) -> Option<CommentRecord> {
     let Some(body) = c.comment else {
         warnings.push("skipped a comment without text".into());
         return None;
     };
-    let mut o = Map::new();
-    if let Some(id) = positive_id(c.id) {
-        o.insert("id".into(), id.into());
-    }
-    o.insert("issue_id".into(), issue_id.into());
-    o.insert("comment".into(), body.into());
-    put(&mut o, "author_name", text(c.username));
-    if let Some(admin) = c.admin_comment {
-        o.insert("admin_comment".into(), admin.into());
-    }
-    put(&mut o, "created_date", date(c.date));
-    Some(Value::Object(o))
+    Some(CommentRecord {
+        id: positive_id(c.id),
+        issue_id,
+        comment: body,
+        author_name: text(c.username),
+        admin_comment: c.admin_comment,
+        created_date: date(c.date),
+    })
 }
 
 /// One `$defs/group`; nested issues (details only) capped with a warning.
-pub fn group(g: IssueGroup, warnings: &mut Vec<String>) -> Value {
-    let mut o = Map::new();
-    put(&mut o, "provider_id", g.provider_id);
-    put(&mut o, "title", text(g.title));
-    if let Some(c) = g.count.filter(|c| *c >= 0) {
-        o.insert("count".into(), c.into());
-    }
-    if let Some(rows) = g.issues {
+pub fn group(g: IssueGroup, warnings: &mut Vec<String>) -> GroupRecord {
+    let issues = g.issues.map(|rows| {
         let total = rows.len();
         let mut items = issues(rows, warnings);
         if super::paging::cap(&mut items, MAX_NESTED) {
@@ -176,14 +233,13 @@ pub fn group(g: IssueGroup, warnings: &mut Vec<String>) -> Value {
                 "this group holds {total} issues; only the first {MAX_NESTED} are returned"
             ));
         }
-        o.insert("issues".into(), Value::Array(items));
-    }
-    Value::Object(o)
-}
-
-fn put(o: &mut Map<String, Value>, key: &str, v: Option<String>) {
-    if let Some(v) = v {
-        o.insert(key.into(), v.into());
+        items
+    });
+    GroupRecord {
+        provider_id: g.provider_id,
+        title: text(g.title),
+        count: g.count.filter(|c| *c >= 0),
+        issues,
     }
 }
 
@@ -192,8 +248,14 @@ mod tests {
     use crate::contract::Family;
     use serde_json::json;
 
-    use super::super::paging::{Paging, assert_def, page_object};
+    use super::super::family_schema::{assert_family, assert_reads_back};
+    use super::super::paging::{Paging, page_object};
     use super::*;
+    use serde_json::Value;
+
+    fn issue_json(wire: Value, w: &mut Vec<String>) -> Value {
+        serde_json::to_value(issue(serde_json::from_value(wire).unwrap(), w).unwrap()).unwrap()
+    }
 
     /// `read_issues` sends a status as the code the projection maps it to.
     #[test]
@@ -227,7 +289,7 @@ mod tests {
     #[test]
     fn issue_maps_the_misspelled_date_and_labels_with_codes() {
         let mut w = Vec::new();
-        let v = issue(serde_json::from_value(issue_wire(4, 2)).unwrap(), &mut w).unwrap();
+        let v = issue_json(issue_wire(4, 2), &mut w);
         assert_eq!(v["resolved_date"], "2026-04-06T00:00:00Z");
         assert!(v.get("resovledDate").is_none());
         assert_eq!(
@@ -247,7 +309,8 @@ mod tests {
         );
         assert!(w.is_empty());
         leak_free(&v);
-        assert_def(
+        assert_reads_back::<IssueRecord>(&v);
+        assert_family(
             "issue_page",
             &page_object(Family::IssuePage, vec![v], &Paging::single(1, "issues")),
         );
@@ -256,18 +319,18 @@ mod tests {
     #[test]
     fn status_three_is_closed_and_unknown_codes_are_reported() {
         let mut w = Vec::new();
-        let v = issue(serde_json::from_value(issue_wire(5, 3)).unwrap(), &mut w).unwrap();
+        let v = issue_json(issue_wire(5, 3), &mut w);
         assert_eq!(
             (v["status"].clone(), v["status_code"].clone()),
             (json!("closed"), json!(3))
         );
         let mut wire = issue_wire(6, 7);
         wire["requestType"] = json!(5);
-        let v = issue(serde_json::from_value(wire).unwrap(), &mut w).unwrap();
+        let v = issue_json(wire, &mut w);
         assert!(v.get("status").is_none() && v.get("status_code").is_none());
         assert!(v.get("request_type").is_none() && v.get("request_type_code").is_none());
         assert_eq!(w.len(), 2, "{w:?}");
-        assert_def("issue", &v);
+        assert_family("issue", &v);
         assert_eq!(status_code("in_progress"), Some(1));
         assert_eq!(status_label(3), Some("closed"));
     }
@@ -280,21 +343,27 @@ mod tests {
             {"id": 2, "comment": null, "date": "2026-04-05T11:00:00Z", "username": "Al", "adminComment": true}
         ]))
         .unwrap();
-        let items: Vec<Value> = rows
+        let items: Vec<CommentRecord> = rows
             .into_iter()
             .filter_map(|c| comment(c, 4, &mut w))
             .collect();
+        let items = serde_json::to_value(items).unwrap();
         assert_eq!(
             items,
-            vec![
-                json!({"id": 1, "issue_id": 4, "comment": "Still broken", "author_name": "Al",
-                       "admin_comment": false, "created_date": "2026-04-05T10:00:00Z"})
-            ]
+            json!([
+                {"id": 1, "issue_id": 4, "comment": "Still broken", "author_name": "Al",
+                 "admin_comment": false, "created_date": "2026-04-05T10:00:00Z"}
+            ])
         );
         assert_eq!(w.len(), 1);
-        assert_def(
+        assert_reads_back::<CommentRecord>(&items[0]);
+        assert_family(
             "comment_page",
-            &page_object(Family::CommentPage, items, &Paging::single(1, "comments")),
+            &page_object(
+                Family::CommentPage,
+                vec![items[0].clone()],
+                &Paging::single(1, "comments"),
+            ),
         );
     }
 
@@ -308,13 +377,14 @@ mod tests {
             json!({"title": "Heat", "count": 120, "providerId": "949", "issues": nested}),
         )
         .unwrap();
-        let v = group(g, &mut w);
+        let v = serde_json::to_value(group(g, &mut w)).unwrap();
         assert_eq!(v["issues"].as_array().unwrap().len(), 100);
         assert_eq!(v["count"], 120);
         assert_eq!(w.len(), 1);
         assert!(v["issues"][0].get("comments").is_none());
         leak_free(&v);
-        assert_def(
+        assert_reads_back::<GroupRecord>(&v);
+        assert_family(
             "group_page",
             &page_object(
                 Family::GroupPage,
@@ -331,11 +401,12 @@ mod tests {
             json!({"title": "Heat", "count": 2, "providerId": 949, "issues": null}),
         )
         .unwrap();
-        let v = group(g, &mut w);
+        let v = serde_json::to_value(group(g, &mut w)).unwrap();
         assert_eq!(
             v,
             json!({"provider_id": "949", "title": "Heat", "count": 2})
         );
-        assert_def("group", &v);
+        assert_family("group", &v);
+        assert_reads_back::<GroupRecord>(&v);
     }
 }

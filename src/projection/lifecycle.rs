@@ -4,13 +4,13 @@
 //! of its own, a season request that is partly on the media server, and
 //! whether a side can still be approved.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::wire::{date, text};
 
 /// The dates and the 4K side of one `$defs/request` record (flattened into
 /// it; every field absent where Ombi holds nothing).
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Lifecycle {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approved_date: Option<String>,

@@ -146,7 +146,7 @@ pub fn total(media: &str, n: i64) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::paging::assert_def;
+    use super::super::family_schema::assert_family;
     use super::*;
 
     #[test]
@@ -161,7 +161,7 @@ mod tests {
             json!({"name": "pending", "value": 3, "scope": "instance", "unit": "requests"})
         );
         assert_eq!(v["values"].as_array().unwrap().len(), 4);
-        assert_def("metrics", &v);
+        assert_family("metrics", &v);
     }
 
     #[test]
@@ -175,7 +175,7 @@ mod tests {
             v,
             vec![json!({"name": "movie.has_limit", "value": false, "scope": "principal"})]
         );
-        assert_def("metrics", &metrics(v));
+        assert_family("metrics", &metrics(v));
     }
 
     #[test]
@@ -202,7 +202,7 @@ mod tests {
         );
         assert_eq!(v[2]["value"], 0, "an exhausted quota is a real 0");
         assert_eq!(v[2]["unit"], "episodes");
-        assert_def("metrics", &metrics(v));
+        assert_family("metrics", &metrics(v));
     }
 
     #[test]
@@ -211,6 +211,6 @@ mod tests {
             serde_json::from_value(json!({"pending": 1, "inProgress": 2, "resolved": 3})).unwrap();
         let v = metrics(issue_counts(&c));
         assert_eq!(v["values"][1]["name"], "in_progress");
-        assert_def("metrics", &v);
+        assert_family("metrics", &v);
     }
 }

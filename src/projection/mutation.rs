@@ -1,16 +1,18 @@
 //! The `mutation` family: what a write did, stated honestly
 //! (`docs/contract.md` "Mutation results"). An id appears only when Ombi
 //! returned it or a read resolved it; `item_results` only when each item's
-//! outcome is really known.
+//! outcome is really known. What reads a write's result back (the audit
+//! record, the watches it wakes, the resource it links) reads it as
+//! [`Mutation`] too, through [`Mutation::of`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::contract::Family;
 use crate::contract::{Target, TargetKind};
 
 /// `mutation.outcome`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Ombi did it, and its answer (or a read-back) says so.
@@ -26,8 +28,21 @@ pub enum Outcome {
     Rejected,
 }
 
+impl Outcome {
+    /// The label `outcome` is serialized as.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Outcome::Completed => "completed",
+            Outcome::Accepted => "accepted",
+            Outcome::Partial => "partial",
+            Outcome::Unknown => "unknown",
+            Outcome::Rejected => "rejected",
+        }
+    }
+}
+
 /// One `item_results` entry.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemResult {
     pub identifier: String,
     /// Never `Partial`: an item either happened or not (or is unknown).
@@ -37,9 +52,11 @@ pub struct ItemResult {
 }
 
 /// A `mutation` object. Build with [`Mutation::new`] and the setters; turn
-/// into `data` with [`Mutation::into_data`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// into `data` with [`Mutation::into_data`]; read a result back with
+/// [`Mutation::of`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Mutation {
+    #[serde(skip_deserializing, default = "mutation_kind")]
     kind: &'static str,
     pub outcome: Outcome,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -68,14 +85,18 @@ pub struct Mutation {
     pub upstream_error_code: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub affected_count: Option<u64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub item_results: Vec<ItemResult>,
+}
+
+fn mutation_kind() -> &'static str {
+    Family::Mutation.def_name()
 }
 
 impl Mutation {
     pub fn new(outcome: Outcome) -> Mutation {
         Mutation {
-            kind: Family::Mutation.def_name(),
+            kind: mutation_kind(),
             outcome,
             target: None,
             request_id: None,
@@ -111,6 +132,16 @@ impl Mutation {
     /// The `data` object.
     pub fn into_data(self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// A result's `data` read back as the mutation it declares (`None` for
+    /// another family, or no data).
+    pub fn of(data: Option<&Value>) -> Option<Mutation> {
+        let data = data?;
+        if Family::of(data) != Some(Family::Mutation) {
+            return None;
+        }
+        Mutation::deserialize(data).ok()
     }
 }
 

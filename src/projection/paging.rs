@@ -199,7 +199,7 @@ pub fn single<T>(items: Vec<T>, unit: &'static str) -> Window<T> {
 }
 
 /// A family page object: `{kind, items, page}`.
-pub fn page_object(family: Family, items: Vec<Value>, paging: &Paging) -> Value {
+pub fn page_object<T: Serialize>(family: Family, items: Vec<T>, paging: &Paging) -> Value {
     json!({ "kind": family.def_name(), "items": items, "page": paging.to_json() })
 }
 
@@ -218,22 +218,9 @@ pub fn more_warning(paging: &Paging, what: &str) -> Option<String> {
     })
 }
 
-/// Test support: validates a value against one `$defs` entry of the contract.
-#[cfg(test)]
-pub(crate) fn assert_def(def: &str, value: &Value) {
-    let defs: Value =
-        serde_json::from_str(include_str!("../contract/defs.json")).expect("defs.json");
-    let schema = json!({"$defs": defs["$defs"], "$ref": format!("#/$defs/{def}")});
-    let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{def} invalid: {errors:?}\n{value:#}");
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::family_schema::assert_family;
     use super::*;
 
     fn p(offset: u64, limit: u64) -> Page {
@@ -263,7 +250,7 @@ mod tests {
             (pg.total, pg.has_more, pg.next_offset),
             (Some(45), Some(false), None)
         );
-        assert_def("paging", &pg.to_json());
+        assert_family("paging", &pg.to_json());
     }
 
     #[test]
@@ -279,7 +266,7 @@ mod tests {
             (pg.total, pg.has_more, pg.next_offset),
             (None, Some(true), Some(20))
         );
-        assert_def("paging", &pg.to_json());
+        assert_family("paging", &pg.to_json());
     }
 
     #[test]
@@ -312,15 +299,15 @@ mod tests {
         assert_eq!((pg.has_more, pg.next_offset), (None, Some(10)));
         let pg = Paging::upstream(p(30, 10), 0, None, "requests");
         assert_eq!((pg.has_more, pg.next_offset), (None, None));
-        assert_def("paging", &pg.to_json());
+        assert_family("paging", &pg.to_json());
     }
 
     #[test]
     fn single_results_are_mode_none() {
         let pg = Paging::single(1, "requests");
         assert_eq!(pg.to_json()["mode"], "none");
-        assert_def("paging", &pg.to_json());
-        assert_def("paging", &Paging::single(0, "issues").to_json());
+        assert_family("paging", &pg.to_json());
+        assert_family("paging", &Paging::single(0, "issues").to_json());
     }
 
     // --- local windows as JSON (from the administration module) ---

@@ -4,10 +4,11 @@
 //! the wire types below simply have no field for e-mails, passwords or
 //! tokens, so serde skips them unread.
 
-use serde::{Deserialize, Deserializer};
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
 use super::metrics::{Quota, Scope, quota};
+use super::reference::Reference;
 
 /// `UserViewModel`: `GET /api/v1/Identity`, `/Identity/Users`,
 /// `/Identity/User/{id}`.
@@ -50,23 +51,56 @@ fn user_type_label(code: i64) -> Option<&'static str> {
     })
 }
 
+/// `$defs/user`. Who a user is (ids and names), whether they are online
+/// (online users only) and, for moderators, roles, user type and quotas.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct UserRecord {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streaming_country: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub online: Option<bool>,
+    /// Present (possibly empty) exactly when a moderator reads the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roles: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_type: Option<&'static str>,
+    /// `$defs/metric` records, scope `selected_user`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quotas: Vec<Value>,
+}
+
+impl UserRecord {
+    fn new(id: &str) -> UserRecord {
+        UserRecord {
+            id: id.to_string(),
+            ..UserRecord::default()
+        }
+    }
+}
+
 /// A user as a moderator (PowerUser or Admin) sees them: [`user`] plus
 /// `roles`, `user_type` and `quotas` (the `metric` records `read_request_stats
 /// quota` uses, scope `selected_user`, present where Ombi computed them).
-pub fn user_for_moderator(u: &WireUser) -> Option<Value> {
+pub fn user_for_moderator(u: &WireUser) -> Option<UserRecord> {
     let mut v = user(u)?;
-    let roles: Vec<&str> = u
+    let roles: Vec<String> = u
         .claims
         .iter()
         .filter(|c| c.enabled)
         .filter_map(|c| non_empty(&c.value))
         .take(100)
+        .map(str::to_string)
         .collect();
-    v["roles"] = json!(roles);
-    if let Some(t) = u.user_type.and_then(user_type_label) {
-        v["user_type"] = json!(t);
-    }
-    let quotas: Vec<Value> = [
+    v.roles = Some(roles);
+    v.user_type = u.user_type.and_then(user_type_label);
+    v.quotas = [
         ("movie", &u.movie_request_quota),
         ("tv", &u.episode_request_quota),
         ("album", &u.music_request_quota),
@@ -75,9 +109,6 @@ pub fn user_for_moderator(u: &WireUser) -> Option<Value> {
     .filter_map(|(media, q)| Some(quota(media, q.as_ref()?, true, Scope::SelectedUser)))
     .flatten()
     .collect();
-    if !quotas.is_empty() {
-        v["quotas"] = json!(quotas);
-    }
     Some(v)
 }
 
@@ -145,22 +176,15 @@ fn non_empty(s: &Option<String>) -> Option<&str> {
 }
 
 /// One `$defs/user` from a `UserViewModel`; `None` without an id.
-pub fn user(u: &WireUser) -> Option<Value> {
-    let id = non_empty(&u.id)?;
-    let mut m = Map::new();
-    m.insert("id".into(), json!(id));
-    let fields = [
-        ("user_name", &u.user_name),
-        ("alias", &u.alias),
-        ("language", &u.language),
-        ("streaming_country", &u.streaming_country),
-    ];
-    for (name, v) in fields {
-        if let Some(v) = non_empty(v) {
-            m.insert(name.into(), json!(v));
-        }
-    }
-    Some(Value::Object(m))
+pub fn user(u: &WireUser) -> Option<UserRecord> {
+    let text = |v: &Option<String>| non_empty(v).map(str::to_string);
+    Some(UserRecord {
+        user_name: text(&u.user_name),
+        alias: text(&u.alias),
+        language: text(&u.language),
+        streaming_country: text(&u.streaming_country),
+        ..UserRecord::new(non_empty(&u.id)?)
+    })
 }
 
 /// Connected users, one record per user, all `online: true`. Ombi's
@@ -168,7 +192,7 @@ pub fn user(u: &WireUser) -> Option<Value> {
 /// (docs/ombi-notes.md): the user name comes from `users` (the user list),
 /// and the display name is an `alias` only when it differs from it. A user
 /// missing from `users` keeps its id only.
-pub fn online_users(rows: &[WireConnectedUser], users: &[WireUser]) -> Vec<Value> {
+pub fn online_users(rows: &[WireConnectedUser], users: &[WireUser]) -> Vec<UserRecord> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for r in rows {
@@ -178,26 +202,25 @@ pub fn online_users(rows: &[WireConnectedUser], users: &[WireUser]) -> Vec<Value
         if !seen.insert(id.to_string()) {
             continue;
         }
-        let mut m = Map::new();
-        m.insert("id".into(), json!(id));
+        let mut record = UserRecord::new(id);
         let name = users
             .iter()
             .find(|u| non_empty(&u.id) == Some(id))
             .and_then(|u| non_empty(&u.user_name));
         if let Some(name) = name {
-            m.insert("user_name".into(), json!(name));
-            if let Some(shown) = non_empty(&r.display_name).filter(|d| *d != name) {
-                m.insert("alias".into(), json!(shown));
-            }
+            record.user_name = Some(name.to_string());
+            record.alias = non_empty(&r.display_name)
+                .filter(|d| *d != name)
+                .map(str::to_string);
         }
-        m.insert("online".into(), json!(true));
-        out.push(Value::Object(m));
+        record.online = Some(true);
+        out.push(record);
     }
     out
 }
 
 /// Media-server accounts as `$defs/user` (id and user name only).
-pub fn server_users(rows: &[WireServerUser]) -> Vec<Value> {
+pub fn server_users(rows: &[WireServerUser]) -> Vec<UserRecord> {
     let mut seen = std::collections::HashSet::new();
     rows.iter()
         .filter_map(|r| {
@@ -205,12 +228,10 @@ pub fn server_users(rows: &[WireServerUser]) -> Vec<Value> {
             if !seen.insert(id.to_string()) {
                 return None;
             }
-            let mut m = Map::new();
-            m.insert("id".into(), json!(id));
-            if let Some(n) = non_empty(&r.username) {
-                m.insert("user_name".into(), json!(n));
-            }
-            Some(Value::Object(m))
+            Some(UserRecord {
+                user_name: non_empty(&r.username).map(str::to_string),
+                ..UserRecord::new(id)
+            })
         })
         .collect()
 }
@@ -222,7 +243,7 @@ pub fn server_users(rows: &[WireServerUser]) -> Vec<Value> {
 /// value is set" is what enabled means here (docs/contract.md: "exposes enabled
 /// agent labels/codes"); the empty rows are not listed. Never the value
 /// itself. Unknown codes keep the code as name, with a warning.
-pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) -> Vec<Value> {
+pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) -> Vec<Reference> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for r in rows.iter().filter(|r| r.configured) {
@@ -237,16 +258,27 @@ pub fn notification_agents(rows: &[WirePreference], warnings: &mut Vec<String>) 
                 code.to_string()
             }
         };
-        out.push(
-            json!({"id": code.to_string(), "name": name, "value": code, "category": "configured"}),
-        );
+        out.push(Reference {
+            id: Some(code.to_string()),
+            name,
+            value: code.into(),
+            category: Some("configured".into()),
+        });
     }
     out
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::family_schema::assert_family;
+    use super::super::paging::{Paging, page_object};
     use super::*;
+    use crate::contract::Family;
+    use serde_json::json;
+
+    fn as_json<T: Serialize>(v: T) -> Value {
+        serde_json::to_value(v).unwrap()
+    }
 
     /// A real `UserViewModel` with everything that must never come out.
     fn wire_user() -> Value {
@@ -266,7 +298,7 @@ mod tests {
     #[test]
     fn user_keeps_ids_names_language_country_only() {
         let u: WireUser = serde_json::from_value(wire_user()).unwrap();
-        let out = user(&u).unwrap();
+        let out = as_json(user(&u).unwrap());
         assert_eq!(
             out,
             json!({"id": "9f3a2b1c-0000-4000-8000-000000000001", "user_name": "carol", "alias": "Caz",
@@ -283,7 +315,7 @@ mod tests {
         let mut w = wire_user();
         w["alias"] = Value::Null;
         w["language"] = json!("");
-        let out = user(&serde_json::from_value(w).unwrap()).unwrap();
+        let out = as_json(user(&serde_json::from_value(w).unwrap()).unwrap());
         assert!(out.get("alias").is_none() && out.get("language").is_none());
     }
 
@@ -309,14 +341,14 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(
-            online_users(&rows, &users),
-            vec![
+            as_json(online_users(&rows, &users)),
+            json!([
                 json!({"id": "a", "user_name": "alice", "online": true}),
                 json!({"id": "b", "user_name": "bob", "online": true}),
                 json!({"id": "c", "user_name": "carol", "alias": "Caz", "online": true}),
                 // not in the user list: the display name may be either
                 json!({"id": "d", "online": true})
-            ]
+            ])
         );
     }
 
@@ -329,16 +361,68 @@ mod tests {
         ]))
         .unwrap();
         let mut warnings = Vec::new();
-        let out = notification_agents(&rows, &mut warnings);
+        let out = as_json(notification_agents(&rows, &mut warnings));
         assert_eq!(
             out[0],
             json!({"id": "4", "name": "telegram", "value": 4, "category": "configured"})
         );
         // the synthesized empty row (no value) is not a configured agent
-        assert_eq!(out.len(), 2);
+        assert_eq!(out.as_array().map(Vec::len), Some(2));
         assert_eq!(out[1]["name"], "42");
         assert_eq!(warnings.len(), 1);
         let text = serde_json::to_string(&out).unwrap();
         assert!(!text.contains("123456789-chat") && !text.contains("user-key-XYZ"));
+    }
+
+    /// Every user record a tool pages (own, moderator's with roles and
+    /// quotas, online, media-server account) fits `user_page`; the
+    /// notification agents fit `reference_page`.
+    #[test]
+    fn user_records_fit_the_families() {
+        let mut moderated = wire_user();
+        moderated["movieRequestQuota"] = json!({"hasLimit": true, "limit": 10, "remaining": 4, "nextRequest": "2026-04-09T00:00:00Z"});
+        let u: WireUser = serde_json::from_value(moderated).unwrap();
+        let moderator_view = as_json(user_for_moderator(&u).unwrap());
+        assert_eq!(moderator_view["roles"], json!(["Admin"]));
+        assert_eq!(moderator_view["user_type"], "local");
+        assert!(!moderator_view["quotas"].as_array().unwrap().is_empty());
+        let online: Vec<WireConnectedUser> = serde_json::from_value(
+            json!([{"userId": "9f3a2b1c-0000-4000-8000-000000000001", "displayName": "Caz"}]),
+        )
+        .unwrap();
+        let server: Vec<WireServerUser> = serde_json::from_value(
+            json!([{"id": "plex-42", "username": "dave"}, {"id": "plex-42"}]),
+        )
+        .unwrap();
+        let mut items = vec![as_json(user(&u).unwrap()), moderator_view];
+        items.extend(
+            online_users(&online, std::slice::from_ref(&u))
+                .into_iter()
+                .map(as_json),
+        );
+        items.extend(server_users(&server).into_iter().map(as_json));
+        assert_eq!(
+            items[2],
+            json!({"id": "9f3a2b1c-0000-4000-8000-000000000001", "user_name": "carol", "alias": "Caz", "online": true})
+        );
+        assert_eq!(items[3], json!({"id": "plex-42", "user_name": "dave"}));
+        let n = items.len();
+        assert_family(
+            "user_page",
+            &page_object(Family::UserPage, items, &Paging::single(n, "users")),
+        );
+        let prefs: Vec<WirePreference> = serde_json::from_value(
+            json!([{"agent": 1, "value": "hook-id"}, {"agent": 99, "value": "x"}]),
+        )
+        .unwrap();
+        let agents = notification_agents(&prefs, &mut Vec::new());
+        assert_family(
+            "reference_page",
+            &page_object(
+                Family::ReferencePage,
+                agents,
+                &Paging::single(2, "references"),
+            ),
+        );
     }
 }

@@ -4,8 +4,7 @@
 //! Totals come from Ombi (`upvotes`/`downvotes`) or from counting a set we
 //! received whole; never from a cut one.
 
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
 
 use super::wire::{positive_id, request_type_label, text};
 
@@ -32,48 +31,63 @@ pub struct VoteRow {
     pub deleted: Option<bool>,
 }
 
-fn vote_code(code: i64) -> Option<i64> {
+fn vote_code_of(code: i64) -> Option<i64> {
     matches!(code, 0 | 1).then_some(code)
 }
 
-fn media(o: &mut Map<String, Value>, code: Option<i64>, warnings: &mut Vec<String>) {
-    if let Some(code) = code {
-        match request_type_label(code) {
-            Some(m) => {
-                o.insert("media".into(), m.into());
-            }
-            None => warnings.push(format!("a vote row has an unknown request type {code}")),
-        }
+/// `$defs/vote`: one request's tallies (open votes) or one user's vote on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoteRecord {
+    pub request_id: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub media: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    /// 0 up, 1 down (Ombi's `VoteType`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vote_code: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub up: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub down: Option<i64>,
+}
+
+/// The media label of a request type code, or a warning.
+fn media(code: Option<i64>, warnings: &mut Vec<String>) -> Option<String> {
+    let code = code?;
+    let label = request_type_label(code);
+    if label.is_none() {
+        warnings.push(format!("a vote row has an unknown request type {code}"));
     }
+    label.map(str::to_string)
 }
 
 /// One open request with Ombi's own tallies and, when the caller has voted,
 /// the caller's vote code.
-pub fn open(v: OpenVote, warnings: &mut Vec<String>) -> Option<Value> {
+pub fn open(v: OpenVote, warnings: &mut Vec<String>) -> Option<VoteRecord> {
     let Some(id) = positive_id(v.request_id) else {
         warnings.push("skipped an open vote without a usable request id".into());
         return None;
     };
-    let mut o = Map::new();
-    o.insert("request_id".into(), id.into());
-    media(&mut o, v.request_type, warnings);
+    let media = media(v.request_type, warnings);
+    let mut vote_code = None;
     if v.already_voted == Some(true) {
-        match v.my_vote.and_then(vote_code) {
-            Some(c) => {
-                o.insert("vote_code".into(), c.into());
-            }
-            None => warnings.push(format!(
+        vote_code = v.my_vote.and_then(vote_code_of);
+        if vote_code.is_none() {
+            warnings.push(format!(
                 "your vote on request {id} has an unknown vote code"
-            )),
+            ));
         }
     }
-    if let Some(up) = v.upvotes.filter(|n| *n >= 0) {
-        o.insert("up".into(), up.into());
-    }
-    if let Some(down) = v.downvotes.filter(|n| *n >= 0) {
-        o.insert("down".into(), down.into());
-    }
-    Some(Value::Object(o))
+    Some(VoteRecord {
+        request_id: id,
+        media,
+        user_id: None,
+        vote_code,
+        up: v.upvotes.filter(|n| *n >= 0),
+        down: v.downvotes.filter(|n| *n >= 0),
+    })
 }
 
 /// The votes on one request: one record per live vote (deleted rows are
@@ -87,7 +101,7 @@ pub fn for_request(
     media_label: &str,
     complete: bool,
     warnings: &mut Vec<String>,
-) -> Vec<Value> {
+) -> Vec<VoteRecord> {
     let live: Vec<VoteRow> = rows
         .into_iter()
         .filter(|r| r.deleted != Some(true))
@@ -95,27 +109,20 @@ pub fn for_request(
     let (mut up, mut down, mut unknown) = (0, 0, 0);
     let mut out = Vec::with_capacity(live.len());
     for r in live {
-        let mut o = Map::new();
-        o.insert(
-            "request_id".into(),
-            positive_id(r.request_id).unwrap_or(request_id).into(),
-        );
-        o.insert("media".into(), media_label.into());
-        if let Some(u) = text(r.user_id) {
-            o.insert("user_id".into(), u.into());
-        }
-        match r.vote_type.and_then(vote_code) {
-            Some(c) => {
-                if c == 0 {
-                    up += 1;
-                } else {
-                    down += 1;
-                }
-                o.insert("vote_code".into(), c.into());
-            }
+        let vote_code = r.vote_type.and_then(vote_code_of);
+        match vote_code {
+            Some(0) => up += 1,
+            Some(_) => down += 1,
             None => unknown += 1,
         }
-        out.push(Value::Object(o));
+        out.push(VoteRecord {
+            request_id: positive_id(r.request_id).unwrap_or(request_id),
+            media: Some(media_label.to_string()),
+            user_id: text(r.user_id),
+            vote_code,
+            up: None,
+            down: None,
+        });
     }
     if unknown > 0 {
         warnings.push(format!(
@@ -138,8 +145,10 @@ mod tests {
     use crate::contract::Family;
     use serde_json::json;
 
-    use super::super::paging::{Paging, assert_def, page_object};
+    use super::super::family_schema::assert_family;
+    use super::super::paging::{Paging, page_object};
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn my_vote_is_ignored_unless_already_voted() {
@@ -151,7 +160,11 @@ mod tests {
         ]))
         .unwrap();
         let mut w = Vec::new();
-        let items: Vec<Value> = rows.into_iter().filter_map(|v| open(v, &mut w)).collect();
+        let items: Vec<VoteRecord> = rows.into_iter().filter_map(|v| open(v, &mut w)).collect();
+        let items: Vec<Value> = items
+            .iter()
+            .map(|v| serde_json::to_value(v).unwrap())
+            .collect();
         assert_eq!(
             items[0],
             json!({"request_id": 12, "media": "movie", "up": 3, "down": 1})
@@ -161,7 +174,7 @@ mod tests {
             json!({"request_id": 603, "media": "tv", "vote_code": 1, "up": 0, "down": 2})
         );
         assert!(w.is_empty());
-        assert_def(
+        assert_family(
             "vote_page",
             &page_object(Family::VotePage, items, &Paging::single(2, "votes")),
         );
@@ -180,6 +193,10 @@ mod tests {
         };
         let mut w = Vec::new();
         let items = for_request(rows(0), 12, "movie", true, &mut w);
+        let items: Vec<Value> = items
+            .iter()
+            .map(|v| serde_json::to_value(v).unwrap())
+            .collect();
         assert_eq!(items.len(), 3, "live votes only, no synthetic record");
         assert!(items.iter().all(|v| v.get("up").is_none()));
         assert_eq!(
@@ -188,7 +205,7 @@ mod tests {
         );
         assert_eq!(w.len(), 1);
         assert!(w[0].contains("2 up") && w[0].contains("1 down"), "{w:?}");
-        assert_def(
+        assert_family(
             "vote_page",
             &page_object(Family::VotePage, items, &Paging::single(3, "votes")),
         );

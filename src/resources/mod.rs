@@ -12,6 +12,7 @@ use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Map, Value, json};
 
 use crate::definition::Link;
+use crate::projection::mutation::Mutation;
 use crate::tools::issues::read_issues;
 use crate::tools::media::{read_media, read_reference};
 use crate::tools::requests::read_requests;
@@ -279,22 +280,17 @@ pub async fn read_with_warnings(
     Ok((body, warnings))
 }
 
-/// The resource a write's result links to, after its text block, as its
-/// action declares it (`#[action(links = …)]`): the request or the issue it
-/// made, when Ombi told their id.
-pub fn links(link: Option<Link>, envelope: &Map<String, Value>) -> Vec<Resource> {
-    let data = &envelope.get("data");
-    let ok = envelope.get("ok") == Some(&Value::Bool(true));
-    let uri = match (link, data) {
+/// The resource a successful write's result (`mutation`) links to, after
+/// its text block, as its action declares it (`#[action(links = …)]`): the
+/// request or the issue it made, when Ombi told their id.
+pub fn links(link: Option<Link>, mutation: Option<&Mutation>) -> Vec<Resource> {
+    let uri = match (link, mutation) {
         (None, _) | (_, None) => None,
-        _ if !ok => None,
-        (Some(Link::Request), Some(d)) => {
-            serde_json::from_value::<crate::contract::Target>(d["target"].clone())
-                .ok()
-                .map(|t| (ResourceUri::Request(t.kind, t.id), "the new request"))
-        }
-        (Some(Link::Issue), Some(d)) => d["issue_id"]
-            .as_i64()
+        (Some(Link::Request), Some(m)) => m
+            .target
+            .map(|t| (ResourceUri::Request(t.kind, t.id), "the new request")),
+        (Some(Link::Issue), Some(m)) => m
+            .issue_id
             .filter(|id| *id > 0)
             .map(|id| (ResourceUri::Issue(id), "the new issue")),
     };

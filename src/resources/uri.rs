@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::definition::params::TargetKind;
+use crate::projection::mutation::Mutation;
 
 /// One resource the daemon serves.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -173,25 +174,24 @@ impl ResourceUri {
 /// What a successful write changed, as its result names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Touched {
-    /// A request (`data.target`).
+    /// A request (the mutation's `target`).
     Request(TargetKind, i64),
-    /// An issue or its comments (`data.issue_id`).
+    /// An issue or its comments (the mutation's `issue_id`).
     Issue(i64),
     /// Nothing named: whatever a write may change is re-read.
     Unknown,
 }
 
 impl Touched {
-    /// From a write result's `data` (the mutation record).
-    pub fn of(data: Option<&serde_json::Value>) -> Touched {
-        let Some(data) = data else {
-            return Touched::Unknown;
-        };
-        if let Ok(t) = serde_json::from_value::<crate::contract::Target>(data["target"].clone()) {
-            return Touched::Request(t.kind, t.id);
-        }
-        match data["issue_id"].as_i64() {
-            Some(id) if id > 0 => Touched::Issue(id),
+    /// What a write's result (its mutation record, when it has one) names.
+    pub fn of(mutation: Option<&Mutation>) -> Touched {
+        match mutation {
+            Some(Mutation {
+                target: Some(t), ..
+            }) => Touched::Request(t.kind, t.id),
+            Some(Mutation {
+                issue_id: Some(id), ..
+            }) if *id > 0 => Touched::Issue(*id),
             _ => Touched::Unknown,
         }
     }

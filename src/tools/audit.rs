@@ -16,9 +16,11 @@ use serde_json::{Map, Value};
 use tracing::{info, warn};
 
 use super::CallCtx;
+use crate::contract::Envelope;
 use crate::definition::{Args, ToolDef};
 use crate::logging::AUDIT_TARGET;
 use crate::policy::PeerCred;
+use crate::projection::mutation::Mutation;
 
 /// Arguments that identify what a write acted on. Everything else (titles,
 /// comments, messages, passwords, settings values) stays out of the record.
@@ -42,16 +44,6 @@ const ID_ARGUMENTS: &[&str] = &[
     "section",
 ];
 
-/// Ids a mutation result may carry.
-const RESULT_IDS: &[&str] = &[
-    "request_id",
-    "issue_id",
-    "comment_id",
-    "category_id",
-    "user_id",
-    "queue_id",
-];
-
 /// Longest `targets` / `result_ids` text.
 const MAX_SUMMARY: usize = 200;
 
@@ -61,23 +53,20 @@ pub fn record(
     def: &ToolDef,
     ctx: &CallCtx,
     args: Option<&Args>,
-    envelope: &Map<String, Value>,
+    envelope: &Envelope,
     elapsed: Duration,
 ) {
-    let outcome = match (envelope.get("data"), envelope.get("error")) {
-        (_, Some(e)) => e.get("code").and_then(Value::as_str).unwrap_or("error"),
-        (Some(d), None) => d.get("outcome").and_then(Value::as_str).unwrap_or("ok"),
+    let mutation = Mutation::of(envelope.value.get("data"));
+    let outcome = match (envelope.error(), &mutation) {
+        (Some(e), _) => e.code.label(),
+        (None, Some(m)) => m.outcome.label(),
         (None, None) => "ok",
     };
     let action = args.map(Args::action).unwrap_or("");
     let targets = args
         .map(|a| summary(a.as_map(), ID_ARGUMENTS))
         .unwrap_or_default();
-    let result_ids = envelope
-        .get("data")
-        .and_then(Value::as_object)
-        .map(|d| summary(d, RESULT_IDS))
-        .unwrap_or_default();
+    let result_ids = mutation.as_ref().map(result_ids).unwrap_or_default();
     let identity = &ctx.identity;
     let peer_user = identity.user_name.as_deref().unwrap_or("");
     let ombi_user = ctx.ombi_user().unwrap_or("(API key)");
@@ -178,13 +167,11 @@ impl std::fmt::Display for Line<'_> {
     }
 }
 
-/// `name=value` pairs of the listed keys (ids, labels and `target` objects
-/// only), bounded.
+/// `name=value` pairs of the listed arguments (ids, labels and `target`
+/// objects only), bounded.
 fn summary(map: &Map<String, Value>, keys: &[&str]) -> String {
-    let mut out = String::new();
-    for key in keys {
-        let Some(v) = map.get(*key) else { continue };
-        let text = match v {
+    let pairs = keys.iter().filter_map(|key| {
+        let text = match map.get(*key)? {
             Value::Number(n) => n.to_string(),
             Value::String(s) => s.chars().take(64).collect(),
             Value::Object(o) => format!(
@@ -192,12 +179,38 @@ fn summary(map: &Map<String, Value>, keys: &[&str]) -> String {
                 o.get("kind").and_then(Value::as_str).unwrap_or("?"),
                 o.get("id").map(Value::to_string).unwrap_or_default()
             ),
-            _ => continue,
+            _ => return None,
         };
+        Some((*key, text))
+    });
+    bounded(pairs)
+}
+
+/// The ids a mutation result carries, as `name=value` pairs, bounded.
+fn result_ids(m: &Mutation) -> String {
+    let number = |id: Option<i64>| id.map(|i| i.to_string());
+    let pairs = [
+        ("request_id", number(m.request_id)),
+        ("issue_id", number(m.issue_id)),
+        ("comment_id", number(m.comment_id)),
+        ("category_id", number(m.category_id)),
+        (
+            "user_id",
+            m.user_id.as_ref().map(|u| u.chars().take(64).collect()),
+        ),
+        ("queue_id", number(m.queue_id)),
+    ];
+    bounded(pairs.into_iter().filter_map(|(name, id)| Some((name, id?))))
+}
+
+/// `name=value` pairs joined by spaces, cut to [`MAX_SUMMARY`] bytes.
+fn bounded<'a>(pairs: impl Iterator<Item = (&'a str, String)>) -> String {
+    let mut out = String::new();
+    for (name, text) in pairs {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(key);
+        out.push_str(name);
         out.push('=');
         out.push_str(&text);
     }

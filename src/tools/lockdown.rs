@@ -18,20 +18,23 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::CallCtx;
-use crate::contract::{Family, Outcome};
+use crate::contract::{Failure, Family, Outcome, ToolError};
+use crate::projection::issues::{CommentRecord, GroupRecord, IssueRecord};
+use crate::projection::requests::RequestRecord;
 use crate::upstream::directory::Directory;
 
 /// What replaces withheld text.
 pub const WITHHELD: &str = "[withheld: written by another user]";
 
-/// The issue fields people write.
-const ISSUE_TEXT: [&str; 3] = ["title", "subject", "description"];
-
 /// Withholds, in a tool's outcome, what lockdown hides from this peer; one
-/// warning says how many records it touched.
+/// warning says how many records it touched. The page's records are read
+/// back as the projection's own types and screened field by field; a page
+/// that does not read back is not shown at all.
 pub async fn apply(ctx: &CallCtx, outcome: &mut Outcome) {
     if !ctx.identity.lockdown {
         return;
@@ -50,30 +53,51 @@ pub async fn apply(ctx: &CallCtx, outcome: &mut Outcome) {
     ) {
         return;
     }
-    let Some(Value::Array(items)) = data.get_mut("items") else {
+    let Some(items) = data.get_mut("items") else {
         return;
     };
-    if items.is_empty() {
+    if items.as_array().is_none_or(Vec::is_empty) {
         return;
     }
     let authors = Authors::read(ctx).await;
-    let mut withheld = 0;
-    for item in items.iter_mut().filter_map(Value::as_object_mut) {
-        let hid = match family {
-            Some(Family::CommentPage) => {
-                !authors.wrote_comment(item) && withhold(item, &["comment"])
+    let screened = match family {
+        Some(Family::CommentPage) => screen(items, |c: &mut CommentRecord| {
+            let hide = !authors.wrote_comment(c);
+            if hide {
+                c.comment = WITHHELD.into();
             }
-            Some(Family::IssuePage) => authors.screen_issue(item),
-            Some(Family::RequestPage) => authors.screen_request(item),
-            _ => authors.screen_group(item),
-        };
-        withheld += usize::from(hid);
-    }
-    if withheld > 0 {
-        warnings.push(format!(
+            hide
+        }),
+        Some(Family::IssuePage) => screen(items, |i: &mut IssueRecord| authors.screen_issue(i)),
+        Some(Family::RequestPage) => {
+            screen(items, |r: &mut RequestRecord| authors.screen_request(r))
+        }
+        _ => screen(items, |g: &mut GroupRecord| authors.screen_group(g)),
+    };
+    match screened {
+        Ok(0) => {}
+        Ok(withheld) => warnings.push(format!(
             "lockdown: the text of {withheld} records written by other users is withheld"
-        ));
+        )),
+        Err(e) => {
+            *outcome = Err(Failure::from(ToolError::internal(format!(
+                "lockdown could not read the records it screens ({e}); nothing is shown"
+            ))));
+        }
     }
+}
+
+/// Reads `items` as `T` records, applies `hide` to each (true when it
+/// withheld something) and writes them back when any was changed; returns
+/// how many were.
+fn screen<T: Serialize + DeserializeOwned>(
+    items: &mut Value,
+    mut hide: impl FnMut(&mut T) -> bool,
+) -> Result<usize, serde_json::Error> {
+    let mut records: Vec<T> = serde_json::from_value(items.take())?;
+    let withheld = records.iter_mut().map(|r| usize::from(hide(r))).sum();
+    *items = serde_json::to_value(records)?;
+    Ok(withheld)
 }
 
 /// Whether a confirmation question may quote the text of an issue reported
@@ -89,16 +113,9 @@ pub async fn request_name_shown(ctx: &CallCtx, requester: Option<&str>, name: &s
     if !ctx.identity.lockdown {
         return name.to_string();
     }
-    let mut record = Map::new();
-    if let Some(id) = requester {
-        record.insert("requested_user_id".into(), id.into());
-    }
-    record.insert("requested_user_name".into(), name.into());
-    Authors::read(ctx).await.screen_request(&mut record);
-    match record.get("requested_user_name") {
-        Some(Value::String(shown)) => shown.clone(),
-        _ => WITHHELD.to_string(),
-    }
+    let mut shown = Some(name.to_string());
+    Authors::read(ctx).await.screen_name(requester, &mut shown);
+    shown.unwrap_or_else(|| WITHHELD.to_string())
 }
 
 /// Who the acting user is and which authors are trusted, as far as known.
@@ -133,13 +150,11 @@ impl Authors {
         self.me_id.as_deref() == Some(id) || self.directory.as_ref().is_some_and(|d| d.trusted(id))
     }
 
-    fn wrote_comment(&self, c: &Map<String, Value>) -> bool {
-        if c.get("admin_comment") == Some(&Value::Bool(true)) {
+    fn wrote_comment(&self, c: &CommentRecord) -> bool {
+        if c.admin_comment == Some(true) {
             return true;
         }
-        let (Some(name), Some(me_name)) =
-            (c.get("author_name").and_then(Value::as_str), &self.me_name)
-        else {
+        let (Some(name), Some(me_name)) = (c.author_name.as_deref(), &self.me_name) else {
             return false;
         };
         let me_id = self.me_id.as_deref().unwrap_or_default();
@@ -151,26 +166,30 @@ impl Authors {
     }
 
     /// Withholds an issue's text unless its reporter is trusted.
-    fn screen_issue(&self, issue: &mut Map<String, Value>) -> bool {
-        let reporter = issue.get("reported_by_user_id").and_then(Value::as_str);
-        let text = !self.trusted(reporter) && withhold(issue, &ISSUE_TEXT);
-        let name = self.screen_name(issue, "reported_by_user_id", "reported_by_user_name");
+    fn screen_issue(&self, issue: &mut IssueRecord) -> bool {
+        let reporter = issue.reported_by_user_id.as_deref();
+        let text = !self.trusted(reporter) && withhold(issue_text(issue));
+        let name = self.screen_name(
+            issue.reported_by_user_id.as_deref(),
+            &mut issue.reported_by_user_name,
+        );
         text || name
     }
 
     /// Withholds the name a request is shown under when it may be an alias
     /// someone else chose: shown when the requester is trusted or the name
     /// is their login name.
-    fn screen_request(&self, request: &mut Map<String, Value>) -> bool {
-        self.screen_name(request, "requested_user_id", "requested_user_name")
+    fn screen_request(&self, request: &mut RequestRecord) -> bool {
+        self.screen_name(
+            request.requested_user_id.as_deref(),
+            &mut request.requested_user_name,
+        )
     }
 
-    /// Withholds `name_key` (the name a person is shown under) when it may
+    /// Withholds `name` (the name the person `id` is shown under) when it may
     /// be an alias someone else chose, by the request rule above.
-    fn screen_name(&self, record: &mut Map<String, Value>, id_key: &str, name_key: &str) -> bool {
-        let requester = record.get(id_key).and_then(Value::as_str);
-        let name = record.get(name_key).and_then(Value::as_str);
-        let shown = match (requester, name) {
+    fn screen_name(&self, id: Option<&str>, name: &mut Option<String>) -> bool {
+        let shown = match (id, name.as_deref()) {
             (_, None) => true,
             (Some(id), Some(name)) => {
                 self.trusted(Some(id))
@@ -181,39 +200,115 @@ impl Authors {
             }
             (None, Some(_)) => false,
         };
-        !shown && withhold(record, &[name_key])
+        !shown && withhold([name])
     }
 
-    /// A group's nested issues, and its title (an issue title) unless every
+    /// A group's nested issues, as issue pages screen them (text and the
+    /// reporter's shown name), and its title (an issue title) unless every
     /// nested issue is known and trusted: the summary has none, so there it
     /// is withheld.
-    fn screen_group(&self, group: &mut Map<String, Value>) -> bool {
+    fn screen_group(&self, group: &mut GroupRecord) -> bool {
         let mut all_trusted = false;
         let mut hid = false;
-        if let Some(Value::Array(issues)) = group.get_mut("issues") {
+        if let Some(issues) = &mut group.issues {
             all_trusted = !issues.is_empty();
-            for issue in issues.iter_mut().filter_map(Value::as_object_mut) {
-                let trusted =
-                    self.trusted(issue.get("reported_by_user_id").and_then(Value::as_str));
-                all_trusted &= trusted;
-                hid |= !trusted && withhold(issue, &ISSUE_TEXT);
+            for issue in issues {
+                all_trusted &= self.trusted(issue.reported_by_user_id.as_deref());
+                hid |= self.screen_issue(issue);
             }
         }
         if !all_trusted {
-            hid |= withhold(group, &["title"]);
+            hid |= withhold([&mut group.title]);
         }
         hid
     }
 }
 
-/// Replaces the present string `fields` of `record`; true when one was.
-fn withhold(record: &mut Map<String, Value>, fields: &[&str]) -> bool {
+/// The issue fields people write.
+fn issue_text(issue: &mut IssueRecord) -> [&mut Option<String>; 3] {
+    [&mut issue.title, &mut issue.subject, &mut issue.description]
+}
+
+/// Replaces each present text of `fields`; true when one was.
+fn withhold<const N: usize>(fields: [&mut Option<String>; N]) -> bool {
     let mut any = false;
-    for f in fields {
-        if let Some(v @ Value::String(_)) = record.get_mut(*f) {
-            *v = Value::String(WITHHELD.into());
-            any = true;
-        }
+    for text in fields.into_iter().flatten() {
+        *text = WITHHELD.into();
+        any = true;
     }
     any
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Screening reads a page's records as the projection's type and writes
+    /// back only what it changed, in the record's key order; a page that
+    /// does not read back is an error, never shown unscreened.
+    #[test]
+    fn screening_rewrites_typed_fields_in_place() {
+        let mut items = json!([
+            {"id": 4, "title": "Heat", "subject": "No audio", "status": "pending", "status_code": 0,
+             "reported_by_user_id": "u-7", "reported_by_user_name": "Bobby"},
+            {"id": 5, "status": "resolved", "status_code": 2, "reported_by_user_id": "u-1"}
+        ]);
+        let hidden = screen(&mut items, |i: &mut IssueRecord| {
+            i.reported_by_user_id.as_deref() == Some("u-7") && withhold(issue_text(i))
+        });
+        assert_eq!(hidden.unwrap(), 1);
+        assert_eq!(
+            items.to_string(),
+            json!([
+                {"id": 4, "title": WITHHELD, "subject": WITHHELD, "status": "pending", "status_code": 0,
+                 "reported_by_user_id": "u-7", "reported_by_user_name": "Bobby"},
+                {"id": 5, "status": "resolved", "status_code": 2, "reported_by_user_id": "u-1"}
+            ])
+            .to_string()
+        );
+        let mut foreign = json!([{"id": 4, "comment": "x", "issue_id": 4, "extra": "?"}]);
+        assert!(screen(&mut foreign, |_: &mut CommentRecord| false).is_err());
+    }
+
+    /// A group's nested issue is screened as on an issue page: a
+    /// stranger's text and the name they are shown under are withheld.
+    #[test]
+    fn a_groups_nested_issues_are_screened_like_issue_pages() {
+        let authors = Authors {
+            me_id: Some("u-1".into()),
+            me_name: Some("al".into()),
+            directory: None,
+        };
+        let issue = |id: i64, reporter: &str| IssueRecord {
+            id,
+            title: Some("Heat".into()),
+            subject: None,
+            description: Some("No audio".into()),
+            category_id: None,
+            status: None,
+            status_code: None,
+            request_type: None,
+            request_type_code: None,
+            request_id: None,
+            provider_id: None,
+            created_date: None,
+            resolved_date: None,
+            reported_by_user_id: Some(reporter.into()),
+            reported_by_user_name: Some("Bobby".into()),
+        };
+        let mut group = GroupRecord {
+            provider_id: Some("949".into()),
+            title: Some("Heat".into()),
+            count: Some(2),
+            issues: Some(vec![issue(1, "u-1"), issue(2, "u-7")]),
+        };
+        assert!(authors.screen_group(&mut group));
+        let issues = group.issues.as_ref().unwrap();
+        assert_eq!(issues[0], issue(1, "u-1"), "the acting user's own");
+        assert_eq!(issues[1].description.as_deref(), Some(WITHHELD));
+        assert_eq!(issues[1].reported_by_user_name.as_deref(), Some(WITHHELD));
+        assert_eq!(group.title.as_deref(), Some(WITHHELD));
+    }
 }

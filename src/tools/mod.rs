@@ -332,21 +332,20 @@ async fn call_as_peer(
     let elapsed_ms = elapsed.as_millis() as u64;
     let (name, uid, correlation_id) = (tool.def.name, ctx.identity.uid, &ctx.correlation_id);
     // Plain values in the log (`code=NOT_FOUND`), not JSON `Value` debug forms.
-    let text = |key| envelope.value["error"][key].as_str().unwrap_or("");
-    match envelope.value.get("error") {
+    match envelope.error() {
         None => {
-            let truncated = envelope.value.get("truncated") == Some(&Value::Bool(true));
+            let truncated = envelope.truncated();
             info!(tool = name, %correlation_id, uid, elapsed_ms, truncated, "tool call ok")
         }
-        Some(_) => {
-            let (code, field) = (text("code"), text("field"));
+        Some(e) => {
+            let (code, field) = (e.code.label(), e.field.as_deref().unwrap_or(""));
             warn!(tool = name, %correlation_id, uid, elapsed_ms, %code, %field, "tool call failed")
         }
     }
     // A call that only put the question (2026-07-28) decided nothing: its
     // retry, which carries the answer, gets the audit record.
     if tool.def.is_write() && ctx.confirmer.record().label != crate::confirm::Label::Asked {
-        audit::record(&tool.def, ctx, args.as_ref(), &envelope.value, elapsed);
+        audit::record(&tool.def, ctx, args.as_ref(), &envelope, elapsed);
     }
     envelope
 }

@@ -26,12 +26,7 @@ pub fn local_page<T: Serialize>(
     warnings: Vec<String>,
 ) -> Outcome {
     let w = paging::local(items, page, !cut, unit);
-    let items = w
-        .items
-        .iter()
-        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
-        .collect();
-    Ok(reply(page_object(family, items, &w.page), warnings, cut))
+    Ok(reply(page_object(family, w.items, &w.page), warnings, cut))
 }
 
 /// A result with `data` of which one part could not be read (`first` says why).

@@ -162,7 +162,7 @@ pub struct Rating {
 }
 
 /// `$defs/episode`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Episode {
     pub episode_number: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,7 +174,7 @@ pub struct Episode {
 }
 
 /// `$defs/season`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Season {
     pub season_number: i64,
     pub episodes: Vec<Episode>,

@@ -3,7 +3,6 @@
 use super::filing::{issue_by_id, movie_provider_ids};
 use crate::contract::Family;
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::contract::Outcome;
 use crate::contract::budget::MAX_NESTED;
@@ -11,7 +10,10 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::definition::Page;
 use crate::definition::params::*;
 use crate::definition::{Bundle, ToolActions, ToolDef};
-use crate::projection::issues::{self as proj, ChatComment, Issue, IssueGroup, status_code};
+use crate::projection::issues::{
+    self as proj, ChatComment, CommentRecord, GroupRecord, Issue, IssueGroup, IssueRecord,
+    status_code,
+};
 use crate::projection::metrics::{self, IssueCounts};
 use crate::projection::paging::{self, Paging, Window, page_object};
 use crate::projection::wire::request_type_label;
@@ -138,7 +140,7 @@ fn ombi_status(status: IssueStatus) -> Result<i64, ToolError> {
 }
 
 fn issue_page(
-    items: Vec<Value>,
+    items: Vec<IssueRecord>,
     paging: &Paging,
     warnings: Vec<String>,
     truncated: bool,
@@ -305,7 +307,7 @@ async fn comments(ctx: &CallCtx, id: i64, page: Page) -> Outcome {
             &mut warnings,
         )
         .await?;
-    let items: Vec<Value> = got
+    let items: Vec<CommentRecord> = got
         .value
         .into_iter()
         .filter_map(|c| proj::comment(c, id, &mut warnings))
@@ -338,7 +340,7 @@ async fn provider_summary(ctx: &CallCtx, status: Option<IssueStatus>, page: Page
     let got = ctx.read_list::<IssueGroup>(route, &mut warnings).await?;
     let issues_seen: i64 = got.value.iter().filter_map(|g| g.count).sum();
     let complete = !got.cut && (issues_seen as u64) < SUMMARY_TAKE;
-    let groups: Vec<Value> = got
+    let groups: Vec<GroupRecord> = got
         .value
         .into_iter()
         .map(|g| proj::group(g, &mut warnings))
@@ -368,7 +370,7 @@ async fn provider_details(ctx: &CallCtx, provider: &str) -> Outcome {
         .as_ref()
         .and_then(|g| g.issues.as_ref())
         .is_some_and(|i| i.len() > MAX_NESTED);
-    let items: Vec<Value> = group
+    let items: Vec<GroupRecord> = group
         .into_iter()
         .map(|g| proj::group(g, &mut warnings))
         .collect();

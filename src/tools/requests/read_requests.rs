@@ -23,8 +23,8 @@ use crate::definition::shape::{ArgDefault, Field, Ty};
 use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::paging::{self, Paging, page_object};
 use crate::projection::requests::{
-    self as proj, ParentIndex, Projected, RequestRecord, WireChildRequest, WireChildWithSeasons,
-    WireFailedRequest, WireRecentRow, WireTvParent,
+    self as proj, ParentIndex, Projected, RequestRecord, RetryRecord, WireChildRequest,
+    WireChildWithSeasons, WireFailedRequest, WireRecentRow, WireTvParent,
 };
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{local_page, not_found, note_read_limit, reply};
@@ -564,7 +564,7 @@ async fn retry_queue(ctx: &CallCtx, page: Page) -> Outcome {
             }
             e
         })?;
-    let items: Vec<Value> = got
+    let items: Vec<RetryRecord> = got
         .value
         .into_iter()
         .filter_map(|f| proj::retry(f, &mut warnings))

@@ -1,14 +1,13 @@
 //! `read_votes` → vote_page (Ombi's quirks: docs/ombi-notes.md).
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::votes::{votes_route, voting_enabled};
 use crate::contract::Family;
 use crate::contract::{ErrorCode, Outcome, ToolError};
 use crate::definition::params::*;
 use crate::definition::{Bundle, Page, ToolActions, ToolDef};
-use crate::projection::votes::{self as proj, OpenVote, VoteRow};
+use crate::projection::votes::{self as proj, OpenVote, VoteRecord, VoteRow};
 use crate::tools::local_page;
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::upstream::Route;
@@ -60,7 +59,7 @@ impl Actions for Action {
                 let got = ctx
                     .read_list::<OpenVote>(Route::get("api/v1/Vote"), &mut warnings)
                     .await?;
-                let items: Vec<Value> = got
+                let items: Vec<VoteRecord> = got
                     .value
                     .into_iter()
                     .filter_map(|v| proj::open(v, &mut warnings))

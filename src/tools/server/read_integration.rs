@@ -10,7 +10,6 @@
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
 
 use crate::contract::Family;
 use crate::contract::{ErrorCode, ToolError};
@@ -21,7 +20,8 @@ use crate::definition::{Bundle, ToolActions, ToolDef};
 use crate::projection::integration::{
     self, WirePlexLibraries, WirePlexServer, WirePlexServers, WireProfile, WireRootFolder, WireTag,
 };
-use crate::projection::paging::{self, Window};
+use crate::projection::paging::{self, Window, page_object};
+use crate::projection::reference::Reference;
 use crate::projection::server_info::{self, WireFeature};
 use crate::projection::users::{self, WireServerUser};
 use crate::tools::reply;
@@ -128,7 +128,7 @@ fn unsupported(what: &str) -> Failure {
 /// References collected from several lists; a list that failed is a
 /// warning, and the call a PARTIAL_FAILURE carrying what was read.
 struct Collected {
-    items: Vec<Value>,
+    items: Vec<Reference>,
     failed: Vec<String>,
     first_error: Option<ToolError>,
     cut: bool,
@@ -148,7 +148,7 @@ impl Collected {
         &mut self,
         what: &str,
         r: Result<crate::upstream::Bounded<Vec<T>>, ToolError>,
-        f: impl Fn(&[T]) -> Vec<Value>,
+        f: impl Fn(&[T]) -> Vec<Reference>,
     ) {
         match r {
             Ok(b) => {
@@ -169,7 +169,7 @@ impl Collected {
             warnings.push(w);
         }
         let truncated = self.cut || page.has_more == Some(true);
-        let data = json!({"kind": "reference_page", "items": items, "page": page});
+        let data = page_object(Family::ReferencePage, items, &page);
         if self.failed.is_empty() {
             return Ok(reply(data, warnings, truncated));
         }
@@ -337,7 +337,7 @@ async fn plex_servers(ctx: &CallCtx) -> Outcome {
     let Window { items, page } =
         paging::first(integration::plex_servers(&servers), true, "references");
     Ok(reply(
-        json!({"kind": "reference_page", "items": items, "page": page}),
+        page_object(Family::ReferencePage, items, &page),
         Vec::new(),
         false,
     ))
@@ -401,7 +401,7 @@ async fn plex_libraries(ctx: &CallCtx, wanted: &str) -> Outcome {
     }
     let truncated = !warnings.is_empty();
     Ok(reply(
-        json!({"kind": "reference_page", "items": items, "page": page}),
+        page_object(Family::ReferencePage, items, &page),
         warnings,
         truncated,
     ))
@@ -433,7 +433,7 @@ async fn media_server_users(ctx: &CallCtx, server: MediaServer) -> Outcome {
     }
     let truncated = rows.cut || page.has_more == Some(true);
     Ok(reply(
-        json!({"kind": "user_page", "items": items, "page": page}),
+        page_object(Family::UserPage, items, &page),
         warnings,
         truncated,
     ))

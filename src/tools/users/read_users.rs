@@ -2,14 +2,13 @@
 //! notification agents (→ `reference_page`, never the delivery values).
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::contract::Family;
 use crate::contract::Outcome;
 use crate::definition::params::*;
 use crate::definition::{Bundle, Page, ToolActions, ToolDef};
 use crate::projection::paging::{Paging, page_object};
-use crate::projection::users::{self, WireConnectedUser, WirePreference, WireUser};
+use crate::projection::users::{self, UserRecord, WireConnectedUser, WirePreference, WireUser};
 use crate::tools::{Actions, CallCtx, Tool};
 use crate::tools::{local_page, not_found, not_found_on_500, reply};
 use crate::upstream::Route;
@@ -70,7 +69,11 @@ impl Actions for Action {
 
 /// One user as a `user_page` (`project`: what the caller may see of them);
 /// NOT_FOUND (`what`) when Ombi gave none.
-fn one_user(u: Option<WireUser>, project: fn(&WireUser) -> Option<Value>, what: &str) -> Outcome {
+fn one_user(
+    u: Option<WireUser>,
+    project: fn(&WireUser) -> Option<UserRecord>,
+    what: &str,
+) -> Outcome {
     let item = u
         .as_ref()
         .and_then(project)
@@ -95,7 +98,7 @@ async fn list(ctx: &CallCtx, page: Page) -> Outcome {
     let rows = ctx
         .read_list::<WireUser>(Route::get("api/v1/Identity/Users"), &mut warnings)
         .await?;
-    let items: Vec<Value> = rows
+    let items: Vec<UserRecord> = rows
         .value
         .iter()
         .filter_map(users::user_for_moderator)

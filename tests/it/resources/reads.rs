@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use ombi_mcp::definition::{Bundle, BundleSet};
 use ombi_mcp::policy::Identity;
+use ombi_mcp::projection::mutation::Mutation;
 use ombi_mcp::resources::{self, ReadError, ResourceUri};
 use ombi_mcp::tools::view::View;
 use serde_json::{Value, json};
@@ -177,10 +178,8 @@ async fn resources_follow_the_read_tool_they_mirror() {
 
 #[test]
 fn write_results_link_the_request_or_issue_they_made() {
-    let env = |tool: &str, data: Value| {
-        let v = json!({"ok": true, "operation": tool, "data": data});
-        v.as_object().unwrap().clone()
-    };
+    // A successful write's `data`, read back as the mutation it declares.
+    let env = |_tool: &str, data: Value| Mutation::of(Some(&data));
     // What each action declares it links to (`#[action(links = …)]`).
     let link = |tool: &str, args: Value| {
         let def = &ombi_mcp::tools::find(tool).unwrap().def;
@@ -189,10 +188,11 @@ fn write_results_link_the_request_or_issue_they_made() {
     let create = link("write_request_create", json!({"action": "movie"}));
     let links = resources::links(
         create,
-        &env(
+        env(
             "write_request_create",
             json!({"kind": "mutation", "outcome": "completed", "target": {"kind": "movie", "id": 7}, "request_id": 7}),
-        ),
+        )
+        .as_ref(),
     );
     assert_eq!(links.len(), 1);
     assert_eq!(links[0].uri, "ombi://request/movie/7");
@@ -205,20 +205,22 @@ fn write_results_link_the_request_or_issue_they_made() {
     }
     let links = resources::links(
         link("write_issue_create", json!({})),
-        &env(
+        env(
             "write_issue_create",
             json!({"kind": "mutation", "outcome": "completed", "issue_id": 4}),
-        ),
+        )
+        .as_ref(),
     );
     assert_eq!(links[0].uri, "ombi://issue/4");
     // No id, a failure, or another tool: no link.
     assert!(
         resources::links(
             create,
-            &env(
+            env(
                 "write_request_create",
                 json!({"kind": "mutation", "outcome": "unknown"})
             )
+            .as_ref()
         )
         .is_empty()
     );
@@ -226,7 +228,7 @@ fn write_results_link_the_request_or_issue_they_made() {
     assert_eq!(vote, None);
     assert!(resources::links(
         vote,
-        &env("write_vote", json!({"kind": "mutation", "outcome": "completed", "request_id": 1, "target": {"kind": "movie", "id": 1}}))
+        env("write_vote", json!({"kind": "mutation", "outcome": "completed", "request_id": 1, "target": {"kind": "movie", "id": 1}})).as_ref()
     )
     .is_empty());
 }

@@ -5,8 +5,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ombi_mcp::contract::TargetKind;
 use ombi_mcp::definition::BundleSet;
 use ombi_mcp::policy::Identity;
+use ombi_mcp::projection::mutation::{Mutation, Outcome};
 use ombi_mcp::resources::watch::{Deliver, MAX_PER_DAEMON, MAX_PER_SESSION, MAX_PER_UID, Watches};
 use ombi_mcp::resources::{self, Touched};
 use serde_json::json;
@@ -224,9 +226,8 @@ async fn a_write_rereads_only_what_it_touched() {
         reads("/api/v1/Issues/1"),
     );
     let mine_before = h.paths().len();
-    p.watches.after_write(&Touched::of(Some(
-        &json!({"kind": "mutation", "outcome": "completed", "target": {"kind": "movie", "id": 2}}),
-    )));
+    let movie_2 = Mutation::new(Outcome::Completed).on_request(TargetKind::Movie, 2);
+    p.watches.after_write(&Touched::of(Some(&movie_2)));
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = (
         reads("/api/v1/Request/movie/info/1"),
@@ -239,9 +240,9 @@ async fn a_write_rereads_only_what_it_touched() {
     // requests/mine was read again too: more than the one movie read.
     assert!(h.paths().len() > mine_before + 1, "{:?}", h.paths());
     // An issue write re-reads that issue only.
-    p.watches.after_write(&Touched::of(Some(
-        &json!({"kind": "mutation", "issue_id": 1}),
-    )));
+    let mut issue_1 = Mutation::new(Outcome::Completed);
+    issue_1.issue_id = Some(1);
+    p.watches.after_write(&Touched::of(Some(&issue_1)));
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(reads("/api/v1/Issues/1") > before.2);
     assert_eq!(reads("/api/v1/Request/movie/info/2"), before.1 + 1);

@@ -46,7 +46,8 @@ fn request_ok(r: requests::Projected) -> Result<(), String> {
     }
 }
 
-fn id_ok(v: Option<Value>) -> Result<(), String> {
+fn id_ok(record: Option<impl serde::Serialize>) -> Result<(), String> {
+    let v = record.and_then(|r| serde_json::to_value(r).ok());
     match v.as_ref().and_then(|v| v.get("id")).and_then(Value::as_i64) {
         Some(id) if id < 1 => Err(format!("id {id} < 1: {}", v.unwrap_or_default())),
         _ => Ok(()),
