@@ -104,19 +104,6 @@ fn unit_values(unit: &str, key: &str) -> Vec<String> {
     values
 }
 
-fn env_file(path: &str) -> Vec<(String, String)> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (k, v) = l.split_once('=').unwrap();
-            (k.to_string(), v.to_string())
-        })
-        .collect()
-}
-
 fn user(name: &str, groups: &[&str]) -> (u32, u32) {
     if nix::unistd::User::from_name(name).unwrap().is_none() {
         let mut cmd = Command::new("useradd");
@@ -235,7 +222,7 @@ async fn the_deb_installs_serves_a_group_member_refuses_others_and_purges_clean(
     );
     let exec = unit_values("ombi-mcp.service", "ExecStart");
     assert_eq!(exec, ["/usr/bin/ombi-mcpd"], "the package's drop-in");
-    let mut env = env_file("/etc/ombi-mcp/env");
+    let mut env = super::env_file(Path::new("/etc/ombi-mcp/env"));
     for (k, v) in &mut env {
         if k == "OMBI_URL" {
             *v = fake.url.clone();
