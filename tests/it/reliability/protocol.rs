@@ -293,6 +293,11 @@ fn exchange(
         replies
     });
     let mut writer = raw.stream.try_clone().unwrap();
+    // Should the collector give up (its read timed out on a loaded machine),
+    // the daemon stops reading once its answers back up: fail, never hang.
+    writer
+        .set_write_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
     for (bytes, _) in &frames {
         writer.write_all(bytes).unwrap();
         writer.write_all(b"\n").unwrap();
