@@ -205,6 +205,14 @@ fn main() {
     std::thread::sleep(Duration::from_millis(500));
     let idle = proc_stats(pid);
     let status = format!("/proc/{pid}/status");
+    let split = || {
+        format!(
+            "{} anonymous + {} file",
+            mib(proc_kib(&status, "RssAnon:").unwrap_or(0)),
+            mib(proc_kib(&status, "RssFile:").unwrap_or(0))
+        )
+    };
+    let idle_split = split();
     let (hits, connections) = (fake.hits("GET", SLOW_ROUTE), fake.connections());
     fake.add_fault(Fault::on("GET", SLOW_ROUTE).delay(SLOW));
     let f = flood(
@@ -249,6 +257,7 @@ fn main() {
         std::thread::sleep(at.saturating_sub(ended.elapsed()));
         after.push((secs, proc_stats(pid).rss_kib));
     }
+    let back_split = split();
     let logs = d.logs();
 
     rows.push((
@@ -299,7 +308,7 @@ fn main() {
     rows.push((
         "… daemon RSS (release build)".into(),
         format!(
-            "{} idle after warm-up sessions; peak {} (sampled; `VmHWM` {}); after the flood: {}; at 120 s {:+.1} MiB over idle (goal ≤ 8 MiB: {})",
+            "{} idle after warm-up sessions ({idle_split}); peak {} (sampled; `VmHWM` {}); after the flood: {}; at 120 s {:+.1} MiB over idle ({back_split}; goal ≤ 8 MiB: {})",
             mib(idle.rss_kib),
             mib(f.most_rss_kib),
             mib(hwm),
