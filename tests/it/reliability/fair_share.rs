@@ -7,7 +7,6 @@
 use std::io::{Read, Write};
 
 use std::os::unix::net::UnixStream;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
