@@ -247,7 +247,9 @@ fn main() {
                 suppressed = shares
                     .logs()
                     .lines()
-                    .filter(|l| l.contains("refused peer") && l.contains(&format!("uid={} ", nobody.0)))
+                    .filter(|l| {
+                        l.contains("refused peer") && l.contains(&format!("uid={} ", nobody.0))
+                    })
                     .nth(1)
                     .and_then(|l| l.split("suppressed=").nth(1))
                     .map(|n| n.split_whitespace().next().unwrap_or("").to_string());

@@ -67,17 +67,20 @@ fn trim() {
 mod tests {
     use super::*;
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn a_quiet_daemon_does_not_trim_and_churn_is_forgotten_once_looked_at() {
         let trim = std::sync::Arc::new(HeapTrim::default());
         let (calls, shutdown) = (TaskTracker::new(), CancellationToken::new());
         let running = tokio::spawn({
             let (trim, calls, shutdown) = (trim.clone(), calls.clone(), shutdown.clone());
-            async move { trim.run(calls, Duration::from_secs(1), shutdown).await }
+            async move { trim.run(calls, Duration::from_millis(100), shutdown).await }
         });
         trim.churn();
-        tokio::time::sleep(Duration::from_millis(1500)).await;
-        assert!(!trim.churned.load(Ordering::Relaxed), "looked at and cleared");
+        tokio::time::sleep(Duration::from_millis(350)).await;
+        assert!(
+            !trim.churned.load(Ordering::Relaxed),
+            "looked at and cleared"
+        );
         shutdown.cancel();
         running.await.unwrap();
     }

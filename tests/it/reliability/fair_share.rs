@@ -181,7 +181,10 @@ async fn a_uids_64_connections_that_never_initialize_are_closed_at_the_deadline_
     while more.iter().any(|s| !closed_now(s)) && Instant::now() < refused_by {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(more.iter().all(closed_now), "the 48 past the share are refused");
+    assert!(
+        more.iter().all(closed_now),
+        "the 48 past the share are refused"
+    );
     let open_before = started.elapsed();
     assert!(
         open_before < DEADLINE,
@@ -210,7 +213,9 @@ async fn a_uids_64_connections_that_never_initialize_are_closed_at_the_deadline_
     .unwrap();
     let first = closed_at.iter().min().copied().unwrap_or_default();
     let last = closed_at.iter().max().copied().unwrap_or_default();
-    println!("figure: 16 connections that never initialized closed {first:?}–{last:?} after connecting (deadline {DEADLINE:?})");
+    println!(
+        "figure: 16 connections that never initialized closed {first:?}–{last:?} after connecting (deadline {DEADLINE:?})"
+    );
     assert!(first >= DEADLINE - Duration::from_millis(100), "{first:?}");
     assert!(last < DEADLINE + Duration::from_secs(10), "{last:?}");
     let logs = rig.daemon().wait_log("did not initialize in time");
@@ -221,9 +226,10 @@ async fn a_uids_64_connections_that_never_initialize_are_closed_at_the_deadline_
     );
     // Its share is back: the uid can have a session again.
     let streams = connect_as(&socket, hog, 1);
-    let again = tokio::task::spawn_blocking(move || streams.into_iter().filter_map(initializes).count())
-        .await
-        .unwrap();
+    let again =
+        tokio::task::spawn_blocking(move || streams.into_iter().filter_map(initializes).count())
+            .await
+            .unwrap();
     assert_eq!(again, 1, "{}", rig.daemon().logs());
 }
 
@@ -334,7 +340,12 @@ async fn a_slowed_ombi_flood_from_one_uid_leaves_another_served_and_descriptors_
     .await
     .unwrap_or_else(|e| panic!("{e:?}\n{}", rig.daemon().logs()));
     assert_eq!(figures.admitted, 8);
-    let took = figures.other_served.iter().max().copied().unwrap_or_default();
+    let took = figures
+        .other_served
+        .iter()
+        .max()
+        .copied()
+        .unwrap_or_default();
     println!(
         "figure: a second uid's initialize and call during the flood: at most {took:?} of {} (before: {baseline:?})",
         figures.other_served.len()
