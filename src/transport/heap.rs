@@ -68,7 +68,7 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn a_quiet_daemon_does_not_trim_and_churn_is_forgotten_once_looked_at() {
+    async fn churn_is_looked_at_and_forgotten_at_the_next_tick() {
         let trim = std::sync::Arc::new(HeapTrim::default());
         let (calls, shutdown) = (TaskTracker::new(), CancellationToken::new());
         let running = tokio::spawn({
