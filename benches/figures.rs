@@ -1304,27 +1304,6 @@ fn completion_latency(fake: &FakeOmbi, t: &mut Table) {
     .goal("≤ 1 ms", f(median(&cached)), 1.0);
 }
 
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|l| l.strip_prefix("model name"))
-        .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let mem = proc_kib("/proc/meminfo", "MemTotal:") as f64 / 1024.0 / 1024.0;
-    format!("{cpus} × {model}, {mem:.1} GiB memory")
-}
-
-fn loadavg() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .unwrap_or_default()
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs nothing here.
     if !std::env::args().any(|a| a == "--bench") {
@@ -1334,8 +1313,8 @@ fn main() {
     let started = Instant::now();
     println!(
         "ombi-mcp figures: {}; load average {}",
-        machine(),
-        loadavg()
+        harness::machine(),
+        harness::loadavg()
     );
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -1363,6 +1342,6 @@ fn main() {
         "\nours took {:.1} s, the peer {:.1} s; load average at the end {}",
         ours_done.as_secs_f64(),
         (started.elapsed() - ours_done).as_secs_f64(),
-        loadavg()
+        harness::loadavg()
     );
 }

@@ -21,6 +21,7 @@ use crate::server::{App, McpService, Session};
 use crate::tools;
 use crate::transport::ListingSlot;
 use crate::transport::frame::FramedTransport;
+use crate::transport::heap::{HeapTrim, TRIM_EVERY};
 use crate::transport::listener::Listener;
 use crate::transport::refusals::RefusalLog;
 use crate::transport::share::{SESSIONS_PER_UID, SessionShare};
@@ -60,6 +61,12 @@ pub async fn run(
             .run(app.upstream.clone(), shutdown.clone()),
     );
     let watchdog = tokio::spawn(watchdog(shutdown.clone()));
+    // Freed heap back to the system once a burst is over.
+    let heap = Arc::new(HeapTrim::default());
+    let trimmer = tokio::spawn({
+        let (heap, calls, shutdown) = (heap.clone(), app.calls.clone(), shutdown.clone());
+        async move { heap.run(calls, TRIM_EVERY, shutdown).await }
+    });
 
     notify(&[
         NotifyState::Ready,
@@ -109,8 +116,11 @@ pub async fn run(
                     let (policy, app, ct) = (policy.current(), app.clone(), sessions_ct.child_token());
                     let (open, description, admission) = (open.clone(), description.clone(), admission.clone());
                     open.fetch_add(1, Ordering::SeqCst);
+                    let heap = heap.clone();
+                    heap.churn();
                     sessions.spawn(async move {
                         serve_connection(stream, &policy, &admission, app, init_timeout, ct).await;
+                        heap.churn();
                         drop(slot);
                         let now = open.fetch_sub(1, Ordering::SeqCst) - 1;
                         notify(&[NotifyState::Status(&status_line(&description, now))]);
@@ -154,6 +164,7 @@ pub async fn run(
     guard.cleanup();
     signals.abort();
     watchdog.abort();
+    trimmer.abort();
     poller.abort();
     info!("stopped");
     Ok(())

@@ -1,10 +1,11 @@
 //! Everything between the Unix socket and an MCP session: the listener
 //! (systemd socket activation or a self-bound path), each uid's share of the
-//! session slots, the throttled log of refusals, and the JSON-RPC framing of
-//! each connection. Who the peer is and what it may see is `crate::policy`.
+//! session slots, the throttled log of refusals, the JSON-RPC framing of
+//! each connection, and the freed heap given back once connections are quiet. Who the peer is and what it may see is `crate::policy`.
 
 pub mod codec;
 pub mod frame;
+pub mod heap;
 pub mod listener;
 pub mod refusals;
 pub mod share;

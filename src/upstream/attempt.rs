@@ -24,16 +24,18 @@ fn refuses_key(resp: &UpstreamResponse) -> bool {
 }
 
 impl Upstream {
-    /// One attempt, plus one resend after a renewed JWT or a rotated secret.
+    /// One attempt, plus one resend after a renewed JWT or a rotated secret,
+    /// within the call's `deadline`.
     pub(super) async fn attempt(
         &self,
         acting_user: Option<&str>,
         route: &Route,
         url: &Url,
-        desc: &str,
         cap: usize,
         sent: &AtomicBool,
+        deadline: tokio::time::Instant,
     ) -> Result<UpstreamResponse, AttemptError> {
+        let desc = &route.to_string();
         let creds = match self.credentials(acting_user, route.own).await {
             // jwt: the login refused the password.
             Err(e) if e.http_status == Some(401) && self.rotated() => {
@@ -47,7 +49,7 @@ impl Upstream {
         // still shares one login.
         let _turn = self
             .turns
-            .take(self.timeout, desc)
+            .take_by(deadline, self.timeout, desc)
             .await
             .map_err(AttemptError::Final)?;
         let resp = self

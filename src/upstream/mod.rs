@@ -383,7 +383,7 @@ impl Upstream {
         loop {
             let outcome = tokio::time::timeout_at(
                 deadline,
-                self.attempt(acting_user, route, &url, &desc, cap, &sent),
+                self.attempt(acting_user, route, &url, cap, &sent, deadline),
             )
             .await;
             let remaining = deadline.saturating_duration_since(Instant::now());

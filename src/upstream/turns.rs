@@ -6,6 +6,13 @@
 //! its `OMBI_HTTP_TIMEOUT`, then ends `TIMEOUT` (retryable, never sent). The
 //! turn is taken per attempt, after the login (one in flight, shared).
 //!
+//! A turn that comes with less than [`MIN_LEFT`] of the call's time left is
+//! given back at once, the call ending `TIMEOUT` unsent: when a flood's calls
+//! time out together, each turn a timed-out call gives back would otherwise
+//! go to the next call in line a moment before its own deadline, and each
+//! would open a connection to Ombi only to drop it (~1,000 connections in the
+//! 40 s of `cargo bench --bench flood`, for ~150 requests).
+//!
 //! The peer is the task's: `tools::call` runs each call inside [`as_peer`];
 //! a call made outside one (the resource poller, `--check-config`) takes
 //! only a daemon-wide turn.
@@ -16,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
 
 use crate::contract::{ErrorCode, ToolError};
 
@@ -23,6 +31,9 @@ use crate::contract::{ErrorCode, ToolError};
 pub const IN_FLIGHT: usize = 16;
 /// Ombi calls in flight for one peer uid, at most.
 pub const PER_PEER: usize = 4;
+/// The least of a call's time worth starting a request with (a quarter of
+/// a shorter `OMBI_HTTP_TIMEOUT`).
+pub const MIN_LEFT: Duration = Duration::from_secs(1);
 
 tokio::task_local! {
     /// The uid of the peer whose call the current task runs.
@@ -74,8 +85,21 @@ impl Turns {
     /// Waits for a turn, the peer's first (so one peer's queue never holds
     /// daemon-wide turns), at most `wait`; `desc` names the call.
     pub async fn take(&self, wait: Duration, desc: &str) -> Result<Turn<'_>, ToolError> {
+        self.take_by(Instant::now() + wait, wait, desc).await
+    }
+
+    /// [`Turns::take`] for a call that must end by `deadline` (its
+    /// `OMBI_HTTP_TIMEOUT` of `wait` from its start): a turn with less than
+    /// [`MIN_LEFT`] (or `wait` ÷ 4) left before it is not taken.
+    pub async fn take_by(
+        &self,
+        deadline: Instant,
+        wait: Duration,
+        desc: &str,
+    ) -> Result<Turn<'_>, ToolError> {
         let peer = PEER_UID.try_with(|uid| *uid).ok();
-        let waited = tokio::time::timeout(wait, async {
+        let least = MIN_LEFT.min(wait / 4);
+        let waited = tokio::time::timeout_at(deadline, async {
             // The turn exists before anything is waited for: dropped at any
             // point (timeout, cancelled call), it gives back what it holds.
             let mut turn = Turn {
@@ -92,7 +116,9 @@ impl Turns {
         })
         .await;
         match waited {
-            Ok(Some(turn)) => Ok(turn),
+            Ok(Some(turn)) if deadline.saturating_duration_since(Instant::now()) >= least => {
+                Ok(turn)
+            }
             // Nothing closes the semaphores; a closed one is a timeout too.
             _ => Err(ToolError::new(
                 ErrorCode::Timeout,
@@ -200,6 +226,28 @@ mod tests {
         let _again = as_peer(9, turns.take(Duration::from_millis(50), "GET b"))
             .await
             .expect("its turn is free again");
+    }
+
+    /// A turn coming too late for the call to use it goes back unused.
+    #[tokio::test]
+    async fn a_turn_with_too_little_time_left_is_given_back_unsent() {
+        let turns = Arc::new(Turns::new(1, 1));
+        let held = turns.take(Duration::from_secs(1), "GET a").await.unwrap();
+        let t = turns.clone();
+        // 400 ms for the call: a turn with less than 100 ms left is not used.
+        let wait = Duration::from_millis(400);
+        let deadline = Instant::now() + wait;
+        let late = tokio::spawn(async move {
+            let taken = t.take_by(deadline, wait, "GET late").await;
+            taken.err().map(|e| e.code)
+        });
+        tokio::time::sleep_until(deadline - Duration::from_millis(50)).await;
+        drop(held);
+        assert_eq!(late.await.unwrap(), Some(ErrorCode::Timeout));
+        let _free = turns
+            .take(Duration::from_millis(50), "GET b")
+            .await
+            .expect("given back");
     }
 
     #[tokio::test]

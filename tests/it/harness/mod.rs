@@ -4,15 +4,18 @@
 #![allow(dead_code)]
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
+use serde_json::{Value, json};
 use tempfile::TempDir;
 
 pub const DAEMON: &str = env!("CARGO_BIN_EXE_ombi-mcpd");
@@ -315,6 +318,10 @@ pub fn spawn_shim(socket: &Path) -> Child {
 /// One JSON-RPC `initialize` line, as a client would send it.
 pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"harness","version":"1"}}}"#;
 
+/// The first part of an `initialize` frame, never finished (no newline).
+pub const HALF_INITIALIZE: &str =
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11"#;
+
 /// Output of a shim run with `input` on stdin.
 pub struct ShimRun {
     pub status: ExitStatus,
@@ -330,7 +337,6 @@ pub fn run_shim(
     as_user: Option<(u32, u32)>,
     hold: Duration,
 ) -> ShimRun {
-    use std::io::Write;
     let mut cmd = match as_user {
         Some((uid, gid)) => {
             let mut c = Command::new("setpriv");
@@ -454,7 +460,6 @@ impl Raw {
 
     /// Sends `line` plus a newline.
     pub fn send(&mut self, line: &str) {
-        use std::io::Write;
         self.stream
             .write_all(format!("{line}\n").as_bytes())
             .expect("write a line");
@@ -527,7 +532,261 @@ pub fn proc_stats(pid: u32) -> ProcStats {
     }
 }
 
+/// The machine the benches ran on: CPUs, their model, memory.
+pub fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let mem = proc_kib("/proc/meminfo", "MemTotal:").unwrap_or(0) as f64 / 1024.0 / 1024.0;
+    format!("{cpus} × {model}, {mem:.1} GiB memory")
+}
+
+/// The load average over 1, 5 and 15 minutes (as `uptime` prints it).
+pub fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// `OMBI_MCP_SOAK=1` runs the long variants of the reliability tests.
 pub fn soak() -> bool {
     std::env::var("OMBI_MCP_SOAK").is_ok_and(|v| v == "1")
+}
+
+// ------------------------------------------------------------- fair share
+//
+// One hostile local user against the others (docs/security.md, "Fair
+// share"): shared by tests/it/reliability/fair_share.rs (bounds) and
+// benches/flood.rs (the release build's figures, docs/performance.md).
+
+/// `n` connections to `socket` made by `uid` ([`as_user`]).
+pub fn connect_as(socket: &Path, (uid, gid): (u32, u32), n: usize) -> Vec<UnixStream> {
+    as_user(uid, gid, || {
+        (0..n)
+            .map(|_| UnixStream::connect(socket).expect("connect"))
+            .collect()
+    })
+}
+
+/// Sends `initialize` and says whether it was answered (a refused
+/// connection is closed without a byte: EOF or a reset).
+pub fn initializes(stream: UnixStream) -> Option<Raw> {
+    let mut raw = Raw::from_stream(stream);
+    // Generous: a debug daemon's first call builds the sanitizer's table
+    // (seconds on a loaded machine); the bounds under test are timed apart.
+    raw.stream
+        .set_read_timeout(Some(Duration::from_secs(90)))
+        .unwrap();
+    if raw
+        .stream
+        .write_all(format!("{INITIALIZE}\n").as_bytes())
+        .is_err()
+    {
+        return None;
+    }
+    let reply = raw.try_recv()?;
+    assert_eq!(reply["id"], 1, "{reply}");
+    raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    Some(raw)
+}
+
+/// A `tools/call` of `read_reference` with `action` as request `id`.
+pub fn reference_call(id: u64, action: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": "read_reference", "arguments": {"action": action}}})
+    .to_string()
+}
+
+/// The answer to request `id` (skipping anything else).
+pub fn answer(raw: &mut Raw, id: u64) -> Value {
+    loop {
+        let msg = raw.recv().expect("an answer before EOF");
+        if msg["id"] == id {
+            return msg;
+        }
+    }
+}
+
+/// Another user's whole first exchange: connect, `initialize`, and a small
+/// call that reaches Ombi (`read_reference issue_categories`); how long it took.
+pub fn second_peer_is_served(socket: &Path, peer: (u32, u32)) -> Duration {
+    let started = Instant::now();
+    let stream = connect_as(socket, peer, 1).pop().unwrap();
+    let mut raw = initializes(stream).expect("the second peer is admitted");
+    raw.send(&reference_call(2, "issue_categories"));
+    let reply = answer(&mut raw, 2);
+    assert_eq!(reply["result"]["structuredContent"]["ok"], true, "{reply}");
+    started.elapsed()
+}
+
+/// One uid's flood of pipelined calls against a slowed Ombi route.
+pub struct Flood {
+    /// Connections the flooding uid opens and initializes; those past its
+    /// share of the sessions are refused.
+    pub connections: usize,
+    /// Calls pipelined at once, spread over the sessions admitted.
+    pub calls: usize,
+    /// The `read_reference` action every call makes (the slowed route's).
+    pub action: &'static str,
+    /// Raw connects the flooding uid makes meanwhile, one after the other,
+    /// each waiting for the daemon to close it.
+    pub raw_connects: usize,
+    /// How often another uid's first exchange is timed during the flood.
+    pub other_every: Duration,
+}
+
+/// What a [`flood`] did to the daemon.
+#[derive(Debug, Default)]
+pub struct FloodFigures {
+    /// Sessions of the flooding uid answered `initialize`.
+    pub admitted: usize,
+    pub ok: usize,
+    /// Ended `TIMEOUT` (retryable): waited `OMBI_HTTP_TIMEOUT` for a turn.
+    pub timed_out: usize,
+    /// Failed for want of file descriptors ("Too many open files").
+    pub no_descriptors: usize,
+    /// Any other answer.
+    pub other: Vec<Value>,
+    /// Raw connects the daemon closed without a byte.
+    pub raw_closed: usize,
+    /// Raw connects whose `connect` itself failed.
+    pub raw_failed: usize,
+    /// The daemon's most descriptors and RSS, sampled every 50 ms.
+    pub most_fds: usize,
+    pub most_rss_kib: u64,
+    /// Another uid's connect + `initialize` + small call, timed every
+    /// `other_every` while the flood lasts.
+    pub other_served: Vec<Duration>,
+    /// From the first connection to the last answer.
+    pub took: Duration,
+}
+
+/// Samples the daemon `pid`'s descriptors and RSS until `done`.
+fn sample(pid: u32, done: &AtomicBool) -> (usize, u64) {
+    let (mut fds, mut rss) = (0, 0);
+    loop {
+        let s = proc_stats(pid);
+        fds = fds.max(s.fds);
+        rss = rss.max(s.rss_kib);
+        if done.load(Ordering::SeqCst) {
+            return (fds, rss);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `hog` floods the daemon `pid` on `socket` as `spec` says while `other`'s
+/// first exchange is timed; returns once every call is answered and every
+/// session of `hog` closed. Blocking (threads of its own): call it from
+/// outside an async runtime's workers (`spawn_blocking`).
+pub fn flood(
+    socket: &Path,
+    pid: u32,
+    hog: (u32, u32),
+    other: (u32, u32),
+    spec: &Flood,
+) -> FloodFigures {
+    let started = Instant::now();
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let done = done.clone();
+        std::thread::spawn(move || sample(pid, &done))
+    };
+    let sessions: Vec<Raw> = connect_as(socket, hog, spec.connections)
+        .into_iter()
+        .filter_map(initializes)
+        .collect();
+    let admitted = sessions.len();
+    assert!(admitted > 0, "no session of the flooding uid was admitted");
+    // Every session gets its calls in one write, then reads its answers
+    // (in the order the calls end) on a thread of its own, so no session's
+    // unread answers hold the daemon's writer for it.
+    let readers: Vec<_> = sessions
+        .into_iter()
+        .enumerate()
+        .map(|(n, mut raw)| {
+            let ids: Vec<u64> = (0..spec.calls as u64)
+                .filter(|i| *i as usize % admitted == n)
+                .map(|i| 100 + i)
+                .collect();
+            let lines: String = ids
+                .iter()
+                .map(|id| reference_call(*id, spec.action) + "\n")
+                .collect();
+            raw.stream.write_all(lines.as_bytes()).expect("pipeline");
+            raw.stream
+                .set_read_timeout(Some(Duration::from_secs(300)))
+                .unwrap();
+            std::thread::spawn(move || {
+                (0..ids.len())
+                    .map(|_| raw.recv().expect("an answer to each call"))
+                    .collect::<Vec<Value>>()
+            })
+        })
+        .collect();
+    let raw_flood = {
+        let (socket, n) = (socket.to_path_buf(), spec.raw_connects);
+        std::thread::spawn(move || {
+            as_user(hog.0, hog.1, || {
+                let (mut closed, mut failed) = (0, 0);
+                for _ in 0..n {
+                    let Ok(mut c) = UnixStream::connect(&socket) else {
+                        failed += 1;
+                        continue;
+                    };
+                    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                    if matches!(c.read(&mut [0u8; 1]), Ok(0) | Err(_)) {
+                        closed += 1;
+                    }
+                }
+                (closed, failed)
+            })
+        })
+    };
+    let others = {
+        let (socket, done, every) = (socket.to_path_buf(), done.clone(), spec.other_every);
+        std::thread::spawn(move || {
+            let mut took = Vec::new();
+            loop {
+                std::thread::sleep(every);
+                took.push(second_peer_is_served(&socket, other));
+                if done.load(Ordering::SeqCst) {
+                    return took;
+                }
+            }
+        })
+    };
+    let mut figures = FloodFigures {
+        admitted,
+        ..FloodFigures::default()
+    };
+    for reader in readers {
+        for reply in reader.join().expect("a session's reader") {
+            let env = &reply["result"]["structuredContent"];
+            if env["ok"] == true {
+                figures.ok += 1;
+            } else if env["error"]["code"] == "TIMEOUT" {
+                figures.timed_out += 1;
+            } else if reply.to_string().contains("Too many open files")
+                || reply.to_string().contains("os error 24")
+            {
+                figures.no_descriptors += 1;
+            } else {
+                figures.other.push(reply);
+            }
+        }
+    }
+    figures.took = started.elapsed();
+    (figures.raw_closed, figures.raw_failed) = raw_flood.join().expect("the raw connects");
+    done.store(true, Ordering::SeqCst);
+    figures.other_served = others.join().expect("the other uid");
+    (figures.most_fds, figures.most_rss_kib) = sampler.join().expect("the sampler");
+    figures
 }

@@ -15,9 +15,6 @@ use std::time::{Duration, Instant};
 use crate::harness::*;
 use crate::support::fake_ombi::{API_KEY, FakeOmbi, Fault, Options};
 
-const HALF_INITIALIZE: &str =
-    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11"#;
-
 fn env_with(extra: &[(&str, &str)]) -> Vec<(String, String)> {
     let mut env = offline_env();
     env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
