@@ -6,8 +6,9 @@ use serde_json::Value;
 
 use super::identifiers::{Identifier, Ids, Namespace, Origin, WireId};
 use super::media::{Episode, Media, Season, safe_url, year_of};
-use super::paging::{self, Window};
+use super::paging::{self, Window, page_object};
 use super::wire::date;
+use crate::contract::Family;
 use crate::contract::budget::MAX_NESTED;
 
 // ---------------------------------------------------------------- recently added
@@ -210,7 +211,7 @@ pub fn calendar_entry(w: WireCalendar) -> CalendarEntry {
 }
 
 pub fn calendar_page(w: Window<CalendarEntry>) -> Value {
-    serde_json::json!({"kind": crate::contract::Family::CalendarPage.def_name(), "items": w.items, "page": w.page})
+    page_object(Family::CalendarPage, w.items, &w.page)
 }
 
 // ---------------------------------------------------------------- artwork
@@ -265,7 +266,7 @@ pub fn artwork(url: &str, name: String, kind: &str, warnings: &mut Vec<String>) 
 }
 
 pub fn artwork_page(w: Window<Artwork>) -> Value {
-    serde_json::json!({"kind": crate::contract::Family::ArtworkPage.def_name(), "items": w.items, "page": w.page})
+    page_object(Family::ArtworkPage, w.items, &w.page)
 }
 
 #[cfg(test)]

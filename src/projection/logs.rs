@@ -7,8 +7,10 @@ use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::{Regex, RegexBuilder};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
+use crate::contract::Family;
 use crate::contract::budget::shorten;
 
 /// Lines per result (`$defs/logs.lines.maxItems`).
@@ -34,19 +36,29 @@ pub fn valid_file_id(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ' '))
 }
 
+/// `$defs/log_file`: Ombi's list gives names only, so the id is the name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LogFile {
+    pub file_id: String,
+    pub name: String,
+    /// The day a daily file was written, from its name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
+}
+
 /// `GET /api/v2/System/logs` (`string[]`, newest first) → `files`; names
 /// that are not plain file names are skipped (and counted).
-pub fn files(names: &[String]) -> (Vec<Value>, usize) {
+pub fn files(names: &[String]) -> (Vec<LogFile>, usize) {
     let mut skipped = 0;
     let files = names
         .iter()
         .filter_map(|n| {
             if valid_file_id(n) {
-                let mut file = json!({"file_id": n, "name": n});
-                if let Some(day) = serilog_day(n) {
-                    file["modified"] = json!(day);
-                }
-                Some(file)
+                Some(LogFile {
+                    file_id: n.clone(),
+                    name: n.clone(),
+                    modified: serilog_day(n),
+                })
             } else {
                 skipped += 1;
                 None
@@ -257,19 +269,52 @@ pub fn redact(line: &str) -> String {
     out
 }
 
+/// `$defs/logs` as a `list` answers it: the files, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct LogList<'a> {
+    kind: &'static str,
+    files: &'a [LogFile],
+    truncated: bool,
+}
+
+/// `$defs/logs` as a `read` answers it: a window of lines, where it starts,
+/// and where the next one starts (`null`: nothing more can be read).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct LogLines<'a> {
+    kind: &'static str,
+    lines: &'a [String],
+    offset: usize,
+    next_offset: Option<usize>,
+    truncated: bool,
+}
+
+/// The `logs` object of a `list`.
+pub fn files_data(files: &[LogFile], truncated: bool) -> Value {
+    let l = LogList {
+        kind: Family::Logs.def_name(),
+        files,
+        truncated,
+    };
+    serde_json::to_value(l).unwrap_or(Value::Null)
+}
+
 /// The `logs` object of a `read`.
 pub fn lines_data(w: &LineWindow) -> Value {
-    json!({
-        "kind": crate::contract::Family::Logs.def_name(),
-        "lines": w.lines,
-        "offset": w.offset,
-        "next_offset": w.next_offset,
-        "truncated": w.truncated,
-    })
+    let l = LogLines {
+        kind: Family::Logs.def_name(),
+        lines: &w.lines,
+        offset: w.offset,
+        next_offset: w.next_offset,
+        truncated: w.truncated,
+    };
+    serde_json::to_value(l).unwrap_or(Value::Null)
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
+    use super::super::family_schema::assert_family;
     use super::*;
 
     #[test]
@@ -296,14 +341,21 @@ mod tests {
 
     #[test]
     fn listing_skips_bad_names() {
-        let (f, skipped) = files(&["log20260502.txt".into(), "../x".into()]);
-        assert_eq!(
-            f,
-            vec![
-                json!({"file_id": "log20260502.txt", "name": "log20260502.txt", "modified": "2026-05-02"})
-            ]
-        );
+        let (f, skipped) = files(&[
+            "log20260502.txt".into(),
+            "../x".into(),
+            "ombi-errors.txt".into(),
+        ]);
         assert_eq!(skipped, 1);
+        let data = files_data(&f, false);
+        assert_eq!(
+            data,
+            json!({"kind": "logs", "files": [
+                {"file_id": "log20260502.txt", "name": "log20260502.txt", "modified": "2026-05-02"},
+                {"file_id": "ombi-errors.txt", "name": "ombi-errors.txt"}
+            ], "truncated": false})
+        );
+        assert_family("logs", &data);
     }
 
     #[test]
@@ -383,9 +435,18 @@ mod tests {
         assert_eq!(w.lines, vec!["line 2", "line 3", "line 4"]);
         assert_eq!(w.next_offset, Some(5));
         assert!(!w.truncated);
+        let data = lines_data(&w);
+        assert_eq!(
+            data,
+            json!({"kind": "logs", "lines": ["line 2", "line 3", "line 4"], "offset": 2,
+                "next_offset": 5, "truncated": false})
+        );
+        assert_family("logs", &data);
         let w = window(&text, 8, 5, false);
         assert_eq!(w.lines, vec!["line 8", "line 9"]);
         assert_eq!(w.next_offset, None);
+        assert_eq!(lines_data(&w)["next_offset"], Value::Null);
+        assert_family("logs", &lines_data(&w));
     }
 
     #[test]

@@ -3,12 +3,14 @@
 //! with its scope: `instance` (whole server) or `principal` (what the caller
 //! sees / is allowed). Nothing absent is turned into 0 or false.
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::wire::date;
+use crate::contract::Family;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Scope {
     Instance,
     Principal,
@@ -16,27 +18,55 @@ pub enum Scope {
     SelectedUser,
 }
 
-impl Scope {
-    fn label(self) -> &'static str {
-        match self {
-            Scope::Instance => "instance",
-            Scope::Principal => "principal",
-            Scope::SelectedUser => "selected_user",
-        }
+/// `$defs/metric`: a named scalar with its scope, and the unit it counts in
+/// (none for flags, texts and dates). A per-user count names its user.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Metric {
+    pub name: String,
+    /// A scalar: string, number, boolean or null.
+    pub value: Value,
+    pub scope: Scope,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+}
+
+impl Metric {
+    /// A metric about the whole instance, without a unit.
+    pub fn instance(name: &str, value: impl Into<Value>) -> Metric {
+        metric(name, value.into(), Scope::Instance, None)
     }
 }
 
 /// One `$defs/metric`.
-pub fn metric(name: &str, value: Value, scope: Scope, unit: Option<&str>) -> Value {
-    let mut m = json!({"name": name, "value": value, "scope": scope.label()});
-    if let Some(u) = unit {
-        m["unit"] = u.into();
+pub fn metric(name: &str, value: Value, scope: Scope, unit: Option<&'static str>) -> Metric {
+    Metric {
+        name: name.to_string(),
+        value,
+        scope,
+        unit,
+        user_id: None,
+        user_name: None,
     }
-    m
 }
 
-pub fn metrics(values: Vec<Value>) -> Value {
-    json!({"kind": crate::contract::Family::Metrics.def_name(), "values": values})
+/// `$defs/metrics`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct Metrics {
+    kind: &'static str,
+    values: Vec<Metric>,
+}
+
+/// The `metrics` family object.
+pub fn metrics(values: Vec<Metric>) -> Value {
+    let m = Metrics {
+        kind: Family::Metrics.def_name(),
+        values,
+    };
+    serde_json::to_value(m).unwrap_or(Value::Null)
 }
 
 /// `RequestCountModel` (`GET /api/v1/Request/count`): movies + TV children.
@@ -48,7 +78,7 @@ pub struct RequestCounts {
     pub denied: Option<i64>,
 }
 
-pub fn request_counts(c: &RequestCounts) -> Vec<Value> {
+pub fn request_counts(c: &RequestCounts) -> Vec<Metric> {
     [
         ("pending", c.pending),
         ("approved", c.approved),
@@ -69,7 +99,7 @@ pub struct IssueCounts {
     pub resolved: Option<i64>,
 }
 
-pub fn issue_counts(c: &IssueCounts) -> Vec<Value> {
+pub fn issue_counts(c: &IssueCounts) -> Vec<Metric> {
     [
         ("pending", c.pending),
         ("in_progress", c.in_progress),
@@ -96,7 +126,7 @@ pub struct Quota {
 /// gives the contract's bare RequestQuota names (`has_limit`, `limit`,
 /// `remaining`, `next_request`); a read of all types prefixes them with the
 /// media (`tv.remaining`) so they stay apart.
-pub fn quota(media: &str, q: &Quota, prefixed: bool, scope: Scope) -> Vec<Value> {
+pub fn quota(media: &str, q: &Quota, prefixed: bool, scope: Scope) -> Vec<Metric> {
     let unit = if media == "tv" {
         "episodes"
     } else {
@@ -130,7 +160,7 @@ pub fn quota(media: &str, q: &Quota, prefixed: bool, scope: Scope) -> Vec<Value>
 }
 
 /// A count of requests the caller can see (`.../total`).
-pub fn total(media: &str, n: i64) -> Value {
+pub fn total(media: &str, n: i64) -> Metric {
     let unit = if media == "tv" {
         "tv_parent_requests"
     } else {
@@ -146,6 +176,8 @@ pub fn total(media: &str, n: i64) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::super::family_schema::assert_family;
     use super::*;
 
@@ -172,8 +204,8 @@ mod tests {
         .unwrap();
         let v = quota("movie", &q, true, Scope::Principal);
         assert_eq!(
-            v,
-            vec![json!({"name": "movie.has_limit", "value": false, "scope": "principal"})]
+            serde_json::to_value(&v).unwrap(),
+            json!([{"name": "movie.has_limit", "value": false, "scope": "principal"}])
         );
         assert_family("metrics", &metrics(v));
     }
@@ -186,11 +218,11 @@ mod tests {
         .unwrap();
         let bare: Vec<String> = quota("tv", &q, false, Scope::Principal)
             .iter()
-            .map(|m| m["name"].as_str().unwrap().to_string())
+            .map(|m| m.name.clone())
             .collect();
         assert_eq!(bare, ["has_limit", "limit", "remaining", "next_request"]);
         let v = quota("tv", &q, true, Scope::Principal);
-        let names: Vec<&str> = v.iter().map(|m| m["name"].as_str().unwrap()).collect();
+        let names: Vec<&str> = v.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(
             names,
             [
@@ -200,8 +232,8 @@ mod tests {
                 "tv.next_request"
             ]
         );
-        assert_eq!(v[2]["value"], 0, "an exhausted quota is a real 0");
-        assert_eq!(v[2]["unit"], "episodes");
+        assert_eq!(v[2].value, 0, "an exhausted quota is a real 0");
+        assert_eq!(v[2].unit, Some("episodes"));
         assert_family("metrics", &metrics(v));
     }
 

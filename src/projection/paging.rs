@@ -4,7 +4,7 @@
 //! Totals and continuations are only claimed when they are known.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::contract::Family;
 use crate::contract::budget::MAX_RECORDS;
@@ -198,9 +198,22 @@ pub fn single<T>(items: Vec<T>, unit: &'static str) -> Window<T> {
     }
 }
 
+/// A `*_page` family object (`$defs/media_page`, `$defs/issue_page`, ...).
+#[derive(Debug, Serialize)]
+struct FamilyPage<'a, T> {
+    kind: &'static str,
+    items: Vec<T>,
+    page: &'a Paging,
+}
+
 /// A family page object: `{kind, items, page}`.
 pub fn page_object<T: Serialize>(family: Family, items: Vec<T>, paging: &Paging) -> Value {
-    json!({ "kind": family.def_name(), "items": items, "page": paging.to_json() })
+    let page = FamilyPage {
+        kind: family.def_name(),
+        items,
+        page: paging,
+    };
+    serde_json::to_value(page).unwrap_or(Value::Null)
 }
 
 /// Keeps at most `max` entries; true when some were dropped.
@@ -220,6 +233,8 @@ pub fn more_warning(paging: &Paging, what: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::super::family_schema::assert_family;
     use super::*;
 

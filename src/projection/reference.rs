@@ -10,7 +10,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::paging::Window;
+use super::paging::{Window, page_object};
+use crate::contract::Family;
 
 /// A record's id as upstream types it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -125,7 +126,7 @@ pub fn references(candidates: Vec<Candidate>, warnings: &mut Vec<String>) -> Vec
 }
 
 pub fn reference_page(w: Window<Reference>) -> Value {
-    serde_json::json!({"kind": crate::contract::Family::ReferencePage.def_name(), "items": w.items, "page": w.page})
+    page_object(Family::ReferencePage, w.items, &w.page)
 }
 
 // ---------------------------------------------------------------- wire shapes

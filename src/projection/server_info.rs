@@ -2,16 +2,11 @@
 //! cron checks → `metrics` (scope `instance`) or `reference_page` (features).
 //! `about` drops the storage paths and connection strings it carries.
 
-use super::metrics::metrics;
+use super::metrics::{Metric, metrics};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::text::message::sanitize;
-
-/// One `$defs/metric` about the instance.
-pub fn metric(name: &str, value: Value) -> Value {
-    json!({"name": name, "value": value, "scope": "instance"})
-}
 
 /// `GET /api/v1/Status/Wizard`: `{result: wizardCompleted}`.
 #[derive(Debug, Deserialize)]
@@ -25,14 +20,14 @@ pub struct WireWizard {
 pub fn status(code: Option<i64>, version: Option<&str>, wizard: Option<&WireWizard>) -> Value {
     let mut v = Vec::new();
     if let Some(c) = code {
-        v.push(metric("status_code", json!(c)));
-        v.push(metric("healthy", json!(c == 200)));
+        v.push(Metric::instance("status_code", c));
+        v.push(Metric::instance("healthy", c == 200));
     }
     if let Some(s) = version.map(sanitize).filter(|s| !s.is_empty()) {
-        v.push(metric("version", json!(s)));
+        v.push(Metric::instance("version", s));
     }
     if let Some(done) = wizard.and_then(|w| w.result) {
-        v.push(metric("wizard_completed", json!(done)));
+        v.push(Metric::instance("wizard_completed", done));
     }
     metrics(v)
 }
@@ -66,12 +61,12 @@ pub fn about(a: &WireAbout) -> Value {
         ("external_database_type", &a.external_database_type),
         ("settings_database_type", &a.settings_database_type),
     ];
-    let mut v: Vec<Value> = texts
+    let mut v: Vec<Metric> = texts
         .iter()
-        .filter_map(|(n, s)| s.as_deref().map(|s| metric(n, json!(sanitize(s)))))
+        .filter_map(|(n, s)| s.as_deref().map(|s| Metric::instance(n, sanitize(s))))
         .collect();
     if let Some(b) = a.not_supported {
-        v.push(metric("not_supported", json!(b)));
+        v.push(Metric::instance("not_supported", b));
     }
     metrics(v)
 }
@@ -88,7 +83,9 @@ pub struct WireMediaServers {
     pub total_servers: Option<i64>,
 }
 
-pub fn media_servers(m: &WireMediaServers) -> Value {
+/// The counts and flags (the handler adds the server names, then makes
+/// them a `metrics` object).
+pub fn media_servers(m: &WireMediaServers) -> Vec<Metric> {
     let mut v = Vec::new();
     for (n, x) in [
         ("servers_available", m.servers_available),
@@ -96,7 +93,7 @@ pub fn media_servers(m: &WireMediaServers) -> Value {
         ("total_servers", m.total_servers),
     ] {
         if let Some(x) = x {
-            v.push(metric(n, json!(x)));
+            v.push(Metric::instance(n, x));
         }
     }
     for (n, x) in [
@@ -105,10 +102,10 @@ pub fn media_servers(m: &WireMediaServers) -> Value {
         ("completely_down", m.completely_down),
     ] {
         if let Some(x) = x {
-            v.push(metric(n, json!(x)));
+            v.push(Metric::instance(n, x));
         }
     }
-    metrics(v)
+    v
 }
 
 /// `UpdateModel` (`GET /api/v1/Update`): the latest release for the
@@ -128,17 +125,17 @@ pub fn update(u: Option<&WireUpdate>, updater_check: Option<bool>) -> Value {
     let mut v = Vec::new();
     if let Some(u) = u {
         if let Some(b) = u.update_available {
-            v.push(metric("update_available", json!(b)));
+            v.push(Metric::instance("update_available", b));
         }
         if let Some(s) = u.update_version_string.as_deref() {
-            v.push(metric("latest_version", json!(sanitize(s))));
+            v.push(Metric::instance("latest_version", sanitize(s)));
         }
         if let Some(d) = u.update_date.as_deref() {
-            v.push(metric("checked_at", json!(sanitize(d))));
+            v.push(Metric::instance("checked_at", sanitize(d)));
         }
     }
     if let Some(b) = updater_check {
-        v.push(metric("updater_reports_update", json!(b)));
+        v.push(Metric::instance("updater_reports_update", b));
     }
     metrics(v)
 }
@@ -168,19 +165,26 @@ pub struct WireCronTest {
 }
 
 pub fn cron(c: &WireCronTest, expression: &str) -> Value {
-    let mut v = vec![metric("expression", json!(expression))];
+    let mut v = vec![Metric::instance("expression", expression)];
     if let Some(b) = c.success {
-        v.push(metric("valid", json!(b)));
+        v.push(Metric::instance("valid", b));
     }
     if let Some(m) = c.message.as_deref().map(sanitize).filter(|m| !m.is_empty()) {
-        v.push(metric("message", json!(m)));
+        v.push(Metric::instance("message", m));
     }
     metrics(v)
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
+    use super::super::family_schema::assert_family;
     use super::*;
+
+    fn metric(name: &str, value: Value) -> Value {
+        json!({"name": name, "value": value, "scope": "instance"})
+    }
 
     #[test]
     fn about_drops_paths_and_connection_strings() {
@@ -209,6 +213,7 @@ mod tests {
                 .unwrap()
                 .contains(&metric("not_supported", json!(false)))
         );
+        assert_family("metrics", &out);
     }
 
     #[test]
@@ -256,12 +261,7 @@ mod tests {
         }))
         .unwrap();
         let out = media_servers(&m);
-        assert_eq!(out["values"].as_array().unwrap().len(), 6);
-        assert!(
-            out["values"]
-                .as_array()
-                .unwrap()
-                .contains(&metric("partially_down", json!(true)))
-        );
+        assert_eq!(out.len(), 6);
+        assert!(out.contains(&Metric::instance("partially_down", true)));
     }
 }

@@ -15,12 +15,13 @@ use std::time::SystemTime;
 
 use hmac::digest::Key;
 use hmac::{Hmac, KeyInit, Mac};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sha2::Sha256;
 
-use crate::contract::canonical::canonical_json;
-
+use crate::contract::Family;
 use crate::contract::budget::shorten;
+use crate::contract::canonical::canonical_json;
 
 /// Values per result (`$defs/settings.values.maxItems`).
 pub const MAX_VALUES: usize = 100;
@@ -224,6 +225,26 @@ impl Section {
     }
 }
 
+/// One shown leaf (`$defs/change`): its escaped JSON Pointer (a feature's
+/// name in `features`), and its value as Ombi stores it, a scalar.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting {
+    pub name: String,
+    pub value: Value,
+}
+
+/// `$defs/settings`: the shown leaves, the patterns of the withheld ones,
+/// and the section's `revision` when a patch can be offered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct SettingsSection {
+    kind: &'static str,
+    section: &'static str,
+    values: Vec<Setting>,
+    omitted_fields: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revision: Option<String>,
+}
+
 /// A section's projection.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Projected {
@@ -279,8 +300,11 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
                 },
                 other => other.clone(),
             };
-            let entry = json!({"name": pointer, "value": value});
-            let size = entry.to_string().len() + 1;
+            let entry = Setting {
+                name: pointer,
+                value,
+            };
+            let size = serde_json::to_string(&entry).map_or(0, |e| e.len()) + 1;
             if bytes + size > MAX_VALUES_BYTES {
                 left_out += 1;
                 continue;
@@ -322,32 +346,33 @@ pub fn project(section: &Section, raw: &Value) -> Projected {
         omitted.truncate(MAX_VALUES);
         truncated = true;
     }
-    let mut data = json!({
-        "kind": crate::contract::Family::Settings.def_name(),
-        "section": section.name,
-        "values": values,
-        "omitted_fields": omitted,
-    });
-    // docs/contract.md: `revision` only when a safe patch can be offered; a
-    // section Ombi has no object for offers nothing to read-modify-write.
-    if !raw.is_null() {
-        data["revision"] = json!(revision(raw));
-    }
+    let data = SettingsSection {
+        kind: Family::Settings.def_name(),
+        section: section.name,
+        values,
+        omitted_fields: omitted,
+        // docs/contract.md: `revision` only when a safe patch can be offered;
+        // a section Ombi has no object for offers nothing to read-modify-write.
+        revision: (!raw.is_null()).then(|| revision(raw)),
+    };
     Projected {
-        data,
+        data: serde_json::to_value(data).unwrap_or(Value::Null),
         warnings,
         truncated,
     }
 }
 
 /// `[{name, enabled}]` → `{name: <feature>, value: <bool>}`.
-fn features(raw: &Value, values: &mut Vec<Value>) {
+fn features(raw: &Value, values: &mut Vec<Setting>) {
     for f in raw.as_array().into_iter().flatten() {
         if let (Some(name), Some(enabled)) = (
             f.get("name").and_then(Value::as_str),
             f.get("enabled").and_then(Value::as_bool),
         ) {
-            values.push(json!({"name": name, "value": enabled}));
+            values.push(Setting {
+                name: name.to_string(),
+                value: enabled.into(),
+            });
         }
     }
 }
@@ -406,6 +431,9 @@ pub fn revision(raw: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
+    use super::super::family_schema::assert_family;
     use super::*;
 
     fn names(p: &Projected) -> Vec<String> {
@@ -457,6 +485,12 @@ mod tests {
         let omitted = p.data["omitted_fields"].as_array().unwrap();
         assert!(omitted.contains(&json!("/servers/*/plexAuthToken")));
         assert!(omitted.contains(&json!("/servers/*/ip")));
+        assert_eq!(
+            p.data["values"][0],
+            json!({"name": "/enable", "value": true})
+        );
+        assert_eq!(p.data["revision"].as_str().map(str::len), Some(64));
+        assert_family("settings", &p.data);
     }
 
     #[test]
@@ -492,6 +526,13 @@ mod tests {
             p.data["values"],
             json!([{"name": "Movie4KRequests", "value": true}, {"name": "PlayedSync", "value": false}])
         );
+        assert_family("settings", &p.data);
+        let none = project(section("vote").unwrap(), &Value::Null);
+        assert_eq!(
+            none.data,
+            json!({"kind": "settings", "section": "vote", "values": [], "omitted_fields": []})
+        );
+        assert_family("settings", &none.data);
     }
 
     #[test]

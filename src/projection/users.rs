@@ -5,9 +5,8 @@
 //! tokens, so serde skips them unread.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
 
-use super::metrics::{Quota, Scope, quota};
+use super::metrics::{Metric, Quota, Scope, quota};
 use super::reference::Reference;
 
 /// `UserViewModel`: `GET /api/v1/Identity`, `/Identity/Users`,
@@ -73,7 +72,7 @@ pub struct UserRecord {
     pub user_type: Option<&'static str>,
     /// `$defs/metric` records, scope `selected_user`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub quotas: Vec<Value>,
+    pub quotas: Vec<Metric>,
 }
 
 impl UserRecord {
@@ -274,7 +273,7 @@ mod tests {
     use super::super::paging::{Paging, page_object};
     use super::*;
     use crate::contract::Family;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn as_json<T: Serialize>(v: T) -> Value {
         serde_json::to_value(v).unwrap()

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::identifiers::{Identifier, Ids, Namespace, Origin, WireId};
-use super::paging::Window;
+use super::paging::{Window, page_object};
 use super::wire::text;
 
 mod browse;
@@ -31,7 +31,7 @@ pub use tv::*;
 // [`Notes`]; lists not cut here (genres, providers, a credit's roles) are
 // capped by the envelope budget, which warns and sets `truncated` itself.
 use crate::contract::budget::MAX_NESTED;
-use crate::contract::{Target, TargetKind};
+use crate::contract::{Family, Target, TargetKind};
 /// A details record above this many serialized bytes gets its season tree
 /// thinned, so one record always fits the 64 KiB envelope with its siblings.
 const DETAIL_BYTES: usize = 40 * 1024;
@@ -247,11 +247,7 @@ impl Media {
 
 /// The `media_page` family object.
 pub fn media_page(w: Window<Media>) -> Value {
-    serde_json::json!({
-        "kind": crate::contract::Family::MediaPage.def_name(),
-        "items": w.items,
-        "page": w.page,
-    })
+    page_object(Family::MediaPage, w.items, &w.page)
 }
 
 // ---------------------------------------------------------------- helpers

@@ -6,10 +6,8 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use crate::contract::ToolError;
-use crate::projection::metrics::{Scope, metric};
+use crate::projection::metrics::{Metric, Scope, metric};
 use crate::projection::requests::{
     self as proj, RequestRecord, WireAlbumRequest, WireMovieRequest,
 };
@@ -29,7 +27,7 @@ pub async fn counted(
     from: &str,
     to: &str,
     warnings: &mut Vec<String>,
-) -> Result<(Vec<Value>, bool), ToolError> {
+) -> Result<(Vec<Metric>, bool), ToolError> {
     let movies = ctx
         .read_list::<WireMovieRequest>(Route::get("api/v1/Request/movie"), warnings)
         .await?;
@@ -97,14 +95,14 @@ fn in_range(timestamp: &str, from: &str, to: &str) -> bool {
         .is_some_and(|day| day >= from && day <= to)
 }
 
-fn count(name: &str, n: usize, unit: &str) -> Value {
+fn count(name: &str, n: usize, unit: &'static str) -> Metric {
     metric(name, n.into(), Scope::Instance, Some(unit))
 }
 
 /// One `requests_by_user` record per requester, most requests first (ties
 /// by name), the [`TOP_REQUESTERS`] largest; the rest as one
 /// `requests_by_other_users` record.
-fn requesters(by_user: HashMap<String, (Option<String>, u64)>) -> Vec<Value> {
+fn requesters(by_user: HashMap<String, (Option<String>, u64)>) -> Vec<Metric> {
     let mut rows: Vec<(String, Option<String>, u64)> = by_user
         .into_iter()
         .map(|(id, (name, n))| (id, name, n))
@@ -115,7 +113,7 @@ fn requesters(by_user: HashMap<String, (Option<String>, u64)>) -> Vec<Value> {
             .then_with(|| a.0.cmp(&b.0))
     });
     let rest: Vec<_> = rows.split_off(rows.len().min(TOP_REQUESTERS));
-    let mut out: Vec<Value> = rows
+    let mut out: Vec<Metric> = rows
         .into_iter()
         .map(|(id, name, n)| {
             let mut m = metric(
@@ -124,12 +122,8 @@ fn requesters(by_user: HashMap<String, (Option<String>, u64)>) -> Vec<Value> {
                 Scope::SelectedUser,
                 Some("requests"),
             );
-            if !id.is_empty() {
-                m["user_id"] = id.into();
-            }
-            if let Some(name) = name {
-                m["user_name"] = name.into();
-            }
+            m.user_id = Some(id).filter(|id| !id.is_empty());
+            m.user_name = name;
             m
         })
         .collect();
@@ -169,13 +163,20 @@ mod tests {
             .collect();
         let out = requesters(by_user);
         assert_eq!(out.len(), 21);
-        assert_eq!(out[0]["value"], 25);
-        assert_eq!(out[0]["user_id"], "u24");
-        assert_eq!(out[0]["scope"], "selected_user");
-        assert_eq!(out[19]["value"], 6);
+        assert_eq!(out[0].value, 25);
+        assert_eq!(out[0].user_id.as_deref(), Some("u24"));
+        assert_eq!(out[0].scope, Scope::SelectedUser);
+        assert_eq!(out[19].value, 6);
         // 1 + 2 + 3 + 4 + 5 requests of the five smallest
-        assert_eq!(out[20]["name"], "requests_by_other_users");
-        assert_eq!(out[20]["value"], 15);
-        assert!(out[20].get("user_id").is_none());
+        assert_eq!(out[20].name, "requests_by_other_users");
+        assert_eq!(out[20].value, 15);
+        assert!(out[20].user_id.is_none());
+        let v = crate::projection::metrics::metrics(out);
+        assert_eq!(
+            v["values"][0],
+            serde_json::json!({"name": "requests_by_user", "value": 25, "scope": "selected_user",
+                "unit": "requests", "user_id": "u24", "user_name": "user 24"})
+        );
+        crate::projection::family_schema::assert_family("metrics", &v);
     }
 }

@@ -164,7 +164,11 @@ async fn quota(ctx: &CallCtx, given: Option<MediaKind>) -> Outcome {
     finish(values, first_error, warnings)
 }
 
-fn finish(values: Vec<Value>, first_error: Option<ToolError>, warnings: Vec<String>) -> Outcome {
+fn finish(
+    values: Vec<metrics::Metric>,
+    first_error: Option<ToolError>,
+    warnings: Vec<String>,
+) -> Outcome {
     match first_error {
         None => Ok(reply(metrics::metrics(values), warnings, false)),
         Some(e) if values.is_empty() => Err(crate::contract::Failure {

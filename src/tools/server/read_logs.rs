@@ -3,7 +3,6 @@
 //! cap and the window is cut here. Never the `/download/` route.
 
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::contract::Family;
 use crate::contract::Outcome;
@@ -139,7 +138,7 @@ async fn list(ctx: &CallCtx) -> Outcome {
         truncated = true;
     }
     Ok(reply(
-        json!({"kind": "logs", "files": files, "truncated": truncated}),
+        logs::files_data(&files, truncated),
         warnings,
         truncated,
     ))

@@ -10,6 +10,7 @@ use crate::contract::{ErrorCode, ToolError};
 use crate::contract::{Failure, Outcome};
 use crate::definition::shape::{Field, Ty};
 use crate::definition::{Bundle, Role, ToolActions, ToolDef};
+use crate::projection::metrics::{Metric, metrics};
 use crate::projection::paging;
 use crate::projection::reference;
 use crate::projection::server_info::{
@@ -143,19 +144,17 @@ async fn media_servers(ctx: &CallCtx) -> Outcome {
     let m = m.ok_or_else(|| {
         ToolError::new(ErrorCode::NotFound, "Ombi returned no media server status")
     })?;
-    let mut data = server_info::media_servers(&m);
+    let mut values = server_info::media_servers(&m);
     let mut warnings = Vec::new();
-    if let Some(values) = data.get_mut("values").and_then(|v| v.as_array_mut()) {
-        values.extend(server_names(ctx, &mut warnings).await);
-    }
-    Ok(reply(data, warnings, false))
+    values.extend(server_names(ctx, &mut warnings).await);
+    Ok(reply(metrics(values), warnings, false))
 }
 
 /// The names of the servers Ombi's status counts: one `<kind>.servers`
 /// record per enabled Plex, Emby or Jellyfin setting (the ones
 /// `LandingPageController` probes), from the saved settings (Admin); the
 /// counts alone without them, with a warning saying why.
-async fn server_names(ctx: &CallCtx, warnings: &mut Vec<String>) -> Vec<serde_json::Value> {
+async fn server_names(ctx: &CallCtx, warnings: &mut Vec<String>) -> Vec<Metric> {
     let mut out = Vec::new();
     if let Roles::Known { held, .. } = view::roles(ctx).await
         && !held.allows(Role::Admin)
@@ -197,9 +196,9 @@ async fn server_names(ctx: &CallCtx, warnings: &mut Vec<String>) -> Vec<serde_js
             )
             .collect();
         if !names.is_empty() {
-            out.push(server_info::metric(
+            out.push(Metric::instance(
                 &format!("{kind}.servers"),
-                names.join(", ").into(),
+                names.join(", "),
             ));
         }
     }
