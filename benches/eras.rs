@@ -136,11 +136,7 @@ fn main() {
         println!("eras: run with `cargo bench --bench eras`");
         return;
     }
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = harness::bench_runtime();
     let fake = rt.block_on(FakeOmbi::start(Options::default()));
     println!("| figure | 2025-11-25 | 2026-07-28 |\n|---|---|---|");
 

@@ -1316,11 +1316,7 @@ fn main() {
         harness::machine(),
         harness::loadavg()
     );
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = harness::bench_runtime();
     let fake = rt.block_on(FakeOmbi::start(Options::default()));
     let mut t = Table::default();
     let mut ours = Ours::default();

@@ -135,11 +135,7 @@ fn main() {
         harness::machine(),
         harness::loadavg()
     );
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = harness::bench_runtime();
     let fake = rt.block_on(FakeOmbi::start(Options::default()));
     let (hog, other) = (test_user(), second_test_user());
     let nobody = nix::unistd::User::from_name("nobody")

@@ -555,6 +555,16 @@ pub fn loadavg() -> String {
         .join(" ")
 }
 
+/// The runtime a bench drives the daemon from: two workers, as the
+/// machine has two cores.
+pub fn bench_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 /// `OMBI_MCP_SOAK=1` runs the long variants of the reliability tests.
 pub fn soak() -> bool {
     std::env::var("OMBI_MCP_SOAK").is_ok_and(|v| v == "1")
