@@ -3,11 +3,16 @@
 //! (2025-11-25; both eras in `eras::python`), and validates
 //! `structuredContent` against each tool's `outputSchema`.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
 
 use crate::harness::*;
-use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER};
+use crate::support::fake_ombi::{ADMIN_PASSWORD, ADMIN_USER, Detached, FakeOmbi, Options};
 
 /// The Python with the MCP SDK: `OMBI_MCP_PYTHON`, else the worktree's `.venv`.
 pub fn python() -> Option<PathBuf> {
@@ -101,4 +106,77 @@ fn official_python_sdk_initializes_and_lists_through_the_shim() {
     // The handshake is answered at once, not left to the SDK's timeout.
     assert!(report["init_seconds"].as_f64().unwrap() < 8.0, "{report}");
     assert!(report["tools"].is_array());
+}
+
+/// The SDK's Python, the fake and a daemon logged in to it as the admin `alice` (jwt mode,
+/// every bundle), polling every `poll` seconds.
+pub fn sdk_setup(
+    poll: u64,
+    extra: &[(&str, &str)],
+) -> Option<(PathBuf, Detached, Daemon, tempfile::TempDir)> {
+    let Some(python) = python() else {
+        require(false, "the MCP Python SDK in .venv");
+        return None;
+    };
+    let fake = FakeOmbi::start_detached(Options::default());
+    let (mut env, dir) = admin_jwt_env(&fake.url);
+    env.push(("OMBI_POLL_INTERVAL".into(), poll.to_string()));
+    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let d = Daemon::start(DaemonOpts {
+        env,
+        ..DaemonOpts::default()
+    });
+    Some((python, fake, d, dir))
+}
+
+/// A driver script of `tests/python/` run by the SDK's Python with `args`,
+/// driven one JSON command per line, one JSON answer line each.
+pub struct ScriptClient {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl ScriptClient {
+    pub fn start(python: &Path, script: &str, args: &[&OsStr]) -> ScriptClient {
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/python")
+            .join(script);
+        let mut child = Command::new(python)
+            .arg(script)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run python");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        ScriptClient {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    pub fn ask(&mut self, cmd: Value) -> Value {
+        writeln!(self.stdin, "{cmd}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|_| panic!("{cmd}: no answer ({line:?})"))
+    }
+
+    /// Ends the session (the SDK closes the shim, the daemon sees EOF).
+    pub fn quit(mut self) {
+        let _ = writeln!(self.stdin, "{}", json!({"op": "quit"}));
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+    }
 }

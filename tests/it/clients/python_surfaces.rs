@@ -2,88 +2,27 @@
 //! MCP Python SDK through the real shim and daemon, against the fake Ombi
 //! (its request log is the witness of what the daemon read).
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
 
-use super::python_client::{admin_jwt_env, python};
+use super::python_client::{ScriptClient, sdk_setup};
 use crate::harness::*;
-use crate::support::fake_ombi::{Detached, FakeOmbi, Options};
+use crate::support::fake_ombi::Detached;
 use serde_json::{Value, json};
 
 /// One SDK session, driven command by command (tests/python/mcp_driver.py).
-pub struct Driver {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
+pub type Driver = ScriptClient;
 
-impl Driver {
-    pub fn start(python: &PathBuf, socket: &std::path::Path) -> Driver {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/mcp_driver.py");
-        let mut child = Command::new(python)
-            .arg(script)
-            .arg(SHIM)
-            .arg(socket)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("run python");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut d = Driver {
-            child,
-            stdin,
-            stdout,
-        };
-        let init = d.ask(json!({"op": "init"}));
-        assert!(init.get("capabilities").is_some(), "{init}");
-        d
-    }
-
-    pub fn ask(&mut self, cmd: Value) -> Value {
-        writeln!(self.stdin, "{cmd}").unwrap();
-        self.stdin.flush().unwrap();
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        serde_json::from_str(&line).unwrap_or_else(|_| panic!("{cmd}: no answer ({line:?})"))
-    }
-
-    /// Ends the session (the SDK closes the shim, the daemon sees EOF).
-    pub fn quit(mut self) {
-        let _ = writeln!(self.stdin, "{}", json!({"op": "quit"}));
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-    }
-}
-
-/// The fake and a daemon logged in to it as `alice` (an admin) in jwt mode,
-/// polling every `poll` seconds.
-fn setup(
-    poll: u64,
-    extra: &[(&str, &str)],
-) -> Option<(PathBuf, Detached, Daemon, tempfile::TempDir)> {
-    let Some(python) = python() else {
-        require(false, "the MCP Python SDK in .venv");
-        return None;
-    };
-    let fake = FakeOmbi::start_detached(Options::default());
-    let (mut env, dir) = admin_jwt_env(&fake.url);
-    env.push(("OMBI_POLL_INTERVAL".into(), poll.to_string()));
-    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let d = Daemon::start(DaemonOpts {
-        env,
-        ..DaemonOpts::default()
-    });
-    Some((python, fake, d, dir))
+/// Starts a [`Driver`] on `socket` and initializes its session.
+pub fn start_driver(python: &Path, socket: &Path) -> Driver {
+    let mut d = ScriptClient::start(
+        python,
+        "mcp_driver.py",
+        &[SHIM.as_ref(), socket.as_os_str()],
+    );
+    let init = d.ask(json!({"op": "init"}));
+    assert!(init.get("capabilities").is_some(), "{init}");
+    d
 }
 
 fn hits(fake: &Detached, path: &str) -> usize {
@@ -92,10 +31,10 @@ fn hits(fake: &Detached, path: &str) -> usize {
 
 #[test]
 fn the_sdk_lists_reads_and_watches_resources_and_hears_changes() {
-    let Some((python, fake, d, _dir)) = setup(10, &[]) else {
+    let Some((python, fake, d, _dir)) = sdk_setup(10, &[]) else {
         return;
     };
-    let mut c = Driver::start(&python, &d.socket);
+    let mut c = start_driver(&python, &d.socket);
     // Capabilities and instructions.
     let init = c.ask(json!({"op": "init"}));
     assert_eq!(
@@ -189,10 +128,10 @@ fn the_sdk_lists_reads_and_watches_resources_and_hears_changes() {
 
 #[test]
 fn write_results_carry_a_resource_link_after_the_text_block() {
-    let Some((python, _fake, d, _dir)) = setup(60, &[]) else {
+    let Some((python, _fake, d, _dir)) = sdk_setup(60, &[]) else {
         return;
     };
-    let mut c = Driver::start(&python, &d.socket);
+    let mut c = start_driver(&python, &d.socket);
     let made = c.ask(json!({"op": "call", "tool": "write_issue_create",
         "args": {"title": "Inception", "description": "No sound", "category_id": 1, "request_type": "movie"}}));
     let content = made["content"].as_array().unwrap();
@@ -241,13 +180,13 @@ fn the_sdk_lists_the_prompts_each_session_may_use() {
         ("core,moderation", "true", &["whats_new", "my_requests"]),
     ];
     for (bundles, read_only, expected) in cases {
-        let Some((python, _fake, d, _dir)) = setup(
+        let Some((python, _fake, d, _dir)) = sdk_setup(
             60,
             &[("OMBI_BUNDLES", bundles), ("OMBI_READ_ONLY", read_only)],
         ) else {
             return;
         };
-        let mut c = Driver::start(&python, &d.socket);
+        let mut c = start_driver(&python, &d.socket);
         let listed = c.ask(json!({"op": "list_prompts"}));
         let names: Vec<&str> = listed["prompts"]
             .as_array()
@@ -267,10 +206,11 @@ fn the_sdk_lists_the_prompts_each_session_may_use() {
 
 #[test]
 fn the_sdk_gets_every_prompt_and_completes_titles_labels_and_ids() {
-    let Some((python, fake, d, _dir)) = setup(60, &[("OMBI_BUNDLES", "core,moderation")]) else {
+    let Some((python, fake, d, _dir)) = sdk_setup(60, &[("OMBI_BUNDLES", "core,moderation")])
+    else {
         return;
     };
-    let mut c = Driver::start(&python, &d.socket);
+    let mut c = start_driver(&python, &d.socket);
     let gets = [
         (
             "request_media",

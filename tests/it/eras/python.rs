@@ -4,99 +4,27 @@
 //! `initialize`, `legacy` stays on 2025-11-25; each lists and calls tools,
 //! reads resources, gets prompts and completions with the same results.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::clients::python_client::{admin_jwt_env, python};
+use crate::clients::python_client::{ScriptClient, sdk_setup};
 use crate::harness::*;
-use crate::support::fake_ombi::{Detached, FakeOmbi, Options};
 
 /// One SDK `Client` in `mode`, driven command by command
 /// (tests/python/eras_driver.py).
-pub struct EraClient {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
+pub type EraClient = ScriptClient;
 
-impl EraClient {
-    /// Starts the client; `answer` (before the connection) says how it
-    /// answers questions (`none`: it declares no elicitation capability).
-    pub fn start(
-        python: &PathBuf,
-        socket: &std::path::Path,
-        mode: &str,
-        answer: &str,
-    ) -> EraClient {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/eras_driver.py");
-        let mut child = Command::new(python)
-            .arg(script)
-            .arg(mode)
-            .arg(SHIM)
-            .arg(socket)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("run python");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut c = EraClient {
-            child,
-            stdin,
-            stdout,
-        };
-        assert_eq!(
-            c.ask(json!({"op": "answer", "answer": answer})),
-            json!({"ok": true})
-        );
-        c
-    }
-
-    pub fn ask(&mut self, cmd: Value) -> Value {
-        writeln!(self.stdin, "{cmd}").unwrap();
-        self.stdin.flush().unwrap();
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        serde_json::from_str(&line).unwrap_or_else(|_| panic!("{cmd}: no answer ({line:?})"))
-    }
-
-    pub fn quit(mut self) {
-        let _ = writeln!(self.stdin, "{}", json!({"op": "quit"}));
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-    }
-}
-
-/// The fake and a daemon logged in to it as the admin `alice` (jwt mode,
-/// every bundle), polling every `poll` seconds.
-pub fn setup(
-    poll: u64,
-    extra: &[(&str, &str)],
-) -> Option<(PathBuf, Detached, Daemon, tempfile::TempDir)> {
-    let Some(python) = python() else {
-        require(false, "the MCP Python SDK in .venv");
-        return None;
-    };
-    let fake = FakeOmbi::start_detached(Options::default());
-    let (mut env, dir) = admin_jwt_env(&fake.url);
-    env.push(("OMBI_POLL_INTERVAL".into(), poll.to_string()));
-    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let d = Daemon::start(DaemonOpts {
-        env,
-        ..DaemonOpts::default()
-    });
-    Some((python, fake, d, dir))
+/// Starts an [`EraClient`]; `answer` (before the connection) says how it
+/// answers questions (`none`: it declares no elicitation capability).
+pub fn start_era_client(python: &Path, socket: &Path, mode: &str, answer: &str) -> EraClient {
+    let args = [mode.as_ref(), SHIM.as_ref(), socket.as_os_str()];
+    let mut c = ScriptClient::start(python, "eras_driver.py", &args);
+    assert_eq!(
+        c.ask(json!({"op": "answer", "answer": answer})),
+        json!({"ok": true})
+    );
+    c
 }
 
 /// What a client sees of every surface, era-independent parts only.
@@ -128,7 +56,7 @@ fn surfaces(c: &mut EraClient) -> Value {
 /// what it sees — the same in every era.
 #[test]
 fn every_sdk_mode_sees_the_same_surfaces_in_its_era() {
-    let Some((python, _fake, d, _dir)) = setup(60, &[]) else {
+    let Some((python, _fake, d, _dir)) = sdk_setup(60, &[]) else {
         return;
     };
     let mut seen = Vec::new();
@@ -137,7 +65,7 @@ fn every_sdk_mode_sees_the_same_surfaces_in_its_era() {
         ("2026-07-28", "2026-07-28", -32602),
         ("legacy", "2025-11-25", -32002),
     ] {
-        let mut c = EraClient::start(&python, &d.socket, mode, "accept");
+        let mut c = start_era_client(&python, &d.socket, mode, "accept");
         let init = c.ask(json!({"op": "init"}));
         assert_eq!(init["protocol"], era, "mode {mode}: {init}\n{}", d.logs());
         // A pinned client asks nothing before its first request: it knows
@@ -206,7 +134,7 @@ fn every_sdk_mode_confirms_declines_and_watches() {
     const QUESTION: &str = "Delete the movie request for *The Matrix* (request 1, requested by bob)? This cannot be undone.";
     const MOVIE_2: &str = "ombi://request/movie/2";
     for mode in ["auto", "2026-07-28", "legacy"] {
-        let Some((python, fake, d, _dir)) = setup(60, &[]) else {
+        let Some((python, fake, d, _dir)) = sdk_setup(60, &[]) else {
             return;
         };
         let deletes = || {
@@ -215,7 +143,7 @@ fn every_sdk_mode_confirms_declines_and_watches() {
                 .filter(|r| r.method == "DELETE")
                 .count()
         };
-        let mut c = EraClient::start(&python, &d.socket, mode, "decline");
+        let mut c = start_era_client(&python, &d.socket, mode, "decline");
         let delete = json!({"op": "call", "tool": "write_request_delete",
             "args": {"target": {"kind": "movie", "id": 1}}});
         let declined = c.ask(delete.clone());
