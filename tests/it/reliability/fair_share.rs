@@ -7,6 +7,7 @@
 use std::io::{Read, Write};
 
 use std::os::unix::net::UnixStream;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -14,6 +15,13 @@ use serde_json::{Value, json};
 use crate::harness::*;
 use crate::support::fake_ombi::{Fault, Options};
 use crate::support::rig::Rig;
+
+/// Another uid's `initialize` and small call, timed, off the runtime's
+/// threads (a panic inside is the error).
+async fn served(socket: &Path, other: (u32, u32)) -> Result<Duration, tokio::task::JoinError> {
+    let socket = socket.to_path_buf();
+    tokio::task::spawn_blocking(move || second_peer_is_served(&socket, other)).await
+}
 
 /// A daemon against the fake admitting `admitted` uids (core bundle), its
 /// socket open to every user (the policy, not the mode, is under test).
@@ -60,14 +68,8 @@ async fn one_uid_holds_16_sessions_and_another_uid_is_served_within_2_s() {
     let rig = daemon_for(Options::default(), &[hog.0, other.0], &[]).await;
     let socket = rig.daemon().socket.clone();
     // Warm up (the first call of a daemon builds what it keeps).
-    let s = socket.clone();
-    let warm = tokio::task::spawn_blocking(move || second_peer_is_served(&s, other))
-        .await
-        .unwrap();
-    let s = socket.clone();
-    let baseline = tokio::task::spawn_blocking(move || second_peer_is_served(&s, other))
-        .await
-        .unwrap();
+    let warm = served(&socket, other).await.unwrap();
+    let baseline = served(&socket, other).await.unwrap();
     println!("figure: the second uid's first exchange {warm:?}, its second {baseline:?}");
     let streams = connect_as(&socket, hog, 64);
     let held: Vec<Raw> =
@@ -76,8 +78,7 @@ async fn one_uid_holds_16_sessions_and_another_uid_is_served_within_2_s() {
             .unwrap();
     assert_eq!(held.len(), 16, "{}", rig.daemon().logs());
 
-    let s = socket.clone();
-    let took = tokio::task::spawn_blocking(move || second_peer_is_served(&s, other)).await;
+    let took = served(&socket, other).await;
     let took = took.unwrap_or_else(|e| panic!("{e:?}\n{}", rig.daemon().logs()));
     println!(
         "figure: a second uid's initialize and call with 16 sessions of the first held: {took:?}"
@@ -147,14 +148,8 @@ async fn a_uids_64_connections_that_never_initialize_are_closed_at_the_deadline_
     )
     .await;
     let socket = rig.daemon().socket.clone();
-    let s = socket.clone();
-    tokio::task::spawn_blocking(move || second_peer_is_served(&s, other))
-        .await
-        .unwrap();
-    let s = socket.clone();
-    let baseline = tokio::task::spawn_blocking(move || second_peer_is_served(&s, other))
-        .await
-        .unwrap();
+    served(&socket, other).await.unwrap();
+    let baseline = served(&socket, other).await.unwrap();
 
     // The uid's share first (half of it mid-frame), then 48 more.
     let started = Instant::now();
@@ -165,8 +160,7 @@ async fn a_uids_64_connections_that_never_initialize_are_closed_at_the_deadline_
     tokio::time::sleep(Duration::from_millis(500)).await;
     let more = connect_as(&socket, hog, 48);
 
-    let s = socket.clone();
-    let took = tokio::task::spawn_blocking(move || second_peer_is_served(&s, other))
+    let took = served(&socket, other)
         .await
         .unwrap_or_else(|e| panic!("{e:?}\n{}", rig.daemon().logs()));
     println!(
@@ -307,14 +301,8 @@ async fn a_slowed_ombi_flood_from_one_uid_leaves_another_served_and_descriptors_
     let socket = rig.daemon().socket.clone();
     let pid = rig.daemon().pid().as_raw() as u32;
     // Warm up: one session of the other uid, then the idle figure.
-    let s = socket.clone();
-    tokio::task::spawn_blocking(move || second_peer_is_served(&s, other))
-        .await
-        .unwrap();
-    let s = socket.clone();
-    let baseline = tokio::task::spawn_blocking(move || second_peer_is_served(&s, other))
-        .await
-        .unwrap();
+    served(&socket, other).await.unwrap();
+    let baseline = served(&socket, other).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let idle = proc_stats(pid);
 
