@@ -260,16 +260,21 @@ fn title_match(r: &Value, term: &str) -> bool {
 }
 
 pub fn movie_search(ctx: &Ctx) -> Response {
+    search(ctx, |data| &data.movie_requests)
+}
+
+/// The requests of `rows` whose title holds `searchTerm`, as the hide rules
+/// let the caller see them.
+fn search(ctx: &Ctx, rows: impl Fn(&Data) -> &Vec<Value>) -> Response {
     let data = ctx.shared.data.lock().unwrap();
     let term = ctx.param("searchTerm");
-    let rows = data
-        .movie_requests
+    let found = rows(&data)
         .iter()
         .filter(|r| title_match(r, term))
         .cloned()
         .collect();
     json(Value::Array(keep_own(
-        rows,
+        found,
         hidden_for(ctx, &data).as_deref(),
     )))
 }
@@ -284,19 +289,7 @@ pub fn tv_search(_: &Ctx) -> Response {
 pub const TV_SEARCH_ERROR: &str = "The LINQ expression 'DbSet<TvRequests>()\r\n    .Where(t => t.Title.Contains(\r\n        word: __search_0, \r\n        opts: IgnoreCase))' could not be translated. Additional information: Translation of method 'Ombi.Helpers.StringHelper.Contains' failed. If this method can be mapped to your custom function, see https://go.microsoft.com/fwlink/?linkid=2132413 for more information. Either rewrite the query in a form that can be translated, or switch to client evaluation explicitly by inserting a call to 'AsEnumerable', 'AsAsyncEnumerable', 'ToList', or 'ToListAsync'. See https://go.microsoft.com/fwlink/?linkid=2101038 for more information.";
 
 pub fn album_search(ctx: &Ctx) -> Response {
-    let data = ctx.shared.data.lock().unwrap();
-    let term = ctx.param("searchTerm");
-    let rows = data
-        .requests
-        .albums
-        .iter()
-        .filter(|r| title_match(r, term))
-        .cloned()
-        .collect();
-    json(Value::Array(keep_own(
-        rows,
-        hidden_for(ctx, &data).as_deref(),
-    )))
+    search(ctx, |data| &data.requests.albums)
 }
 
 /// `RecentlyRequestedService.GetRecentlyRequested`: the 7 newest requests of
