@@ -51,7 +51,8 @@ async fn python_client(
     python_report(cmd, d, "python client failed").await
 }
 
-fn writes(log: &[LoggedRequest]) -> Vec<String> {
+/// The writes the fake saw, as "METHOD path" (logins left out).
+pub fn writes(log: &[LoggedRequest]) -> Vec<String> {
     log.iter()
         .filter(|r| r.method != "GET")
         .map(|r| format!("{} {}", r.method, r.path.trim_start_matches('/')))
@@ -59,7 +60,7 @@ fn writes(log: &[LoggedRequest]) -> Vec<String> {
         .collect()
 }
 
-const DELETE_MOVIE: &str = "DELETE api/v1/Request/movie/1";
+pub const DELETE_MOVIE: &str = "DELETE api/v1/Request/movie/1";
 
 fn delete_movie() -> (&'static str, Value) {
     (

@@ -1,6 +1,6 @@
 //! Real MCP clients and bridges against the real binaries.
 
-mod confirm;
+pub mod confirm;
 pub mod inspector_cli;
 mod nixos_vm_parts;
 pub mod python_client;

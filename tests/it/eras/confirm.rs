@@ -7,20 +7,12 @@
 use serde_json::{Value, json};
 
 use super::{modern, modern_with};
+use crate::clients::confirm::{DELETE_MOVIE, writes};
 use crate::clients::python_client::admin_jwt_env;
 use crate::harness::*;
-use crate::support::fake_ombi::{Detached, FakeOmbi, LoggedRequest, Options};
+use crate::support::fake_ombi::{Detached, FakeOmbi, Options};
 
-const DELETE_MOVIE: &str = "DELETE api/v1/Request/movie/1";
 const QUESTION: &str = "Delete the movie request for *The Matrix* (request 1, requested by bob)? This cannot be undone.";
-
-fn writes(log: &[LoggedRequest]) -> Vec<String> {
-    log.iter()
-        .filter(|r| r.method != "GET")
-        .map(|r| format!("{} {}", r.method, r.path.trim_start_matches('/')))
-        .filter(|call| !call.eq_ignore_ascii_case("POST api/v1/Token"))
-        .collect()
-}
 
 fn start(extra: &[(&str, &str)]) -> (Detached, Daemon, tempfile::TempDir) {
     let fake = FakeOmbi::start_detached(Options::default());
